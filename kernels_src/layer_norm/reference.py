@@ -1,0 +1,6 @@
+import torch
+
+
+def reference(x, weight, bias, out, eps):
+    x = x.double()
+    return torch.nn.functional.layer_norm(x, x.shape[-1:], weight.double(), bias.double(), eps)

@@ -1,0 +1,5 @@
+import torch
+
+
+def reference(x, out):
+    return torch.softmax(x.double(), dim=-1)

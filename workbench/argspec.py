@@ -1,0 +1,132 @@
+"""Kernel argument descriptions: `f32[256,1000]`, `f16[64,100]:strides=(200,1):offset=8`, `f32=1e-5`.
+
+The same little language serves the catalog, `workbench ir --arg` and `workbench specialize
+--call`, so a case written in one place can be pasted into another.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .errors import WorkbenchError
+
+# name -> (cuda.tile dtype attribute, bytes per element)
+DTYPES: dict[str, tuple[str, int]] = {
+    "f64": ("float64", 8), "f32": ("float32", 4), "f16": ("float16", 2), "bf16": ("bfloat16", 2),
+    "f8e4m3": ("float8_e4m3fn", 1), "f8e5m2": ("float8_e5m2", 1),
+    "i64": ("int64", 8), "i32": ("int32", 4), "i16": ("int16", 2), "i8": ("int8", 1),
+    "u8": ("uint8", 1), "bool": ("bool_", 1),
+}
+
+FORMAT_HELP = ("an array as DTYPE[D0,D1,...] with optional :strides=(S0,S1,...) and :offset=N "
+               "(in elements), or a scalar as DTYPE or DTYPE=VALUE; dtypes: " + ", ".join(DTYPES))
+
+_ARRAY = re.compile(r"^(?P<dtype>\w+)\[(?P<shape>[\d,\s]*)\](?P<rest>(:\w+=[^:]+)*)$")
+_SCALAR = re.compile(r"^(?P<dtype>\w+)(=(?P<value>.+))?$")
+
+
+@dataclass(frozen=True)
+class ArgSpec:
+    dtype: str
+    shape: tuple[int, ...] | None = None       # None: a scalar
+    strides: tuple[int, ...] | None = None     # elements; None: C-contiguous
+    offset: int = 0                            # elements from an aligned base
+    value: float | int | None = None           # scalars only
+
+    @property
+    def is_array(self) -> bool:
+        return self.shape is not None
+
+    @property
+    def itemsize(self) -> int:
+        return DTYPES[self.dtype][1]
+
+    def effective_strides(self) -> tuple[int, ...]:
+        if self.strides is not None:
+            return self.strides
+        strides, running = [], 1
+        for dim in reversed(self.shape or ()):
+            strides.append(running)
+            running *= dim
+        return tuple(reversed(strides))
+
+    def __str__(self) -> str:
+        if not self.is_array:
+            return self.dtype if self.value is None else f"{self.dtype}={self.value}"
+        text = f"{self.dtype}[{','.join(map(str, self.shape))}]"
+        if self.strides is not None:
+            text += f":strides=({','.join(map(str, self.strides))})"
+        if self.offset:
+            text += f":offset={self.offset}"
+        return text
+
+
+def parse_arg(text: str) -> ArgSpec:
+    text = text.strip()
+    match = _ARRAY.match(text)
+    if match:
+        return _parse_array(text, match)
+    match = _SCALAR.match(text)
+    if match:
+        dtype = _check_dtype(match["dtype"], text)
+        value = _parse_number(match["value"], text) if match["value"] is not None else None
+        return ArgSpec(dtype=dtype, value=value)
+    raise WorkbenchError(f"cannot read the argument {text!r}", f"write {FORMAT_HELP}")
+
+
+def _parse_array(text: str, match: re.Match) -> ArgSpec:
+    dtype = _check_dtype(match["dtype"], text)
+    try:
+        shape = tuple(int(d) for d in match["shape"].split(",") if d.strip())
+    except ValueError:
+        raise WorkbenchError(f"bad shape in {text!r}", "write the shape as [D0,D1,...]")
+    strides, offset = None, 0
+    for option in filter(None, match["rest"].split(":")):
+        key, _, value = option.partition("=")
+        if key == "strides":
+            strides = _parse_tuple(value, text)
+            if len(strides) != len(shape):
+                raise WorkbenchError(f"{text!r} has {len(shape)} dims but {len(strides)} strides",
+                                     "give one stride per dimension")
+        elif key == "offset":
+            offset = int(_parse_number(value, text))
+        else:
+            raise WorkbenchError(f"unknown option {key!r} in {text!r}",
+                                 "the options are :strides=(...) and :offset=N")
+    return ArgSpec(dtype=dtype, shape=shape, strides=strides, offset=offset)
+
+
+def _check_dtype(name: str, text: str) -> str:
+    if name not in DTYPES:
+        raise WorkbenchError(f"unknown dtype {name!r} in {text!r}",
+                             "use one of " + ", ".join(DTYPES))
+    return name
+
+
+def _parse_tuple(value: str, text: str) -> tuple[int, ...]:
+    inner = value.strip().removeprefix("(").removesuffix(")")
+    try:
+        return tuple(int(v) for v in inner.split(",") if v.strip())
+    except ValueError:
+        raise WorkbenchError(f"bad number list {value!r} in {text!r}", "write (N,N,...)")
+
+
+def _parse_number(value: str, text: str) -> int | float:
+    try:
+        return int(value)
+    except ValueError:
+        pass
+    try:
+        return float(value)
+    except ValueError:
+        raise WorkbenchError(f"bad number {value!r} in {text!r}", "write an int or a float")
+
+
+def parse_const(text: str) -> tuple[str, int | float | bool]:
+    """`NAME=VALUE` from `--const`."""
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip():
+        raise WorkbenchError(f"cannot read the constant {text!r}", "write --const NAME=VALUE")
+    if value.strip() in ("True", "true", "False", "false"):
+        return name.strip(), value.strip() in ("True", "true")
+    return name.strip(), _parse_number(value.strip(), text)

@@ -1,0 +1,83 @@
+"""The bundled operators, read from kernels_src/catalog.toml."""
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from .argspec import ArgSpec, parse_arg
+from .errors import WorkbenchError
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+KERNELS_DIR = REPO_ROOT / "kernels_src"
+CATALOG_FILE = KERNELS_DIR / "catalog.toml"
+
+
+@dataclass(frozen=True)
+class Case:
+    index: int
+    args: tuple[ArgSpec, ...]
+    consts: dict[str, int | float | bool]
+
+    def label(self) -> str:
+        arrays = [str(a) for a in self.args if a.is_array]
+        consts = ",".join(f"{k}={v}" for k, v in self.consts.items())
+        return f"case {self.index}: {arrays[0] if arrays else ''} {consts}".strip()
+
+
+@dataclass(frozen=True)
+class Operator:
+    name: str
+    summary: str
+    kernel_name: str
+    outputs: tuple[str, ...]
+    tolerance: dict[str, float]
+    cases: tuple[Case, ...] = field(repr=False)
+
+    @property
+    def folder(self) -> Path:
+        return KERNELS_DIR / self.name
+
+    @property
+    def kernel_file(self) -> Path:
+        return self.folder / "kernel.py"
+
+    @property
+    def port_folder(self) -> Path:
+        return self.folder / "port"
+
+    def case(self, index: int) -> Case:
+        if not 0 <= index < len(self.cases):
+            raise WorkbenchError(f"{self.name} has no case {index}",
+                                 f"pick --case 0..{len(self.cases) - 1}")
+        return self.cases[index]
+
+
+@cache
+def load_catalog(path: Path = CATALOG_FILE) -> dict[str, Operator]:
+    with open(path, "rb") as f:
+        raw = tomllib.load(f)
+    return {name: _operator(name, entry, path) for name, entry in raw.items()}
+
+
+def _operator(name: str, entry: dict, path: Path) -> Operator:
+    try:
+        cases = tuple(
+            Case(index=i, args=tuple(parse_arg(a) for a in case["args"]),
+                 consts=dict(case.get("consts", {})))
+            for i, case in enumerate(entry["cases"]))
+        return Operator(name=name, summary=entry["summary"], kernel_name=entry["kernel"],
+                        outputs=tuple(entry["outputs"]), tolerance=dict(entry["tolerance"]),
+                        cases=cases)
+    except (KeyError, WorkbenchError) as e:
+        raise WorkbenchError(f"{path}: operator [{name}] is malformed: {e}",
+                             "see the comment at the top of the catalog for the format")
+
+
+def get_operator(name: str) -> Operator:
+    catalog = load_catalog()
+    if name not in catalog:
+        raise WorkbenchError(f"no operator named {name!r}",
+                             "bundled operators: " + ", ".join(catalog))
+    return catalog[name]

@@ -1,0 +1,141 @@
+"""`workbench ...`: every stage printable on demand."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .errors import WorkbenchError
+
+EXIT_OK, EXIT_FAIL, EXIT_ERROR = 0, 1, 2
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _build_parser()
+    args = parser.parse_args(argv)
+    if not hasattr(args, "handler"):
+        parser.print_help()
+        return EXIT_ERROR
+    from .ir.lexer import ParseError
+    try:
+        return args.handler(args)
+    except (WorkbenchError, ParseError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return EXIT_ERROR
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="workbench", description=__doc__)
+    sub = parser.add_subparsers(metavar="COMMAND")
+
+    ir = sub.add_parser("ir", help="print the Tile IR of an operator or a kernel file")
+    ir.add_argument("target", nargs="?",
+                    help="a bundled operator, or FILE.py:KERNEL (with --arg/--const)")
+    ir.add_argument("--case", type=int, default=0, help="operator case index (default 0)")
+    ir.add_argument("--stage", choices=("raw", "normalized"), default="raw")
+    ir.add_argument("--side", choices=("python", "rust"), default="python")
+    ir.add_argument("--arg", action="append", default=[], metavar="SPEC",
+                    help="one per runtime parameter: DTYPE[SHAPE] or DTYPE")
+    ir.add_argument("--const", action="append", default=[], metavar="NAME=VALUE")
+    ir.add_argument("--parse", metavar="FILE.tileir", help="parse a Tile IR text file")
+    ir.add_argument("--json", action="store_true", help="print the parsed model as JSON")
+    ir.add_argument("--explain", action="store_true",
+                    help="list the normalization rules (with --stage normalized)")
+    ir.add_argument("--disable", action="append", default=[], metavar="RULE",
+                    help="switch a normalization rule off")
+    ir.add_argument("--all", action="store_true", help="every case of every bundled operator")
+    ir.set_defaults(handler=_cmd_ir)
+
+    doctor = sub.add_parser("doctor", help="check the toolchain and say how to fix it")
+    doctor.add_argument("--json", action="store_true")
+    doctor.set_defaults(handler=_cmd_doctor)
+    return parser
+
+
+def _cmd_ir(args) -> int:
+    from .ir.model import print_module
+    from .ir.normalize import RULES
+    from .ir.serialize import to_json
+
+    if args.explain:
+        for rule in RULES:
+            state = "off" if rule.name in args.disable else "on "
+            print(f"{state} {rule.name:22} {rule.summary}")
+        return EXIT_OK
+    if args.all:
+        return _print_all_operators(args)
+    module, raw_text = _ir_module(args)
+    if args.json:
+        print(json.dumps(to_json(module), indent=1))
+    elif args.stage == "raw":
+        print(raw_text, end="")          # exactly what the tool printed
+    else:
+        print(print_module(module), end="")
+    return EXIT_OK
+
+
+def _ir_module(args):
+    from .argspec import parse_arg, parse_const
+    from .catalog import get_operator
+    from .ir.parse import parse
+    from .ir.normalize import normalize
+    from .ir.stages import file_python_ir, operator_python_ir
+
+    disabled = tuple(args.disable)
+    if args.parse:
+        path = Path(args.parse)
+        try:
+            text = path.read_text()
+        except OSError as e:
+            raise WorkbenchError(f"{path}: cannot read: {e.strerror}", "check the path")
+        module = parse(text, source=str(path))
+        return (normalize(module, disabled) if args.stage == "normalized" else module), text
+    if not args.target:
+        raise WorkbenchError("name an operator, FILE.py:KERNEL, or --parse FILE.tileir",
+                             "try `workbench ir softmax`")
+    if args.side == "rust":
+        from .port.rust_ir import operator_rust_ir
+        result = operator_rust_ir(get_operator(args.target), args.case)
+    elif ":" in args.target and args.target.split(":")[0].endswith(".py"):
+        path, kernel_name = args.target.rsplit(":", 1)
+        consts = dict(parse_const(c) for c in args.const)
+        result = file_python_ir(path, kernel_name, [parse_arg(a) for a in args.arg], consts)
+    else:
+        if args.arg or args.const:
+            raise WorkbenchError("--arg/--const go with FILE.py:KERNEL; a bundled operator "
+                                 "takes --case N", "drop them, or name a kernel file")
+        result = operator_python_ir(get_operator(args.target), args.case)
+    return result.module(args.stage, disabled), result.text
+
+
+def _print_all_operators(args) -> int:
+    from .catalog import load_catalog
+    from .ir.model import print_module
+    from .ir.stages import operator_python_ir
+
+    for op in load_catalog().values():
+        for case in op.cases:
+            result = operator_python_ir(op, case.index)
+            module = result.module(args.stage, tuple(args.disable))
+            ops = sum(1 for _ in module.walk())
+            print(f"// ===== {op.name} {case.label()} ({ops} ops) =====")
+            print(f"// {result.symbol}")
+            print(print_module(module))
+    return EXIT_OK
+
+
+def _cmd_doctor(args) -> int:
+    from .doctor import run_checks, print_report
+    checks = run_checks()
+    if args.json:
+        print(json.dumps([c.to_json() for c in checks], indent=1))
+    else:
+        print_report(checks)
+    return EXIT_OK if all(c.status != "fail" or not c.required for c in checks) else EXIT_FAIL
+
+
+if __name__ == "__main__":
+    sys.exit(main())

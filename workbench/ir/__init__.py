@@ -1,0 +1,1 @@
+"""Tile IR: export (Python side), disassembly, the model, its parser, printer and normalizer."""

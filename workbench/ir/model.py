@@ -1,0 +1,221 @@
+"""Tile IR as plain classes, and the printer.
+
+An operation keeps its textual body as a small tree of tokens and bracket groups, so the
+printer reproduces what tileirdisasm wrote (whitespace aside) for any op, known or not,
+while the structure the diff needs (results, operands, regions, attributes, types,
+locations) is available as data.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterator, Union
+
+INDENT = "  "
+
+
+@dataclass
+class Token:
+    kind: str            # value, symbol, alias, string, number, ident, arrow, punct
+    text: str
+    space_before: bool = False
+
+
+@dataclass
+class Group:
+    """A bracketed part of an op: (...), [...], <...> or {...}."""
+    open: Token
+    items: list["Node"]
+    close: Token
+
+    @property
+    def space_before(self) -> bool:
+        return self.open.space_before
+
+
+Node = Union[Token, Group]
+
+
+def walk_tokens(nodes: list[Node]) -> Iterator[Token]:
+    for node in nodes:
+        if isinstance(node, Group):
+            yield node.open
+            yield from walk_tokens(node.items)
+            yield node.close
+        else:
+            yield node
+
+
+def print_nodes(nodes: list[Node]) -> str:
+    out = []
+    for i, tok in enumerate(walk_tokens(nodes)):
+        out.append((" " if tok.space_before and i else "") + tok.text)
+    return "".join(out)
+
+
+def split_value_ref(text: str) -> tuple[str, int | None]:
+    """`%1#1` -> ("%1", 1); `%x` -> ("%x", None)."""
+    name, sep, index = text.partition("#")
+    return (name, int(index)) if sep else (name, None)
+
+
+@dataclass
+class Result:
+    name: str            # "%tile"
+    count: int = 1       # "%1:2" defines two results used as %1#0, %1#1
+
+    def __str__(self) -> str:
+        return self.name if self.count == 1 else f"{self.name}:{self.count}"
+
+
+@dataclass
+class BlockArg:
+    name: str
+    type: list[Node]
+
+
+@dataclass
+class Block:
+    ops: list["Operation"] = field(default_factory=list)
+    args: list[BlockArg] | None = None      # printed as "(%a: t, ...) {" when present
+
+
+@dataclass
+class Region:
+    block: Block
+    opener: list[Node] = field(default_factory=list)   # e.g. `else` in "} else {"
+
+
+@dataclass
+class Operation:
+    name: str
+    results: list[Result]
+    body: list[Node]
+    regions: list[Region] = field(default_factory=list)
+    loc: str | None = None       # text inside loc(...), e.g. "#loc14"
+    line: int = 0                # 1-based line in the text it was parsed from
+
+    def value_tokens(self) -> Iterator[Token]:
+        return (t for t in walk_tokens(self.body) if t.kind == "value")
+
+    def definitions(self) -> list[Token]:
+        """Values the op's header defines for its regions (`for %i in`, `%iterArg0 = %x`)."""
+        return [t for t, nxt in _with_next(walk_tokens(self.body))
+                if t.kind == "value" and nxt is not None and nxt.text in ("=", "in")]
+
+    def operands(self) -> list[Token]:
+        defined = {id(t) for t in self.definitions()}
+        return [t for t in self.value_tokens() if id(t) not in defined]
+
+    def result_names(self) -> list[str]:
+        names = []
+        for r in self.results:
+            names += [r.name] if r.count == 1 else [f"{r.name}#{i}" for i in range(r.count)]
+        return names
+
+    def walk(self) -> Iterator["Operation"]:
+        yield self
+        for region in self.regions:
+            for op in region.block.ops:
+                yield from op.walk()
+
+
+def _with_next(tokens: Iterator[Token]) -> Iterator[tuple[Token, Token | None]]:
+    prev = None
+    for tok in tokens:
+        if prev is not None:
+            yield prev, tok
+        prev = tok
+    if prev is not None:
+        yield prev, None
+
+
+@dataclass
+class Entry:
+    """A top-level item with a body: `entry @symbol(%arg0: type, ...) attrs { ... }`."""
+    keyword: str
+    symbol: str
+    args: list[BlockArg]
+    attrs: list[Node]
+    block: Block
+    loc: str | None = None
+    line: int = 0
+
+    def walk(self) -> Iterator[Operation]:
+        for op in self.block.ops:
+            yield from op.walk()
+
+
+@dataclass
+class Module:
+    entries: list[Entry] = field(default_factory=list)
+    aliases: dict[str, str] = field(default_factory=dict)   # "#loc14" -> its definition text
+    locations: dict[int, "object"] = field(default_factory=dict)  # op index -> SourceLoc,
+    symbols: dict[str, str] = field(default_factory=dict)      # filled by normalization
+
+    def walk(self) -> Iterator[Operation]:
+        for entry in self.entries:
+            yield from entry.walk()
+
+    def entry(self, name: str | None = None) -> Entry:
+        if name is None:
+            return self.entries[0]
+        return next(e for e in self.entries if e.symbol == name)
+
+
+def print_module(module: Module) -> str:
+    lines: list[str] = []
+    for entry in module.entries:
+        args = ", ".join(f"{a.name}: {print_nodes(a.type)}" for a in entry.args)
+        attrs = print_nodes(entry.attrs)
+        lines.append(f"{entry.keyword} @{entry.symbol}({args})" + (f" {attrs}" if attrs else "")
+                     + " {")
+        _print_block(entry.block, 1, lines)
+        lines.append("}" + _loc_suffix(entry.loc))
+    lines += [f"{name} = {text}" for name, text in module.aliases.items()]
+    return "\n".join(lines) + "\n"
+
+
+def print_op(op: Operation, depth: int = 0) -> str:
+    lines: list[str] = []
+    _print_op(op, depth, lines)
+    return "\n".join(lines)
+
+
+def op_header(op: Operation) -> str:
+    """The op's first line without indentation, region or location."""
+    head = ", ".join(str(r) for r in op.results)
+    body = print_nodes(op.body)
+    return (f"{head} = " if head else "") + op.name + (f" {body}" if body else "")
+
+
+def _print_block(block: Block, depth: int, lines: list[str]) -> None:
+    for op in block.ops:
+        _print_op(op, depth, lines)
+
+
+def _print_op(op: Operation, depth: int, lines: list[str]) -> None:
+    pad = INDENT * depth
+    header = pad + op_header(op)
+    if not op.regions:
+        lines.append(header + _loc_suffix(op.loc))
+        return
+    for i, region in enumerate(op.regions):
+        opener = print_nodes(region.opener)
+        if i == 0:
+            if region.block.args is None:
+                lines.append(header + " {")
+            else:
+                lines.append(header)
+                lines.append(pad + _block_args(region.block) + " {")
+        else:
+            lines.append(pad + "}" + (f" {opener}" if opener else "") + " {")
+        _print_block(region.block, depth + 1, lines)
+    lines.append(pad + "}" + _loc_suffix(op.loc))
+
+
+def _block_args(block: Block) -> str:
+    return "(" + ", ".join(f"{a.name}: {print_nodes(a.type)}" for a in block.args or []) + ")"
+
+
+def _loc_suffix(loc: str | None) -> str:
+    return f" loc({loc})" if loc is not None else ""

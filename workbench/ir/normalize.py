@@ -1,0 +1,295 @@
+"""Normalization of a parsed module: named rules that remove differences that do not
+change the program, so that two modules can be compared structurally.
+
+Each rule is a function on the model (never a text substitution), can be switched off,
+and is listed by `workbench ir --stage normalized --explain`.
+"""
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass
+from typing import Callable, Iterable, Iterator
+
+from .locations import SourceLoc, resolve_locations
+from .model import Block, Entry, Group, Module, Node, Operation, Token, split_value_ref
+
+COMMUTATIVE_OPS = {"addf", "mulf", "addi", "muli", "maxf", "minf", "maxi", "mini",
+                   "andi", "ori", "xori"}
+PURE_NO_OPERAND_OPS = {"constant", "get_tile_block_id", "get_num_tile_blocks"}
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: str
+    summary: str
+    apply: Callable[[Module], None]
+
+
+def normalize(module: Module, disabled: Iterable[str] = ()) -> Module:
+    """A normalized copy of `module`; rules named in `disabled` are skipped."""
+    disabled = set(disabled)
+    unknown = disabled - {r.name for r in RULES}
+    if unknown:
+        from ..errors import WorkbenchError
+        raise WorkbenchError(f"unknown normalization rule(s): {', '.join(sorted(unknown))}",
+                             "see `workbench ir --stage normalized --explain`")
+    result = copy.deepcopy(module)
+    _make_names_unique(result)
+    for rule in RULES:
+        if rule.name not in disabled:
+            rule.apply(result)
+    return result
+
+
+# -- values ------------------------------------------------------------------------------
+
+def _rename_uses(ops: Iterable[Operation], mapping: dict[str, str]) -> None:
+    for op in ops:
+        for tok in op.value_tokens():
+            name, index = split_value_ref(tok.text)
+            if name in mapping:
+                tok.text = mapping[name] + (f"#{index}" if index is not None else "")
+
+
+def _all_ops(module: Module) -> Iterator[Operation]:
+    return module.walk()
+
+
+def _make_names_unique(module: Module) -> None:
+    """Give every definition in an entry its own name (sibling regions may reuse names)."""
+    for entry in module.entries:
+        seen = {a.name for a in entry.args}
+        _unique_block(entry.block, dict(), seen)
+
+
+def _unique_block(block: Block, scope: dict[str, str], seen: set[str]) -> None:
+    scope = dict(scope)
+
+    def define(name: str) -> str:
+        new = name
+        n = 1
+        while new in seen:
+            new, n = f"{name}__{n}", n + 1
+        seen.add(new)
+        scope[name] = new
+        return new
+
+    for arg in block.args or []:
+        arg.name = define(arg.name)
+    for op in block.ops:
+        _rename_uses([op], scope)
+        for tok in op.definitions():
+            tok.text = define(tok.text)
+        for result in op.results:
+            result.name = define(result.name)
+        for region in op.regions:
+            _unique_block(region.block, scope, seen)
+
+
+# -- rules -------------------------------------------------------------------------------
+
+def rule_cse_pure(module: Module) -> None:
+    """Merge repeated constants and repeated get_tile_block_id reads into the first one."""
+    for entry in module.entries:
+        _cse_block(entry.block, {}, entry)
+
+
+def _cse_block(block: Block, visible: dict[str, str], entry: Entry) -> None:
+    visible = dict(visible)
+    kept = []
+    for op in block.ops:
+        if op.name in PURE_NO_OPERAND_OPS and not op.regions and not list(op.operands()):
+            key = op.name + " " + _print_body(op)
+            if key in visible:
+                first = visible[key]
+                mapping = dict(zip([r.name for r in op.results], first.split(",")))
+                _rename_uses(entry.walk(), mapping)
+                continue
+            visible[key] = ",".join(r.name for r in op.results)
+        for region in op.regions:
+            _cse_block(region.block, visible, entry)
+        kept.append(op)
+    block.ops = kept
+
+
+def rule_dead_constants(module: Module) -> None:
+    """Remove constants whose value is never used."""
+    for entry in module.entries:
+        used = {split_value_ref(t.text)[0] for op in entry.walk() for t in op.operands()}
+        _drop_dead(entry.block, used)
+
+
+def _drop_dead(block: Block, used: set[str]) -> None:
+    block.ops = [op for op in block.ops
+                 if not (op.name == "constant" and all(r.name not in used for r in op.results))]
+    for op in block.ops:
+        for region in op.regions:
+            _drop_dead(region.block, used)
+
+
+def rule_canonical_names(module: Module) -> None:
+    """Rename values by position: entry arguments %argN, results %N, region arguments %rN."""
+    for entry in module.entries:
+        counters = {"arg": 0, "res": 0, "reg": 0}
+        mapping: dict[str, str] = {}
+        for arg in entry.args:
+            mapping[arg.name] = arg.name = f"%arg{counters['arg']}"
+            counters["arg"] += 1
+        _canonical_block(entry.block, mapping, counters, top=True)
+        _rename_uses(entry.walk(), mapping)
+
+
+def _canonical_block(block: Block, mapping: dict, counters: dict, top: bool = False) -> None:
+    def fresh(kind: str, prefix: str) -> str:
+        name = f"%{prefix}{counters[kind]}"
+        counters[kind] += 1
+        return name
+
+    if not top:
+        for arg in block.args or []:
+            old, arg.name = arg.name, fresh("reg", "r")
+            mapping[old] = arg.name
+    for op in block.ops:
+        for tok in op.definitions():
+            old, tok.text = tok.text, fresh("reg", "r")
+            mapping[old] = tok.text
+        for result in op.results:
+            old, result.name = result.name, fresh("res", "")
+            mapping[old] = result.name
+        for region in op.regions:
+            _canonical_block(region.block, mapping, counters)
+
+
+def rule_commutative_operands(module: Module) -> None:
+    """Order the two operands of commutative ops (addf, mulf, maxf, ...) by definition."""
+    for entry in module.entries:
+        order = {a.name: i for i, a in enumerate(entry.args)}
+        for op in entry.walk():
+            for tok in op.definitions():
+                order.setdefault(tok.text, len(order))
+            for r in op.results:
+                order.setdefault(r.name, len(order))
+            for region in op.regions:
+                for arg in region.block.args or []:
+                    order.setdefault(arg.name, len(order))
+        for op in entry.walk():
+            operands = [n for n in op.body if isinstance(n, Token) and n.kind == "value"]
+            if op.name in COMMUTATIVE_OPS and len(operands) == 2:
+                a, b = operands
+                key = lambda t: (order.get(split_value_ref(t.text)[0], len(order)), t.text)
+                if key(a) > key(b):
+                    a.text, b.text = b.text, a.text
+
+
+def rule_sort_dict_attrs(module: Module) -> None:
+    """Sort the entries of dictionary attributes `{b = 1, a = 2}` by key."""
+    for entry in module.entries:
+        _sort_dicts(entry.attrs)
+        for op in entry.walk():
+            _sort_dicts(op.body)
+
+
+def _sort_dicts(nodes: list[Node]) -> None:
+    for node in nodes:
+        if isinstance(node, Group):
+            _sort_dicts(node.items)
+            if node.open.text == "{" and node.items:
+                entries = _split_commas(node.items)
+                entries.sort(key=lambda e: _print(e))
+                node.items = _join_commas(entries)
+
+
+def _split_commas(items: list[Node]) -> list[list[Node]]:
+    parts, current = [], []
+    for item in items:
+        if isinstance(item, Token) and item.text == ",":
+            parts.append(current)
+            current = []
+        else:
+            current.append(item)
+    parts.append(current)
+    return parts
+
+
+def _join_commas(parts: list[list[Node]]) -> list[Node]:
+    items: list[Node] = []
+    for i, part in enumerate(parts):
+        if i:
+            items.append(Token("punct", ","))
+        first = part[0] if part else None
+        if isinstance(first, Token):
+            first.space_before = i > 0
+        elif isinstance(first, Group):
+            first.open.space_before = i > 0
+        items += part
+    return items
+
+
+_DEFAULT_HINTS = re.compile(r"^optimization_hints\s*=\s*<\s*default\s*=\s*\{\s*\}\s*>$")
+
+
+def rule_drop_default_hints(module: Module) -> None:
+    """Treat `optimization_hints=<default = {}>` (no hints) as absent."""
+    for entry in module.entries:
+        entry.attrs = _without_default_hints(entry.attrs)
+        for op in entry.walk():
+            op.body = _without_default_hints(op.body)
+
+
+def _without_default_hints(nodes: list[Node]) -> list[Node]:
+    for i in range(len(nodes) - 2):
+        window = nodes[i:i + 3]
+        if (isinstance(window[0], Token) and window[0].text == "optimization_hints"
+                and _DEFAULT_HINTS.match(_print(window).replace(" ", " "))):
+            return nodes[:i] + nodes[i + 3:]
+    return nodes
+
+
+def rule_entry_symbol(module: Module) -> None:
+    """Map each entry's (mangled) symbol to a stable name: `kernel`, `kernel_1`, ..."""
+    for i, entry in enumerate(module.entries):
+        module.symbols[f"kernel{'_' + str(i) if i else ''}"] = entry.symbol
+        entry.symbol = f"kernel{'_' + str(i) if i else ''}"
+
+
+def rule_locations(module: Module) -> None:
+    """Move `loc(...)` to a side table (op index -> source line) and drop the alias lines."""
+    resolved = resolve_locations(module)
+    module.locations = {}
+    for index, op in enumerate(module.walk()):
+        if op.loc is not None and op.loc in resolved:
+            module.locations[index] = resolved[op.loc]
+        op.loc = None
+    for entry in module.entries:
+        entry.loc = None
+    module.aliases = {}
+
+
+def _print(nodes: list[Node]) -> str:
+    from .model import print_nodes
+    return print_nodes(nodes)
+
+
+def _print_body(op: Operation) -> str:
+    return _print(op.body)
+
+
+RULES: list[Rule] = [
+    Rule("cse_pure", "repeated constants and get_tile_block_id reads merged into the first",
+         rule_cse_pure),
+    Rule("dead_constants", "constants that nothing uses removed", rule_dead_constants),
+    Rule("canonical_names", "values renamed by position (%argN, %N, region args %rN)",
+         rule_canonical_names),
+    Rule("commutative_operands", "operands of addf/mulf/maxf/... put in definition order",
+         rule_commutative_operands),
+    Rule("sort_dict_attrs", "dictionary attribute entries sorted by key", rule_sort_dict_attrs),
+    Rule("drop_default_hints", "optimization_hints=<default = {}> treated as absent",
+         rule_drop_default_hints),
+    Rule("entry_symbol", "mangled entry symbols mapped to `kernel` (original kept)",
+         rule_entry_symbol),
+    Rule("locations", "loc(...) moved to a side table of source lines; alias lines dropped",
+         rule_locations),
+]
+
+__all__ = ["normalize", "RULES", "Rule", "SourceLoc"]

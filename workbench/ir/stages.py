@@ -1,0 +1,40 @@
+"""The IR stages a user can print: raw text from the tools, and the normalized model."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..argspec import ArgSpec
+from ..catalog import Operator
+from .disasm import disassemble
+from .export import PythonKernel, export_bytecode, load_kernel, load_operator_kernel
+from .model import Module
+from .normalize import normalize
+from .parse import parse
+
+STAGES = ("raw", "normalized")
+
+
+@dataclass
+class IRResult:
+    text: str            # tileirdisasm -g output
+    symbol: str          # the entry's mangled symbol
+    source: str          # where the kernel came from (file or file:kernel)
+
+    def module(self, stage: str = "raw", disabled: tuple[str, ...] = ()) -> Module:
+        module = parse(self.text, source=self.source)
+        return normalize(module, disabled) if stage == "normalized" else module
+
+
+def python_ir(kernel: PythonKernel, args: list[ArgSpec], consts: dict) -> IRResult:
+    bytecode, symbol = export_bytecode(kernel, args, consts)
+    return IRResult(text=disassemble(bytecode), symbol=symbol,
+                    source=f"{kernel.file}:{kernel.name}")
+
+
+def operator_python_ir(op: Operator, case_index: int = 0) -> IRResult:
+    case = op.case(case_index)
+    return python_ir(load_operator_kernel(op), list(case.args), case.consts)
+
+
+def file_python_ir(path: str, kernel_name: str, args: list[ArgSpec], consts: dict) -> IRResult:
+    return python_ir(load_kernel(path, kernel_name), args, consts)
