@@ -85,7 +85,7 @@ class Region:
     opener: list[Node] = field(default_factory=list)   # e.g. `else` in "} else {"
 
 
-@dataclass
+@dataclass(eq=False)
 class Operation:
     name: str
     results: list[Result]
@@ -94,17 +94,26 @@ class Operation:
     loc: str | None = None       # text inside loc(...), e.g. "#loc14"
     line: int = 0                # 1-based line in the text it was parsed from
 
-    def value_tokens(self) -> Iterator[Token]:
-        return (t for t in walk_tokens(self.body) if t.kind == "value")
+    def __post_init__(self) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Recompute the value tokens after the body is replaced."""
+        tokens = list(walk_tokens(self.body))
+        self._values = [t for t in tokens if t.kind == "value"]
+        self._defined = [t for t, nxt in zip(tokens, tokens[1:])
+                         if t.kind == "value" and nxt.text in ("=", "in")]
+
+    def value_tokens(self) -> list[Token]:
+        return self._values
 
     def definitions(self) -> list[Token]:
         """Values the op's header defines for its regions (`for %i in`, `%iterArg0 = %x`)."""
-        return [t for t, nxt in _with_next(walk_tokens(self.body))
-                if t.kind == "value" and nxt is not None and nxt.text in ("=", "in")]
+        return self._defined
 
     def operands(self) -> list[Token]:
-        defined = {id(t) for t in self.definitions()}
-        return [t for t in self.value_tokens() if id(t) not in defined]
+        defined = {id(t) for t in self._defined}
+        return [t for t in self._values if id(t) not in defined]
 
     def result_names(self) -> list[str]:
         names = []
@@ -117,16 +126,6 @@ class Operation:
         for region in self.regions:
             for op in region.block.ops:
                 yield from op.walk()
-
-
-def _with_next(tokens: Iterator[Token]) -> Iterator[tuple[Token, Token | None]]:
-    prev = None
-    for tok in tokens:
-        if prev is not None:
-            yield prev, tok
-        prev = tok
-    if prev is not None:
-        yield prev, None
 
 
 @dataclass
@@ -219,3 +218,32 @@ def _block_args(block: Block) -> str:
 
 def _loc_suffix(loc: str | None) -> str:
     return f" loc({loc})" if loc is not None else ""
+
+
+def clone_nodes(nodes: list[Node]) -> list[Node]:
+    return [Group(Token(n.open.kind, n.open.text, n.open.space_before), clone_nodes(n.items),
+                  Token(n.close.kind, n.close.text, n.close.space_before))
+            if isinstance(n, Group) else Token(n.kind, n.text, n.space_before) for n in nodes]
+
+
+def clone_block(block: Block) -> Block:
+    args = None if block.args is None else [BlockArg(a.name, clone_nodes(a.type))
+                                             for a in block.args]
+    return Block(ops=[clone_op(op) for op in block.ops], args=args)
+
+
+def clone_op(op: Operation) -> Operation:
+    return Operation(name=op.name, results=[Result(r.name, r.count) for r in op.results],
+                     body=clone_nodes(op.body),
+                     regions=[Region(clone_block(r.block), clone_nodes(r.opener))
+                              for r in op.regions], loc=op.loc, line=op.line)
+
+
+def clone_module(module: Module) -> Module:
+    """A deep copy, much faster than copy.deepcopy for this model."""
+    return Module(
+        entries=[Entry(e.keyword, e.symbol, [BlockArg(a.name, clone_nodes(a.type)) for a in e.args],
+                       clone_nodes(e.attrs), clone_block(e.block), e.loc, e.line)
+                 for e in module.entries],
+        aliases=dict(module.aliases), locations=dict(module.locations),
+        symbols=dict(module.symbols))

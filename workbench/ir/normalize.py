@@ -6,13 +6,13 @@ and is listed by `workbench ir --stage normalized --explain`.
 """
 from __future__ import annotations
 
-import copy
 import re
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
 
 from .locations import SourceLoc, resolve_locations
-from .model import Block, Entry, Group, Module, Node, Operation, Token, split_value_ref
+from .model import (Block, Entry, Group, Module, Node, Operation, Token, clone_module,
+                    split_value_ref)
 
 COMMUTATIVE_OPS = {"addf", "mulf", "addi", "muli", "maxf", "minf", "maxi", "mini",
                    "andi", "ori", "xori"}
@@ -34,7 +34,7 @@ def normalize(module: Module, disabled: Iterable[str] = ()) -> Module:
         from ..errors import WorkbenchError
         raise WorkbenchError(f"unknown normalization rule(s): {', '.join(sorted(unknown))}",
                              "see `workbench ir --stage normalized --explain`")
-    result = copy.deepcopy(module)
+    result = clone_module(module)
     _make_names_unique(result)
     for rule in RULES:
         if rule.name not in disabled:
@@ -92,23 +92,23 @@ def _unique_block(block: Block, scope: dict[str, str], seen: set[str]) -> None:
 def rule_cse_pure(module: Module) -> None:
     """Merge repeated constants and repeated get_tile_block_id reads into the first one."""
     for entry in module.entries:
-        _cse_block(entry.block, {}, entry)
+        mapping: dict[str, str] = {}
+        _cse_block(entry.block, {}, mapping)
+        _rename_uses(entry.walk(), mapping)
 
 
-def _cse_block(block: Block, visible: dict[str, str], entry: Entry) -> None:
+def _cse_block(block: Block, visible: dict[str, str], mapping: dict[str, str]) -> None:
     visible = dict(visible)
     kept = []
     for op in block.ops:
         if op.name in PURE_NO_OPERAND_OPS and not op.regions and not list(op.operands()):
             key = op.name + " " + _print_body(op)
             if key in visible:
-                first = visible[key]
-                mapping = dict(zip([r.name for r in op.results], first.split(",")))
-                _rename_uses(entry.walk(), mapping)
+                mapping.update(zip([r.name for r in op.results], visible[key].split(",")))
                 continue
             visible[key] = ",".join(r.name for r in op.results)
         for region in op.regions:
-            _cse_block(region.block, visible, entry)
+            _cse_block(region.block, visible, mapping)
         kept.append(op)
     block.ops = kept
 
@@ -234,7 +234,10 @@ def rule_drop_default_hints(module: Module) -> None:
     for entry in module.entries:
         entry.attrs = _without_default_hints(entry.attrs)
         for op in entry.walk():
-            op.body = _without_default_hints(op.body)
+            body = _without_default_hints(op.body)
+            if body is not op.body:
+                op.body = body
+                op.refresh()
 
 
 def _without_default_hints(nodes: list[Node]) -> list[Node]:
