@@ -49,6 +49,16 @@ def _build_parser() -> argparse.ArgumentParser:
     ir.add_argument("--all", action="store_true", help="every case of every bundled operator")
     ir.set_defaults(handler=_cmd_ir)
 
+    diff = sub.add_parser("diff", help="structural Tile IR diff: the Python kernel vs its port")
+    diff.add_argument("target", nargs="?", help="a bundled operator with a Rust port")
+    diff.add_argument("--case", type=int, default=0)
+    diff.add_argument("--left", metavar="A.tileir", help="compare two IR text files")
+    diff.add_argument("--right", metavar="B.tileir")
+    diff.add_argument("--json", action="store_true", help="the verdict as JSON (workbench.diff/1)")
+    diff.add_argument("--html", metavar="FILE", help="also write a self-contained HTML page")
+    diff.add_argument("--noise", action="store_true", help="show noise findings too")
+    diff.set_defaults(handler=_cmd_diff)
+
     doctor = sub.add_parser("doctor", help="check the toolchain and say how to fix it")
     doctor.add_argument("--json", action="store_true")
     doctor.set_defaults(handler=_cmd_doctor)
@@ -125,6 +135,47 @@ def _print_all_operators(args) -> int:
             print(f"// {result.symbol}")
             print(print_module(module))
     return EXIT_OK
+
+
+def _cmd_diff(args) -> int:
+    from .diff import diff_modules
+    from .diff.html import write_html
+    from .diff.verdict import FAIL
+
+    if args.left or args.right:
+        if not (args.left and args.right):
+            raise WorkbenchError("--left and --right go together", "give both files")
+        left, right = _read_side(args.left, "left"), _read_side(args.right, "right")
+        report = diff_modules(left, right, left_label="left", right_label="right")
+        title = f"{args.left} vs {args.right}"
+    elif args.target:
+        from .catalog import get_operator
+        from .pairs import operator_pair
+        left, right = operator_pair(get_operator(args.target), args.case)
+        report = diff_modules(left, right)
+        title = f"{args.target} case {args.case}: Python kernel vs Rust port"
+    else:
+        raise WorkbenchError("name an operator, or give --left A.tileir --right B.tileir",
+                             "try `workbench diff softmax`")
+    if args.html:
+        write_html(report, title, args.html)
+    print(json.dumps(report.to_json(), indent=1) if args.json else report.to_text(args.noise))
+    return EXIT_FAIL if report.verdict == FAIL else EXIT_OK
+
+
+def _read_side(path_text: str, side: str):
+    from .ir.lexer import ParseError
+    from .ir.normalize import normalize
+    from .ir.parse import parse
+    path = Path(path_text)
+    try:
+        text = path.read_text()
+    except OSError as e:
+        raise WorkbenchError(f"{side} side: {path}: cannot read: {e.strerror}", "check the path")
+    try:
+        return normalize(parse(text, source=str(path)))
+    except ParseError as e:
+        raise WorkbenchError(f"{side} side: {e}", "the file must be tileirdisasm output")
 
 
 def _cmd_doctor(args) -> int:

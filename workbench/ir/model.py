@@ -161,14 +161,15 @@ class Module:
         return next(e for e in self.entries if e.symbol == name)
 
 
-def print_module(module: Module) -> str:
+def print_module(module: Module, op_lines: dict[int, int] | None = None) -> str:
+    """The module as text; `op_lines`, when given, is filled with id(op) -> 1-based line."""
     lines: list[str] = []
     for entry in module.entries:
         args = ", ".join(f"{a.name}: {print_nodes(a.type)}" for a in entry.args)
         attrs = print_nodes(entry.attrs)
         lines.append(f"{entry.keyword} @{entry.symbol}({args})" + (f" {attrs}" if attrs else "")
                      + " {")
-        _print_block(entry.block, 1, lines)
+        _print_block(entry.block, 1, lines, op_lines)
         lines.append("}" + _loc_suffix(entry.loc))
     lines += [f"{name} = {text}" for name, text in module.aliases.items()]
     return "\n".join(lines) + "\n"
@@ -187,13 +188,15 @@ def op_header(op: Operation) -> str:
     return (f"{head} = " if head else "") + op.name + (f" {body}" if body else "")
 
 
-def _print_block(block: Block, depth: int, lines: list[str]) -> None:
+def _print_block(block: Block, depth: int, lines: list[str], op_lines=None) -> None:
     for op in block.ops:
-        _print_op(op, depth, lines)
+        _print_op(op, depth, lines, op_lines)
 
 
-def _print_op(op: Operation, depth: int, lines: list[str]) -> None:
+def _print_op(op: Operation, depth: int, lines: list[str], op_lines=None) -> None:
     pad = INDENT * depth
+    if op_lines is not None:
+        op_lines[id(op)] = len(lines) + 1
     header = pad + op_header(op)
     if not op.regions:
         lines.append(header + _loc_suffix(op.loc))
@@ -208,7 +211,7 @@ def _print_op(op: Operation, depth: int, lines: list[str]) -> None:
                 lines.append(pad + _block_args(region.block) + " {")
         else:
             lines.append(pad + "}" + (f" {opener}" if opener else "") + " {")
-        _print_block(region.block, depth + 1, lines)
+        _print_block(region.block, depth + 1, lines, op_lines)
     lines.append(pad + "}" + _loc_suffix(op.loc))
 
 

@@ -1,0 +1,241 @@
+"""Align two normalized modules op by op.
+
+Both blocks are walked in lockstep while the ops are equivalent (same name, attributes
+and types, operands that correspond through the value map built so far). Where the walk
+diverges, the rest of that block is aligned by edit distance over op keys (Myers' algorithm,
+as llvm-diff does), so one inserted op does not cascade; ops left over on both sides with the same key
+are then paired as moved (independent ops in another order). Regions are aligned
+recursively. Operand correspondence is checked last, once every pair is known.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..ir.model import Block, Entry, Module, Operation, print_nodes, split_value_ref
+from .myers import opcodes
+
+SAME, CHANGED, MOVED, MISSING, EXTRA = "same", "changed", "moved", "missing", "extra"
+
+
+@dataclass(eq=False)
+class OpPair:
+    left: Operation | None          # Python side (reference)
+    right: Operation | None         # Rust side (port)
+    status: str
+    parent: str | None = None       # name of the enclosing op (e.g. "reduce"), None at top
+    operand_mismatch: list[int] = field(default_factory=list)
+
+
+@dataclass
+class Alignment:
+    pairs: list[OpPair]
+    value_map: dict[str, str]                 # left value name -> right value name
+    signature_mismatch: list[str] = field(default_factory=list)
+
+
+def op_key(op: Operation) -> tuple:
+    """What must be equal for two ops to be the same op, operands aside."""
+    return (op.name, _attr_text(op), tuple(r.count for r in op.results), len(op.regions))
+
+
+def _attr_text(op: Operation) -> str:
+    cached = getattr(op, "_attr_cache", None)
+    if cached is None:
+        cached = _mask_values(op)
+        op._attr_cache = cached
+    return cached
+
+
+def _mask_values(op: Operation) -> str:
+    from ..ir.model import walk_tokens
+    out = []
+    for i, tok in enumerate(walk_tokens(op.body)):
+        text = "%" if tok.kind == "value" else tok.text
+        out.append((" " if tok.space_before and i else "") + text)
+    return "".join(out)
+
+
+def align_modules(left: Module, right: Module) -> Alignment:
+    aligner = _Aligner()
+    for l_entry, r_entry in zip(left.entries, right.entries):
+        aligner.entry(l_entry, r_entry)
+    aligner.repair_swaps()
+    aligner.check_operands()
+    return Alignment(aligner.pairs, aligner.value_map, aligner.signature_mismatch)
+
+
+class _Aligner:
+    def __init__(self):
+        self.pairs: list[OpPair] = []
+        self.value_map: dict[str, str] = {}
+        self.signature_mismatch: list[str] = []
+
+    def entry(self, left: Entry, right: Entry) -> None:
+        if len(left.args) != len(right.args):
+            self.signature_mismatch.append(
+                f"{len(left.args)} entry arguments on the left, {len(right.args)} on the right")
+        for i, (la, ra) in enumerate(zip(left.args, right.args)):
+            self.value_map[la.name] = ra.name
+            if print_nodes(la.type) != print_nodes(ra.type):
+                self.signature_mismatch.append(
+                    f"argument {i}: {print_nodes(la.type)} vs {print_nodes(ra.type)}")
+        if print_nodes(left.attrs) != print_nodes(right.attrs):
+            self.signature_mismatch.append(
+                f"entry attributes: {print_nodes(left.attrs) or '(none)'} vs "
+                f"{print_nodes(right.attrs) or '(none)'}")
+        self.block(left.block, right.block, parent=None)
+
+    # -- blocks -----------------------------------------------------------------------
+    def block(self, left: Block, right: Block, parent: str | None) -> None:
+        for la, ra in zip(left.args or [], right.args or []):
+            self.value_map[la.name] = ra.name
+        lops, rops = left.ops, right.ops
+        i = 0
+        while i < min(len(lops), len(rops)) and self._equivalent(lops[i], rops[i]):
+            self.pair(lops[i], rops[i], SAME, parent)
+            i += 1
+        self._edit_distance(lops[i:], rops[i:], parent)
+
+    def _equivalent(self, left: Operation, right: Operation) -> bool:
+        return op_key(left) == op_key(right) and self._operands_map(left, right)
+
+    def _maps_to(self, left: str, right: str) -> bool:
+        name, index = split_value_ref(left)
+        mapped = self.value_map.get(name)
+        if mapped is None:
+            return False
+        return (mapped + (f"#{index}" if index is not None else "")) == right
+
+    def _edit_distance(self, lops: list[Operation], rops: list[Operation],
+                       parent: str | None) -> None:
+        missing, extra = [], []
+        for tag, a0, a1, b0, b1 in opcodes([op_key(o) for o in lops], [op_key(o) for o in rops]):
+            if tag == "equal":
+                self._pair_equal_run(lops[a0:a1], rops[b0:b1], parent)
+            elif tag == "replace":
+                left_over = self._pair_by_name(lops[a0:a1], rops[b0:b1], parent)
+                missing += left_over[0]
+                extra += left_over[1]
+            elif tag == "delete":
+                missing += lops[a0:a1]
+            else:
+                extra += rops[b0:b1]
+        self._pair_moved(missing, extra, parent)
+
+    def _pair_equal_run(self, lops, rops, parent, window: int = 16) -> None:
+        """Pair a run of equal keys, preferring (within a small window) the right-hand op
+        whose operands correspond: two swapped independent ops with the same key stay
+        paired with their own operands."""
+        used = [False] * len(rops)
+        start = 0
+        for lo in lops:
+            while used[start]:
+                start += 1
+            key = op_key(lo)
+            chosen = None
+            for j in range(start, min(len(rops), start + window)):
+                if not used[j] and op_key(rops[j]) == key and self._operands_map(lo, rops[j]):
+                    chosen = j
+                    break
+            if chosen is None:
+                chosen = next(j for j in range(start, len(rops))
+                              if not used[j] and op_key(rops[j]) == key)
+            used[chosen] = True
+            self.pair(lo, rops[chosen], SAME if chosen == start else MOVED, parent)
+
+    def _operands_map(self, left: Operation, right: Operation) -> bool:
+        l_ops, r_ops = left.operands(), right.operands()
+        return len(l_ops) == len(r_ops) and all(self._maps_to(l.text, r.text)
+                                                for l, r in zip(l_ops, r_ops))
+
+    def _pair_by_name(self, lops, rops, parent):
+        used, missing = set(), []
+        for lo in lops:
+            match = next((ro for ro in rops if id(ro) not in used and ro.name == lo.name), None)
+            if match is None:
+                missing.append(lo)
+                continue
+            used.add(id(match))
+            self.pair(lo, match, SAME if op_key(lo) == op_key(match) else CHANGED, parent)
+        return missing, [ro for ro in rops if id(ro) not in used]
+
+    def _pair_moved(self, missing, extra, parent) -> None:
+        used = set()
+        for lo in missing:
+            match = next((ro for ro in extra
+                          if id(ro) not in used and op_key(ro) == op_key(lo)), None)
+            if match is None:
+                self.pairs.append(OpPair(lo, None, MISSING, parent))
+                continue
+            used.add(id(match))
+            self.pair(lo, match, MOVED, parent)
+        for ro in extra:
+            if id(ro) not in used:
+                self.pairs.append(OpPair(None, ro, EXTRA, parent))
+
+    # -- pairs ------------------------------------------------------------------------
+    def pair(self, left: Operation, right: Operation, status: str, parent: str | None) -> None:
+        self.pairs.append(OpPair(left, right, status, parent))
+        for lr, rr in zip(left.results, right.results):
+            self.value_map[lr.name] = rr.name
+        for ld, rd in zip(left.definitions(), right.definitions()):
+            self.value_map[ld.text] = rd.text
+        for lreg, rreg in zip(left.regions, right.regions):
+            self.block(lreg.block, rreg.block, parent=left.name)
+        for lreg in left.regions[len(right.regions):]:
+            for op in lreg.block.ops:
+                self.pairs.append(OpPair(op, None, MISSING, left.name))
+        for rreg in right.regions[len(left.regions):]:
+            for op in rreg.block.ops:
+                self.pairs.append(OpPair(None, op, EXTRA, left.name))
+
+    def repair_swaps(self, rounds: int = 4) -> None:
+        """Re-match ops of equal key whose operands do not correspond: the edit script may
+        pair interchangeable-looking ops crosswise (two swapped, or rotated, `assume`s).
+        Within each such group, each left op takes the first right op whose operands
+        correspond through the value map; the rest keep their order."""
+        groups: dict[tuple, list[OpPair]] = {}
+        for p in self.pairs:
+            if p.left is not None and p.right is not None and not p.left.regions:
+                groups.setdefault(op_key(p.left), []).append(p)
+        for _ in range(rounds):
+            changed = False
+            for group in groups.values():
+                if all(self._operands_map(p.left, p.right) for p in group):
+                    continue
+                changed |= self._rematch(group)
+            if not changed:
+                return
+
+    def _rematch(self, group: list[OpPair]) -> bool:
+        rights = [p.right for p in group]
+        taken: set[int] = set()
+        chosen: list[Operation | None] = []
+        for p in group:
+            match = next((r for r in rights if id(r) not in taken
+                          and self._operands_map(p.left, r)), None)
+            if match is not None:
+                taken.add(id(match))
+            chosen.append(match)
+        leftovers = iter(r for r in rights if id(r) not in taken)
+        changed = False
+        for p, match in zip(group, chosen):
+            new = match if match is not None else next(leftovers)
+            if new is not p.right:
+                p.right, p.status, changed = new, MOVED, True
+                for lr, rr in zip(p.left.results, new.results):
+                    self.value_map[lr.name] = rr.name
+        return changed
+
+    def check_operands(self) -> None:
+        for pair in self.pairs:
+            if pair.left is None or pair.right is None:
+                continue
+            l_ops, r_ops = pair.left.operands(), pair.right.operands()
+            if len(l_ops) != len(r_ops):
+                pair.operand_mismatch = list(range(max(len(l_ops), len(r_ops))))
+                continue
+            pair.operand_mismatch = [
+                i for i, (lo, ro) in enumerate(zip(l_ops, r_ops))
+                if split_value_ref(lo.text)[0] in self.value_map
+                and not self._maps_to(lo.text, ro.text)]

@@ -1,0 +1,182 @@
+"""Classify aligned op pairs into findings: critical, hint, arithmetic or noise."""
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import asdict, dataclass
+from functools import cache
+from pathlib import Path
+
+from ..ir.model import Operation, op_header
+from .align import CHANGED, EXTRA, MISSING, MOVED, Alignment, OpPair, _attr_text
+
+CRITICAL, HINT, ARITHMETIC, NOISE = "critical", "hint", "arithmetic", "noise"
+SEVERITY = {CRITICAL: "error", ARITHMETIC: "error", HINT: "warning", NOISE: "note"}
+
+MEMORY_OPS = {"load_view_tko", "store_view_tko", "load_ptr_tko", "store_ptr_tko",
+              "make_tensor_view", "make_partition_view", "get_index_space_shape",
+              "atomic_rmw_tko", "atomic_cas_tko"}
+STORE_OPS = {"store_view_tko", "store_ptr_tko"}
+LOAD_OPS = {"load_view_tko", "load_ptr_tko"}
+CONTROL_OPS = {"for", "if", "loop", "while", "continue", "yield", "break", "return"}
+REDUCTION_OPS = {"reduce", "scan"}
+MMA_OPS = {"mmaf", "mmai"}
+BLOCK_ID_OPS = {"get_tile_block_id", "get_num_tile_blocks"}
+
+# attribute features whose change names the finding (name, regex over masked op text)
+_FEATURES = [
+    ("div_by", HINT, re.compile(r"div_by<[^>]*>")),
+    ("bounded", HINT, re.compile(r"bounded<[^>]*>")),
+    ("latency", HINT, re.compile(r"latency\s*=\s*\d+")),
+    ("allow_tma", HINT, re.compile(r"allow_tma\s*=\s*\w+")),
+    ("optimization_hints", HINT, re.compile(r"optimization_hints\s*=\s*<.*?>(?=\s*:|$)")),
+    ("padding_value", CRITICAL, re.compile(r"padding_value\s*=\s*\w+")),
+    ("tile_shape", CRITICAL, re.compile(r"tile=\([^)]*\)")),
+    ("reduction_identity", CRITICAL, re.compile(r"identities=\[[^\]]*\]")),
+    ("reduction_dim", CRITICAL, re.compile(r"dim=\d+")),
+    ("constant_value", CRITICAL, re.compile(r"^<[^>]*>")),
+]
+_TYPES = re.compile(r":\s*(.*)$")
+
+
+@dataclass
+class Finding:
+    category: str            # critical, hint, arithmetic, noise
+    kind: str                # what differs, e.g. "div_by", "missing store", "dataflow"
+    detail: str
+    left: dict | None        # {"ir_line", "text", "source"} on the Python side
+    right: dict | None       # the same on the Rust side
+    noise_id: str | None = None
+
+    @property
+    def severity(self) -> str:
+        return SEVERITY[self.category]
+
+    def to_json(self) -> dict:
+        return dict(asdict(self), severity=self.severity)
+
+
+@cache
+def noise_catalog() -> dict[str, dict]:
+    with open(Path(__file__).with_name("noise.toml"), "rb") as f:
+        return tomllib.load(f)
+
+
+def classify(pair: OpPair) -> list[tuple[str, str, str, str | None]]:
+    """(category, kind, detail, noise_id) for one aligned pair; [] when they agree."""
+    if pair.status == MISSING:
+        return [_one_sided(pair.left, pair.parent, "missing in the port")]
+    if pair.status == EXTRA:
+        return [_one_sided(pair.right, pair.parent, "extra in the port")]
+    found = []
+    if pair.status == CHANGED:
+        found += _changed(pair.left, pair.right)
+    if pair.status == MOVED and not pair.operand_mismatch:
+        found.append((NOISE, "reordered", f"{pair.left.name} in another order", "reordered"))
+    if pair.operand_mismatch:
+        found.append(_operands(pair))
+    return found
+
+
+def _one_sided(op: Operation, parent: str | None, where: str):
+    name = op.name
+    text = _attr_text(op)
+    if parent in REDUCTION_OPS:
+        return CRITICAL, "reduction_kind", f"`{name}` in the {parent} body {where}", None
+    if name in STORE_OPS:
+        return CRITICAL, "store", f"a store {where}", None
+    if name in MEMORY_OPS:
+        return CRITICAL, "memory", f"`{name}` {where}", None
+    if name == "assume" and "bounded<" in text:
+        return NOISE, "bounded", f"`assume {text.split(',')[0]}` {where}", "extra_assume_bounded"
+    if name == "assume":
+        return HINT, "div_by", f"`assume {text.split(',')[0]}` {where}", None
+    if name == "make_token":
+        return NOISE, "token", f"`make_token` {where}", "make_token"
+    if name in CONTROL_OPS:
+        return CRITICAL, "control_flow", f"`{name}` {where}", None
+    if name in MMA_OPS:
+        return CRITICAL, "mma", f"`{name}` {where}", None
+    if name in BLOCK_ID_OPS:
+        return CRITICAL, "block_id", f"`{name}` {where}", None
+    return ARITHMETIC, "op", f"`{name}` {where}", None
+
+
+def _changed(left: Operation, right: Operation):
+    l_text, r_text = _attr_text(left), _attr_text(right)
+    found = []
+    for kind, category, pattern in _FEATURES:
+        l_vals, r_vals = pattern.findall(l_text), pattern.findall(r_text)
+        if l_vals != r_vals:
+            found.append((category, kind, f"`{left.name}`: {_show(l_vals)} -> {_show(r_vals)}",
+                          None))
+    if found and all(f[1] == "optimization_hints" for f in found):
+        pass
+    elif found:
+        found = [f for f in found if f[1] != "optimization_hints"]
+    l_types, r_types = _TYPES.search(l_text), _TYPES.search(r_text)
+    if (l_types and r_types and l_types[1] != r_types[1]
+            and not any(f[1] in ("tile_shape", "padding_value") for f in found)):
+        category = CRITICAL if left.name in MEMORY_OPS | MMA_OPS | REDUCTION_OPS else CRITICAL
+        found.append((category, "types", f"`{left.name}`: {l_types[1]} -> {r_types[1]}", None))
+    if not found:
+        found.append((_category_of(left.name), "attributes",
+                      f"`{left.name}`: `{l_text}` -> `{r_text}`", None))
+    return found
+
+
+def _category_of(name: str) -> str:
+    if name in MEMORY_OPS | CONTROL_OPS | REDUCTION_OPS | MMA_OPS | BLOCK_ID_OPS:
+        return CRITICAL
+    if name == "constant":
+        return CRITICAL
+    return ARITHMETIC
+
+
+def _operands(pair: OpPair):
+    name = pair.left.name
+    positions = ", ".join(str(i) for i in pair.operand_mismatch)
+    if name in LOAD_OPS and _only_token_differs(pair):
+        return NOISE, "token", f"`{name}` on another token", "readonly_load_token"
+    if name in CONTROL_OPS:
+        return CRITICAL, "loop_bounds" if name == "for" else "control_flow", \
+            f"`{name}` operand(s) {positions} come from different values", None
+    kind = "mma_operands" if name in MMA_OPS else "dataflow"
+    return CRITICAL, kind, f"`{name}` operand(s) {positions} come from different values", None
+
+
+def _only_token_differs(pair: OpPair) -> bool:
+    operands = pair.left.operands()
+    return all(i < len(operands) and _is_token_operand(pair.left, operands[i])
+               for i in pair.operand_mismatch)
+
+
+def _is_token_operand(op: Operation, token) -> bool:
+    text = op_header(op)
+    return f"token = {token.text}" in text
+
+
+def _show(values: list[str]) -> str:
+    return ", ".join(values) if values else "(none)"
+
+
+def describe_side(op: Operation | None, op_lines: dict[int, int], sources: dict) -> dict | None:
+    if op is None:
+        return None
+    source = sources.get(id(op))
+    return {"ir_line": op_lines.get(id(op)), "text": op_header(op),
+            "source": str(source) if source else None,
+            "source_line": source.line if source else None}
+
+
+def findings_for(alignment: Alignment, left_lines, right_lines, left_src, right_src):
+    out: list[Finding] = []
+    for problem in alignment.signature_mismatch:
+        category = HINT if problem.startswith("entry attributes") else CRITICAL
+        out.append(Finding(category, "signature", problem, None, None))
+    for pair in alignment.pairs:
+        for category, kind, detail, noise_id in classify(pair):
+            out.append(Finding(category, kind, detail,
+                               describe_side(pair.left, left_lines, left_src),
+                               describe_side(pair.right, right_lines, right_src), noise_id))
+    return out
