@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..ir.model import Block, Entry, Module, Operation, print_nodes, split_value_ref
+from ..ir.normalize import assume_predicates
 from .myers import opcodes
 
 SAME, CHANGED, MOVED, MISSING, EXTRA = "same", "changed", "moved", "missing", "extra"
@@ -24,6 +25,8 @@ class OpPair:
     status: str
     parent: str | None = None       # name of the enclosing op (e.g. "reduce"), None at top
     operand_mismatch: list[int] = field(default_factory=list)
+    # (operand position, left predicates, right predicates) where the assumed facts differ
+    predicate_diffs: list[tuple[int, tuple, tuple]] = field(default_factory=list)
 
 
 @dataclass
@@ -31,6 +34,7 @@ class Alignment:
     pairs: list[OpPair]
     value_map: dict[str, str]                 # left value name -> right value name
     signature_mismatch: list[str] = field(default_factory=list)
+    unused_args: list[str] = field(default_factory=list)   # "left %arg3: tile<i32>" ...
 
 
 def op_key(op: Operation) -> tuple:
@@ -61,24 +65,46 @@ def align_modules(left: Module, right: Module) -> Alignment:
         aligner.entry(l_entry, r_entry)
     aligner.repair_swaps()
     aligner.check_operands()
-    return Alignment(aligner.pairs, aligner.value_map, aligner.signature_mismatch)
+    aligner.check_arguments()
+    return Alignment(aligner.pairs, aligner.value_map, aligner.signature_mismatch,
+                     aligner.unused_args)
+
+
+def assume_facts(entry: Entry) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """Each `assume` result -> (root value, sorted predicates), following chains."""
+    facts: dict[str, tuple[str, tuple[str, ...]]] = {}
+    for op in entry.walk():
+        if op.name == "assume" and len(op.results) == 1 and len(op.operands()) == 1:
+            operand = op.operands()[0].text
+            root, preds = facts.get(operand, (operand, ()))
+            own = assume_predicates(op)
+            facts[op.results[0].name] = (root, tuple(sorted(set(preds) | set(own))))
+    return facts
 
 
 class _Aligner:
+    """Entry arguments are bound lazily, by the first paired ops that use them: the two
+    front ends order and number their arguments differently (cutile passes an output's
+    partition shape and strides too). `assume` ops are not aligned as ops: they state
+    facts about values, which are compared at every use instead."""
+
     def __init__(self):
         self.pairs: list[OpPair] = []
         self.value_map: dict[str, str] = {}
         self.signature_mismatch: list[str] = []
+        self.unused_args: list[str] = []
+        self.left_facts: dict = {}
+        self.right_facts: dict = {}
+        self.left_args: dict[str, str] = {}      # free entry arguments -> type text
+        self.right_args: dict[str, str] = {}
+        self.entries: list[tuple[Entry, Entry]] = []
 
     def entry(self, left: Entry, right: Entry) -> None:
-        if len(left.args) != len(right.args):
-            self.signature_mismatch.append(
-                f"{len(left.args)} entry arguments on the left, {len(right.args)} on the right")
-        for i, (la, ra) in enumerate(zip(left.args, right.args)):
-            self.value_map[la.name] = ra.name
-            if print_nodes(la.type) != print_nodes(ra.type):
-                self.signature_mismatch.append(
-                    f"argument {i}: {print_nodes(la.type)} vs {print_nodes(ra.type)}")
+        self.entries.append((left, right))
+        self.left_facts.update(assume_facts(left))
+        self.right_facts.update(assume_facts(right))
+        self.left_args.update({a.name: print_nodes(a.type) for a in left.args})
+        self.right_args.update({a.name: print_nodes(a.type) for a in right.args})
         if print_nodes(left.attrs) != print_nodes(right.attrs):
             self.signature_mismatch.append(
                 f"entry attributes: {print_nodes(left.attrs) or '(none)'} vs "
@@ -89,7 +115,8 @@ class _Aligner:
     def block(self, left: Block, right: Block, parent: str | None) -> None:
         for la, ra in zip(left.args or [], right.args or []):
             self.value_map[la.name] = ra.name
-        lops, rops = left.ops, right.ops
+        lops = [op for op in left.ops if op.name != "assume"]
+        rops = [op for op in right.ops if op.name != "assume"]
         i = 0
         while i < min(len(lops), len(rops)) and self._equivalent(lops[i], rops[i]):
             self.pair(lops[i], rops[i], SAME, parent)
@@ -99,12 +126,42 @@ class _Aligner:
     def _equivalent(self, left: Operation, right: Operation) -> bool:
         return op_key(left) == op_key(right) and self._operands_map(left, right)
 
+    def _resolve(self, text: str, facts: dict) -> tuple[str, tuple[str, ...]]:
+        return facts.get(text, (text, ()))
+
     def _maps_to(self, left: str, right: str) -> bool:
-        name, index = split_value_ref(left)
+        """Do the two operands name corresponding values (facts aside)?"""
+        l_root = self._resolve(left, self.left_facts)[0]
+        r_root = self._resolve(right, self.right_facts)[0]
+        name, index = split_value_ref(l_root)
         mapped = self.value_map.get(name)
         if mapped is None:
-            return False
-        return (mapped + (f"#{index}" if index is not None else "")) == right
+            # two still-unbound entry arguments of one type may become each other
+            return (name in self.left_args and r_root in self.right_args
+                    and r_root not in self._bound_right()
+                    and self.left_args[name] == self.right_args[r_root])
+        return (mapped + (f"#{index}" if index is not None else "")) == r_root
+
+    def _is_known(self, left: str) -> bool:
+        """False for operands whose definition is unpaired: that is reported already."""
+        root = split_value_ref(self._resolve(left, self.left_facts)[0])[0]
+        return root in self.value_map or root in self.left_args
+
+    def _bound_right(self) -> set[str]:
+        cached = getattr(self, "_bound_cache", None)
+        if cached is None or cached[0] != len(self.value_map):
+            cached = (len(self.value_map), set(self.value_map.values()))
+            self._bound_cache = cached
+        return cached[1]
+
+    def _bind_arguments(self, left: Operation, right: Operation) -> None:
+        for lo, ro in zip(left.operands(), right.operands()):
+            l_root = self._resolve(lo.text, self.left_facts)[0]
+            r_root = self._resolve(ro.text, self.right_facts)[0]
+            if (l_root in self.left_args and l_root not in self.value_map
+                    and r_root in self.right_args and r_root not in self._bound_right()
+                    and self.left_args[l_root] == self.right_args[r_root]):
+                self.value_map[l_root] = r_root
 
     def _edit_distance(self, lops: list[Operation], rops: list[Operation],
                        parent: str | None) -> None:
@@ -176,6 +233,7 @@ class _Aligner:
     # -- pairs ------------------------------------------------------------------------
     def pair(self, left: Operation, right: Operation, status: str, parent: str | None) -> None:
         self.pairs.append(OpPair(left, right, status, parent))
+        self._bind_arguments(left, right)
         for lr, rr in zip(left.results, right.results):
             self.value_map[lr.name] = rr.name
         for ld, rd in zip(left.definitions(), right.definitions()):
@@ -237,5 +295,51 @@ class _Aligner:
                 continue
             pair.operand_mismatch = [
                 i for i, (lo, ro) in enumerate(zip(l_ops, r_ops))
-                if split_value_ref(lo.text)[0] in self.value_map
-                and not self._maps_to(lo.text, ro.text)]
+                if self._is_known(lo.text) and not self._maps_to(lo.text, ro.text)]
+            for i, (lo, ro) in enumerate(zip(l_ops, r_ops)):
+                l_preds = self._resolve(lo.text, self.left_facts)[1]
+                r_preds = self._resolve(ro.text, self.right_facts)[1]
+                if l_preds != r_preds and i not in pair.operand_mismatch:
+                    pair.predicate_diffs.append((i, l_preds, r_preds))
+
+    def check_arguments(self) -> None:
+        """Arguments used on one side only are findings; unused ones are listed."""
+        used_left = self._used_roots(self.left_facts, left=True)
+        used_right = self._used_roots(self.right_facts, left=False)
+        bound_right = set(self.value_map.values())
+        unused_left, unused_right = [], []
+        for name, type_text in self.left_args.items():
+            if name in self.value_map:
+                continue
+            if name in used_left:
+                self.signature_mismatch.append(f"python argument {name}: {type_text} has "
+                                               "no counterpart in the port")
+            else:
+                unused_left.append((name, type_text))
+        for name, type_text in self.right_args.items():
+            if name in bound_right:
+                continue
+            if name in used_right:
+                self.signature_mismatch.append(f"port argument {name}: {type_text} has "
+                                               "no counterpart in the Python kernel")
+            else:
+                unused_right.append((name, type_text))
+        # unused on both sides in equal kinds is no difference at all
+        for name, type_text in list(unused_left):
+            twin = next((r for r in unused_right if r[1] == type_text), None)
+            if twin is not None:
+                unused_left.remove((name, type_text))
+                unused_right.remove(twin)
+        self.unused_args += [f"python {n}: {t}" for n, t in unused_left]
+        self.unused_args += [f"port {n}: {t}" for n, t in unused_right]
+
+    def _used_roots(self, facts: dict, left: bool) -> set[str]:
+        used = set()
+        for l_entry, r_entry in self.entries:
+            entry = l_entry if left else r_entry
+            for op in entry.walk():
+                if op.name == "assume":
+                    continue
+                for tok in op.operands():
+                    used.add(split_value_ref(self._resolve(tok.text, facts)[0])[0])
+        return used

@@ -75,6 +75,25 @@ def classify(pair: OpPair) -> list[tuple[str, str, str, str | None]]:
         found.append((NOISE, "reordered", f"{pair.left.name} in another order", "reordered"))
     if pair.operand_mismatch:
         found.append(_operands(pair))
+    found += _predicates(pair)
+    return found
+
+
+def _predicates(pair: OpPair):
+    """Facts assumed about an operand (div_by, bounded) that differ between the sides."""
+    found = []
+    for position, l_preds, r_preds in pair.predicate_diffs:
+        l_div = [p for p in l_preds if p.startswith("div_by")]
+        r_div = [p for p in r_preds if p.startswith("div_by")]
+        detail = (f"`{pair.left.name}` operand {position}: assumes {_show(list(l_preds))} "
+                  f"-> {_show(list(r_preds))}")
+        if l_div != r_div:
+            found.append((HINT, "div_by", detail, None))
+        elif [p for p in l_preds if not p.startswith("bounded")] == \
+                [p for p in r_preds if not p.startswith("bounded")]:
+            found.append((NOISE, "bounded", detail, "extra_assume_bounded"))
+        else:
+            found.append((HINT, "assume", detail, None))
     return found
 
 
@@ -174,6 +193,10 @@ def findings_for(alignment: Alignment, left_lines, right_lines, left_src, right_
     for problem in alignment.signature_mismatch:
         category = HINT if problem.startswith("entry attributes") else CRITICAL
         out.append(Finding(category, "signature", problem, None, None))
+    if alignment.unused_args:
+        out.append(Finding(NOISE, "unused_arguments",
+                           "entry arguments no op uses: " + ", ".join(alignment.unused_args),
+                           None, None, "unused_entry_argument"))
     for pair in alignment.pairs:
         for category, kind, detail, noise_id in classify(pair):
             out.append(Finding(category, kind, detail,

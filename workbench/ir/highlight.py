@@ -15,7 +15,7 @@ class TileIRLexer(RegexLexer):
             (r"//.*?$", Comment.Single),
             (r"^(#[\w.$]+)(\s*=)", bygroups(Name.Label, Operator)),
             (r"\bloc\(", Comment.Preproc, "loc"),
-            (r"%[\w.$]+(#\d+)?(:\d+)?", Name.Variable),
+            (r"%[\w.$-]+(#\d+)?(:\d+)?", Name.Variable),
             (r"@[\w.$]+", Name.Function),
             (r"#[\w.$]+", Name.Label),
             (r'"(\\\\|\\"|[^"])*"', String),

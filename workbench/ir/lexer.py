@@ -8,7 +8,7 @@ from .model import Group, Node, Token
 _TOKEN = re.compile(r"""
    (?P<ws>\s+)
  | (?P<string>"(?:[^"\\]|\\.)*")
- | (?P<value>%[A-Za-z0-9_$.]+(?:\#\d+)?)
+ | (?P<value>%[A-Za-z0-9_$.\-]+(?:\#\d+)?)
  | (?P<symbol>@[A-Za-z0-9_$.]+)
  | (?P<alias>\#[A-Za-z_][A-Za-z0-9_$.]*)
  | (?P<arrow>->)

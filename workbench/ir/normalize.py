@@ -113,19 +113,73 @@ def _cse_block(block: Block, visible: dict[str, str], mapping: dict[str, str]) -
     block.ops = kept
 
 
-def rule_dead_constants(module: Module) -> None:
-    """Remove constants whose value is never used."""
+def rule_fold_assumes(module: Module) -> None:
+    """Rewrite chains of `assume` into one `assume P1, P2, ..., %root` per distinct predicate
+    set: an assume only states facts about its root value, so the order and nesting of the
+    chain carry no meaning."""
     for entry in module.entries:
-        used = {split_value_ref(t.text)[0] for op in entry.walk() for t in op.operands()}
-        _drop_dead(entry.block, used)
+        info: dict[str, tuple[str, tuple[str, ...]]] = {}   # result -> (root, predicates)
+        canonical: dict[tuple[str, tuple[str, ...]], str] = {}
+        mapping: dict[str, str] = {}
+        for op in entry.walk():
+            if op.name != "assume" or len(op.results) != 1 or len(op.operands()) != 1:
+                continue
+            operand = op.operands()[0].text
+            root, preds = info.get(operand, (operand, ()))
+            preds = tuple(sorted(set(preds) | set(assume_predicates(op))))
+            info[op.results[0].name] = (root, preds)
+            key = (root, preds)
+            if key in canonical:
+                mapping[op.results[0].name] = canonical[key]
+                continue
+            canonical[key] = op.results[0].name
+            op.body = _assume_body(preds, root, op.body)
+            op.refresh()
+        _rename_uses(entry.walk(), mapping)
 
 
-def _drop_dead(block: Block, used: set[str]) -> None:
+def assume_predicates(op: Operation) -> list[str]:
+    preds = []
+    for node in op.body:
+        if isinstance(node, Token) and node.kind == "value":
+            break
+        if isinstance(node, Token) and node.text != ",":
+            preds.append(node.text)
+    return preds
+
+
+def _assume_body(preds: tuple[str, ...], root: str, old_body: list[Node]) -> list[Node]:
+    from .lexer import group, tokenize
+    type_start = next(i for i, n in enumerate(old_body)
+                      if isinstance(n, Token) and n.text == ":")
+    text = ", ".join(preds) + f", {root}"
+    nodes = group(tokenize(text, 0), 0, text)
+    return nodes + old_body[type_start:]
+
+
+PURE_OPS = {"constant", "assume", "make_token", "get_tile_block_id", "get_num_tile_blocks",
+            "make_tensor_view", "make_partition_view", "reshape", "broadcast", "iota"}
+
+
+def rule_dead_pure_ops(module: Module) -> None:
+    """Remove ops without side effects whose results nothing uses (dead constants, assumes,
+    tokens, views), until none is left."""
+    for entry in module.entries:
+        while True:
+            used = {split_value_ref(t.text)[0] for op in entry.walk() for t in op.operands()}
+            if not _drop_dead(entry.block, used):
+                break
+
+
+def _drop_dead(block: Block, used: set[str]) -> bool:
+    before = len(block.ops)
     block.ops = [op for op in block.ops
-                 if not (op.name == "constant" and all(r.name not in used for r in op.results))]
+                 if not (op.name in PURE_OPS and all(r.name not in used for r in op.results))]
+    changed = len(block.ops) != before
     for op in block.ops:
         for region in op.regions:
-            _drop_dead(region.block, used)
+            changed |= _drop_dead(region.block, used)
+    return changed
 
 
 def rule_canonical_names(module: Module) -> None:
@@ -281,7 +335,10 @@ def _print_body(op: Operation) -> str:
 RULES: list[Rule] = [
     Rule("cse_pure", "repeated constants and get_tile_block_id reads merged into the first",
          rule_cse_pure),
-    Rule("dead_constants", "constants that nothing uses removed", rule_dead_constants),
+    Rule("fold_assumes", "assume chains folded into one `assume P1, P2, %root` per predicate set",
+         rule_fold_assumes),
+    Rule("dead_pure_ops", "unused constants, assumes, tokens and views removed",
+         rule_dead_pure_ops),
     Rule("canonical_names", "values renamed by position (%argN, %N, region args %rN)",
          rule_canonical_names),
     Rule("commutative_operands", "operands of addf/mulf/maxf/... put in definition order",

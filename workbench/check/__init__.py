@@ -1,0 +1,1 @@
+"""On-GPU correctness and performance checks, run in a worker process."""

@@ -1,0 +1,280 @@
+"""The check worker: a child process that owns the GPU for one request.
+
+    python -m workbench.check.worker  < request.json  > response.json
+
+Request:  {"op": NAME, "cases": [i, ...], "sides": ["python", "rust"], "seed": N,
+           "mode": "check" | "bench", "rust_library": PATH | null,
+           "bench": {"warmup": N, "batches": N, "per_batch": N}}
+Response: {"status": "ok" | "skipped" | "error", "reason": str, "device": {...},
+           "results": [per case: {"case", "label", "sides": {side: {...}}, "cross": {...}}],
+           "ceilings": {...} (bench mode)}
+A CUDA fault kills only this process; the parent turns that into a FAIL result.
+"""
+from __future__ import annotations
+
+import inspect
+import json
+import math
+import statistics
+import sys
+import traceback
+
+L2_FLUSH_BYTES = 128 * 1024 * 1024   # rotate inputs over at least this much (H200 L2: 50 MB)
+MAX_ROTATION = 64
+
+
+def main() -> int:
+    request = json.loads(sys.stdin.read())
+    try:
+        import torch
+    except ImportError:
+        return _reply({"status": "skipped", "reason": "no CUDA device: torch is not installed"})
+    if not torch.cuda.is_available():
+        return _reply({"status": "skipped", "reason": "no CUDA device"})
+    try:
+        response = _run(request, torch)
+    except Exception as e:  # a Python-level error in the worker itself
+        return _reply({"status": "error", "reason": f"{type(e).__name__}: {e}",
+                       "traceback": traceback.format_exc()})
+    return _reply(response)
+
+
+def _reply(response: dict) -> int:
+    sys.stdout.write(json.dumps(response) + "\n")
+    sys.stdout.flush()
+    return 0
+
+
+def _run(request: dict, torch) -> dict:
+    from ..catalog import get_operator
+    op = get_operator(request["op"])
+    torch.manual_seed(request.get("seed", 0))
+    device = torch.cuda.get_device_properties(0)
+    launchers = _launchers(op, request, torch)
+    results = []
+    for index in request["cases"]:
+        case = op.case(index)
+        if request.get("mode") == "bench":
+            results.append(_bench_case(op, case, launchers, request.get("bench", {}), torch))
+        else:
+            results.append(_check_case(op, case, launchers, torch))
+    response = {"status": "ok", "reason": "", "results": results,
+                "device": {"name": device.name, "capability": f"{device.major}.{device.minor}",
+                           "torch": torch.__version__, "cuda": torch.version.cuda,
+                           "driver": _driver_version()}}
+    if request.get("mode") == "bench":
+        response["ceilings"] = measure_ceilings(torch)
+    return response
+
+
+def _driver_version() -> str:
+    import ctypes
+    try:
+        version = ctypes.c_int()
+        ctypes.CDLL("libcuda.so.1").cuDriverGetVersion(ctypes.byref(version))
+        return f"{version.value // 1000}.{version.value % 1000 // 10}"
+    except OSError:
+        return "?"
+
+
+# -- sides -------------------------------------------------------------------------------
+
+def _launchers(op, request: dict, torch) -> dict:
+    launchers = {}
+    if "python" in request["sides"]:
+        launchers["python"] = _python_launcher(op, torch)
+    if "rust" in request["sides"]:
+        from ..build.ffi import rust_launcher
+        launchers["rust"] = rust_launcher(op, request["rust_library"], torch)
+    return launchers
+
+
+def _python_launcher(op, torch):
+    import cuda.tile as ct
+    from ..ir.export import load_operator_kernel
+    kernel = load_operator_kernel(op)
+    grid_fn = _grid_function(op)
+
+    def launch(values: dict, consts: dict, stream) -> None:
+        grid = _call_by_name(grid_fn, {**values, **consts})
+        args = [consts[p] if p in kernel.const_params else values[p] for p in kernel.params]
+        ct.launch(stream, grid, kernel.kernel, tuple(args))
+    return launch
+
+
+def _grid_function(op):
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(f"wb_grid_{op.name}", op.kernel_file)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.grid
+
+
+def _call_by_name(fn, values: dict):
+    names = inspect.signature(fn).parameters
+    return fn(**{n: values[n] for n in names})
+
+
+def _reference_module(op):
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(f"wb_ref_{op.name}",
+                                                  op.folder / "reference.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# -- inputs ------------------------------------------------------------------------------
+
+TORCH_DTYPES = {"f64": "float64", "f32": "float32", "f16": "float16", "bf16": "bfloat16",
+                "i64": "int64", "i32": "int32", "i16": "int16", "i8": "int8", "u8": "uint8"}
+
+
+def make_values(op, case, torch) -> dict:
+    """Fresh random inputs (never zeros) and NaN-poisoned outputs, in parameter order."""
+    from ..ir.export import load_operator_kernel
+    kernel = load_operator_kernel(op)
+    runtime = [p for p in kernel.params if p not in kernel.const_params]
+    values = {}
+    for name, spec in zip(runtime, case.args):
+        if not spec.is_array:
+            values[name] = spec.value
+            continue
+        dtype = getattr(torch, TORCH_DTYPES[spec.dtype])
+        strides = spec.effective_strides()
+        extent = spec.offset + sum((d - 1) * s for d, s in zip(spec.shape, strides)) + 1
+        base = torch.empty(extent, dtype=dtype, device="cuda")
+        if name in op.outputs:
+            base.fill_(float("nan"))
+        else:
+            base.copy_(torch.randn(extent, dtype=torch.float32, device="cuda") + 0.01)
+        values[name] = base.as_strided(spec.shape, strides, spec.offset)
+    return values
+
+
+def _poison(values: dict, outputs) -> None:
+    for name in outputs:
+        values[name].fill_(float("nan"))
+
+
+# -- correctness ---------------------------------------------------------------------------
+
+def _check_case(op, case, launchers, torch) -> dict:
+    from .compare import compare
+    reference = _reference_module(op).reference
+    values = make_values(op, case, torch)
+    expected = reference(**values)
+    expected_np = expected.cpu().numpy()
+    tolerance = op.tolerance[case.args[0].dtype]
+    stream = torch.cuda.current_stream()
+    sides, outputs = {}, {}
+    for side, launch in launchers.items():
+        _poison(values, op.outputs)
+        try:
+            launch(values, case.consts, stream.cuda_stream)
+            torch.cuda.synchronize()
+        except Exception as e:
+            sides[side] = {"ok": False, "reason": f"{type(e).__name__}: {e}"}
+            continue
+        out = values[op.outputs[0]].double().cpu().numpy()
+        outputs[side] = out
+        sides[side] = compare(out, expected_np, tolerance).to_json()
+    cross = None
+    if len(outputs) == 2:
+        cross = compare(outputs["rust"], outputs["python"], tolerance).to_json()
+    return {"case": case.index, "label": case.label(), "sides": sides, "cross": cross}
+
+
+# -- performance ---------------------------------------------------------------------------
+
+def _bench_case(op, case, launchers, settings: dict, torch) -> dict:
+    reference_module = _reference_module(op)
+    probe = make_values(op, case, torch)
+    set_bytes = sum(v.untyped_storage().nbytes() for v in probe.values() if torch.is_tensor(v))
+    copies = max(1, min(MAX_ROTATION, math.ceil(L2_FLUSH_BYTES / max(set_bytes, 1))))
+    sets = [probe] + [make_values(op, case, torch) for _ in range(copies - 1)]
+    moved = sum(v.numel() * v.element_size() for v in probe.values() if torch.is_tensor(v))
+    flops = _call_by_name(reference_module.flops, probe) if hasattr(reference_module, "flops") \
+        else None
+    stream = torch.cuda.current_stream()
+    sides = {}
+    for side, launch in launchers.items():
+        try:
+            times = _time_batches(lambda i: launch(sets[i % len(sets)], case.consts,
+                                                   stream.cuda_stream), settings, torch)
+        except Exception as e:
+            sides[side] = {"ok": False, "reason": f"{type(e).__name__}: {e}"}
+            continue
+        median = statistics.median(times)
+        sides[side] = {
+            "ok": True, "median_us": median * 1e3,
+            "p10_us": _quantile(times, 0.1) * 1e3, "p90_us": _quantile(times, 0.9) * 1e3,
+            "gbps": moved / (median * 1e-3) / 1e9,
+            "tflops": flops / (median * 1e-3) / 1e12 if flops else None,
+            "cupti_us": _cupti_time(lambda: launch(sets[0], case.consts, stream.cuda_stream),
+                                    torch),
+        }
+    return {"case": case.index, "label": case.label(), "sides": sides, "bytes": moved,
+            "flops": flops, "rotation": len(sets)}
+
+
+def _time_batches(run, settings: dict, torch) -> list[float]:
+    """Per-launch device time (ms) of each batch: CUDA events around `per_batch` launches."""
+    warmup, batches = settings.get("warmup", 10), settings.get("batches", 30)
+    per_batch = settings.get("per_batch", 20)
+    for i in range(warmup):
+        run(i)
+    torch.cuda.synchronize()
+    times = []
+    for b in range(batches):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        for i in range(per_batch):
+            run(b * per_batch + i)
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) / per_batch)
+    return times
+
+
+def _quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def _cupti_time(run, torch, launches: int = 20) -> float | None:
+    """Median kernel device time (us) from CUPTI through torch.profiler, if available."""
+    try:
+        from torch.profiler import ProfilerActivity, profile
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            for _ in range(launches):
+                run()
+            torch.cuda.synchronize()
+        times = [e.device_time for e in prof.events()
+                 if getattr(e, "device_type", None) is not None and e.device_time > 0
+                 and "memcpy" not in e.name.lower() and "memset" not in e.name.lower()]
+        return statistics.median(times) if times else None
+    except Exception:
+        return None
+
+
+def measure_ceilings(torch) -> dict:
+    """What this GPU can do, measured now: a large copy (GB/s) and a large bf16 GEMM."""
+    n = 256 * 1024 * 1024
+    src = torch.empty(n, dtype=torch.uint8, device="cuda")
+    dst = torch.empty_like(src)
+    copy_ms = statistics.median(_time_batches(lambda i: dst.copy_(src),
+                                              {"warmup": 3, "batches": 10, "per_batch": 5},
+                                              torch))
+    size = 8192
+    a = torch.randn(size, size, dtype=torch.bfloat16, device="cuda")
+    b = torch.randn(size, size, dtype=torch.bfloat16, device="cuda")
+    mm_ms = statistics.median(_time_batches(lambda i: a @ b,
+                                            {"warmup": 3, "batches": 10, "per_batch": 3},
+                                            torch))
+    return {"copy_gbps": 2 * n / (copy_ms * 1e-3) / 1e9,
+            "bf16_tflops": 2 * size ** 3 / (mm_ms * 1e-3) / 1e12}
+
+
+if __name__ == "__main__":
+    sys.exit(main())
