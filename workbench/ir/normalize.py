@@ -129,6 +129,8 @@ def rule_fold_assumes(module: Module) -> None:
             preds = tuple(sorted(set(preds) | set(assume_predicates(op))))
             info[op.results[0].name] = (root, preds)
             key = (root, preds)
+            if not any(isinstance(n, Token) and n.text == ":" for n in op.body):
+                continue                                  # no type: leave it as written
             if key in canonical:
                 mapping[op.results[0].name] = canonical[key]
                 continue
