@@ -59,6 +59,35 @@ def _build_parser() -> argparse.ArgumentParser:
     diff.add_argument("--noise", action="store_true", help="show noise findings too")
     diff.set_defaults(handler=_cmd_diff)
 
+    build = sub.add_parser("build", help="build a port if its sources changed (lazy, hot-reloadable)")
+    build.add_argument("ops", nargs="*", help="operators (default: every one with a port)")
+    build.set_defaults(handler=_cmd_build)
+
+    check = sub.add_parser("check", help="on-GPU correctness: Python kernel, Rust port, torch")
+    check.add_argument("op")
+    check.add_argument("--case", type=int, action="append", help="default: every case")
+    check.add_argument("--sides", default="python,rust", help="python,rust (default both)")
+    check.add_argument("--seed", type=int, default=0)
+    check.add_argument("--json", action="store_true")
+    check.set_defaults(handler=_cmd_check)
+
+    bench = sub.add_parser("bench", help="on-GPU performance and parity (Python time / Rust time)")
+    bench.add_argument("ops", nargs="*", help="default: every operator with a port")
+    bench.add_argument("--json", action="store_true")
+    bench.add_argument("--html", metavar="FILE", help="write a report (with a parity chart PNG)")
+    bench.set_defaults(handler=_cmd_bench)
+
+    spec = sub.add_parser("specialize",
+                          help="JIT vs AOT: what each call compiles, what a port must declare")
+    spec.add_argument("target", help="a bundled operator or FILE.py:KERNEL")
+    spec.add_argument("--call", action="append", default=[], metavar="'ARG ARG ...'",
+                      help="one call: arguments in parameter order, e.g. 'f32[4096] f32[4096] i32'")
+    spec.add_argument("--const", action="append", default=[], metavar="NAME=VALUE")
+    spec.add_argument("--diff", nargs=2, type=int, metavar=("I", "J"),
+                      help="structural IR diff between the kernels of calls I and J")
+    spec.add_argument("--json", action="store_true")
+    spec.set_defaults(handler=_cmd_specialize)
+
     doctor = sub.add_parser("doctor", help="check the toolchain and say how to fix it")
     doctor.add_argument("--json", action="store_true")
     doctor.set_defaults(handler=_cmd_doctor)
@@ -176,6 +205,79 @@ def _read_side(path_text: str, side: str):
         return normalize(parse(text, source=str(path)))
     except ParseError as e:
         raise WorkbenchError(f"{side} side: {e}", "the file must be tileirdisasm output")
+
+
+def _cmd_build(args) -> int:
+    from .build.cargo import build, has_port
+    from .catalog import get_operator, load_catalog
+    ops = [get_operator(n) for n in args.ops] or [o for o in load_catalog().values() if has_port(o)]
+    failed = False
+    for op in ops:
+        result = build(op)
+        print(result.summary())
+        failed |= not result.ok
+    return EXIT_FAIL if failed else EXIT_OK
+
+
+def _cmd_check(args) -> int:
+    from .check.report import check_operator, format_check
+    from .check.runner import EXIT_SKIPPED
+    response = check_operator(args.op, args.case, args.sides.split(","), args.seed)
+    print(json.dumps(response.to_json(), indent=1) if args.json else format_check(args.op, response))
+    return {"ok": EXIT_OK, "skipped": EXIT_SKIPPED}.get(response.status, EXIT_FAIL)
+
+
+def _cmd_bench(args) -> int:
+    from .check.report import bench_operators, format_bench, write_bench_html
+    from .check.runner import EXIT_SKIPPED
+    report = bench_operators(args.ops)
+    if report["status"] == "skipped":
+        print(f"skipped: {report['reason']}")
+        return EXIT_SKIPPED
+    if args.html:
+        write_bench_html(report, args.html)
+    print(json.dumps(report, indent=1) if args.json else format_bench(report))
+    return EXIT_OK if report["status"] == "ok" else EXIT_FAIL
+
+
+def _cmd_specialize(args) -> int:
+    from .argspec import parse_arg, parse_const
+    from .catalog import get_operator, load_catalog
+    from .ir.export import load_kernel, load_operator_kernel
+    from .specialize import explore, format_exploration
+
+    if ":" in args.target and args.target.split(":")[0].endswith(".py"):
+        path, name = args.target.rsplit(":", 1)
+        kernel, default_calls, consts = load_kernel(path, name), [], {}
+    else:
+        op = get_operator(args.target)
+        kernel = load_operator_kernel(op)
+        default_calls = [" ".join(str(a) for a in c.args) for c in op.cases]
+        consts = dict(op.cases[0].consts)
+    consts.update(dict(parse_const(c) for c in args.const))
+    call_texts = args.call or default_calls
+    if not call_texts:
+        raise WorkbenchError("no calls given", "add --call 'f32[4096] f32[4096] i32'")
+    calls = [[parse_arg(a) for a in text.split()] for text in call_texts]
+    results = explore(kernel, calls, consts, call_texts)
+    if args.diff:
+        return _specialization_diff(kernel, calls, consts, args.diff, args.json)
+    print(json.dumps([r.to_json() for r in results], indent=1) if args.json
+          else format_exploration(kernel, results))
+    return EXIT_OK
+
+
+def _specialization_diff(kernel, calls, consts, pair, as_json) -> int:
+    from .diff import diff_modules
+    from .ir.stages import python_ir
+    i, j = pair
+    if not (0 <= i < len(calls) and 0 <= j < len(calls)):
+        raise WorkbenchError(f"--diff {i} {j}: there are {len(calls)} calls", "pick two of them")
+    left = python_ir(kernel, calls[i], consts).module("normalized")
+    right = python_ir(kernel, calls[j], consts).module("normalized")
+    report = diff_modules(left, right, left_label=f"call {i}", right_label=f"call {j}")
+    print(json.dumps(report.to_json(), indent=1) if as_json else report.to_text())
+    return EXIT_OK
 
 
 def _cmd_doctor(args) -> int:

@@ -1,0 +1,30 @@
+//! Row softmax, the same tile program as kernels_src/softmax/kernel.py: one block per row,
+//! the row in one (1, TILE_COLS) tile padded with -inf.
+
+#[cutile::module]
+pub mod softmax_port {
+    use cutile::core::*;
+
+    #[cutile::entry()]
+    pub fn softmax<E: ElementType, const TILE_COLS: i32>(
+        x: &Tensor<E, { [-1, -1] }>,
+        out: &mut Tensor<E, { [1, TILE_COLS] }>,
+    ) {
+        let block: (i32, i32, i32) = get_tile_block_id();
+        let rows: Partition<E, { [1, TILE_COLS] }> = unsafe {
+            make_partition_view(x, const_shape![1, TILE_COLS], padding::NegInf, dim_map::Identity,
+                                x.token())
+        };
+        let raw: Tile<E, { [1, TILE_COLS] }> = rows.load([block.0, 0i32]);
+        let t: Tile<f32, { [1, TILE_COLS] }> = convert_tile(raw);
+        let row_max: Tile<f32, { [1] }> = reduce_max(t, 1i32);
+        let row_max: Tile<f32, { [1, TILE_COLS] }> =
+            row_max.reshape(const_shape![1, 1]).broadcast(const_shape![1, TILE_COLS]);
+        let e: Tile<f32, { [1, TILE_COLS] }> = exp(t - row_max);
+        let row_sum: Tile<f32, { [1] }> = reduce_sum(e, 1i32);
+        let row_sum: Tile<f32, { [1, TILE_COLS] }> =
+            row_sum.reshape(const_shape![1, 1]).broadcast(const_shape![1, TILE_COLS]);
+        let result: Tile<E, { [1, TILE_COLS] }> = convert_tile(e / row_sum);
+        out.store(result);
+    }
+}

@@ -1,0 +1,132 @@
+"""Checks and benchmarks as a user asks for them, and their tables."""
+from __future__ import annotations
+
+from ..build.cargo import build, has_port
+from ..catalog import get_operator, load_catalog
+from .compare import geomean
+from .runner import CheckResponse, has_cuda_driver, run_worker
+
+PARITY_TARGET = 0.95
+
+
+def _request(op, cases, sides, seed, mode="check") -> dict:
+    request = {"op": op.name, "cases": cases, "sides": sides, "seed": seed, "mode": mode,
+               "rust_library": None}
+    if "rust" in sides:
+        if not has_port(op):
+            request["sides"] = [s for s in sides if s != "rust"]
+        else:
+            result = build(op)          # built here, loaded there: the worker never runs cargo
+            if result.library is None:
+                raise RuntimeError(result.summary())
+            request["rust_library"] = str(result.library)
+    return request
+
+
+def check_operator(name: str, cases=None, sides=("python", "rust"), seed=0) -> CheckResponse:
+    op = get_operator(name)
+    if not has_cuda_driver():
+        return CheckResponse("skipped", "no CUDA device")
+    cases = cases if cases is not None else [c.index for c in op.cases]
+    return run_worker(_request(op, cases, list(sides), seed))
+
+
+def format_check(name: str, response: CheckResponse) -> str:
+    if response.status == "skipped":
+        return f"{name}: skipped: {response.reason}"
+    lines = [f"{name}: {response.status.upper()}" + (f" ({response.reason})" if response.reason else "")]
+    for result in response.results:
+        cells = []
+        for side, outcome in result["sides"].items():
+            err = outcome.get("rel_error")
+            cells.append(f"{side} {'ok' if outcome.get('ok') else 'FAIL'}"
+                         + (f" rel.err {err:.2e}" if err is not None else "")
+                         + ("" if outcome.get("ok") else f" [{outcome.get('reason', '')}]"))
+        if result.get("cross"):
+            cross = result["cross"]
+            cells.append(f"rust-vs-python {cross.get('rel_error', float('nan')):.2e}")
+        lines.append(f"  {result['label']}: " + "; ".join(cells))
+    return "\n".join(lines)
+
+
+def bench_operators(names: list[str]) -> dict:
+    ops = [get_operator(n) for n in names] or [o for o in load_catalog().values() if has_port(o)]
+    if not has_cuda_driver():
+        return {"status": "skipped", "reason": "no CUDA device"}
+    rows, ceilings, device, status = [], {}, {}, "ok"
+    try:
+        from tqdm import tqdm
+        ops_iter = tqdm(ops, desc="bench", unit="op")
+    except ImportError:
+        ops_iter = ops
+    for op in ops_iter:
+        response = run_worker(_request(op, [c.index for c in op.cases], ["python", "rust"], 0,
+                                       mode="bench"))
+        if response.status not in ("ok",):
+            status = "fail"
+            rows.append({"op": op.name, "error": response.reason})
+            continue
+        ceilings, device = response.ceilings or ceilings, response.device or device
+        for result in response.results:
+            python, rust = result["sides"].get("python", {}), result["sides"].get("rust", {})
+            parity = (python["median_us"] / rust["median_us"]
+                      if python.get("ok") and rust.get("ok") else None)
+            rows.append({"op": op.name, "case": result["label"], "python": python, "rust": rust,
+                         "parity": parity, "bytes": result["bytes"], "flops": result["flops"]})
+    per_op = {}
+    for row in rows:
+        if row.get("parity"):
+            per_op.setdefault(row["op"], []).append(row["parity"])
+    geomeans = {op: geomean(v) for op, v in per_op.items()}
+    overall = geomean([p for v in per_op.values() for p in v])
+    return {"status": status, "device": device, "ceilings": ceilings, "rows": rows,
+            "parity_geomean": geomeans, "parity_overall": overall}
+
+
+def format_bench(report: dict) -> str:
+    lines = [f"device: {report['device'].get('name')}   copy ceiling "
+             f"{report['ceilings'].get('copy_gbps', 0):.0f} GB/s   bf16 ceiling "
+             f"{report['ceilings'].get('bf16_tflops', 0):.0f} TFLOP/s",
+             f"{'operator / case':58} {'python us':>10} {'rust us':>10} {'parity':>7} {'GB/s':>7} {'TF/s':>6}"]
+    for row in report["rows"]:
+        if "error" in row:
+            lines.append(f"{row['op']:58} ERROR {row['error']}")
+            continue
+        py, rs = row["python"], row["rust"]
+        lines.append(f"{row['op'] + ' ' + row['case']:58.58} {py.get('median_us', 0):10.2f} "
+                     f"{rs.get('median_us', 0):10.2f} {row['parity'] or 0:7.3f} "
+                     f"{rs.get('gbps', 0):7.0f} {(rs.get('tflops') or 0):6.1f}")
+    for op, value in report["parity_geomean"].items():
+        lines.append(f"parity geomean {op}: {value:.3f}"
+                     + ("" if value >= PARITY_TARGET else f"  (below {PARITY_TARGET})"))
+    if report["parity_overall"]:
+        lines.append(f"parity geomean overall: {report['parity_overall']:.3f}")
+    return "\n".join(lines)
+
+
+def write_bench_html(report: dict, path: str) -> None:
+    import html
+    from pathlib import Path
+    out = Path(path)
+    png = out.with_suffix(".png")
+    _parity_chart(report, png)
+    table = html.escape(format_bench(report))
+    out.write_text(f"<!doctype html><meta charset='utf-8'><title>workbench bench</title>"
+                   f"<h1>Parity: Python kernel time / Rust port time</h1>"
+                   f"<img src='{png.name}' alt='parity per operator'><pre>{table}</pre>")
+
+
+def _parity_chart(report: dict, png) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    ops = list(report["parity_geomean"])
+    values = [report["parity_geomean"][o] for o in ops]
+    fig, ax = plt.subplots(figsize=(max(4, len(ops) * 1.2), 3))
+    ax.bar(ops, values, color=["#2e7d32" if v >= PARITY_TARGET else "#c62828" for v in values])
+    ax.axhline(PARITY_TARGET, color="black", linestyle="--", linewidth=1, label="0.95")
+    ax.set_ylabel("parity (geomean)")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(png)
+    plt.close(fig)

@@ -1,0 +1,1 @@
+"""Ports: their Tile IR, the drafting pipeline and its drafters."""

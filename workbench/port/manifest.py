@@ -1,0 +1,67 @@
+"""A port's `port.toml`: how a catalog case maps onto the Rust entry and what the C ABI
+accepts. One place, read by the IR emitter and by the launcher's argument checks.
+
+    module = "softmax_port"                # the #[cutile::module]
+    entry = "softmax"                      # the #[cutile::entry] fn
+    generics = ["dtype(x)", "TILE_COLS"]   # in declaration order: a tensor's dtype or a constant
+    [tensors.x]                            # one table per array parameter, Python names
+    rank = 2
+    dtypes = ["f32", "f16", "bf16"]
+    unit_stride = [1]                      # dims whose stride must be 1
+"""
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+
+from ..catalog import Case, Operator
+from ..errors import WorkbenchError
+
+
+@dataclass(frozen=True)
+class TensorRule:
+    rank: int
+    dtypes: tuple[str, ...]
+    unit_stride: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class PortManifest:
+    module: str
+    entry: str
+    generics: tuple[str, ...]
+    tensors: dict[str, TensorRule]
+
+    def generic_values(self, params: list[str], case: Case) -> list[str]:
+        runtime = _runtime_args(params, case)
+        values = []
+        for item in self.generics:
+            match = re.fullmatch(r"dtype\((\w+)\)", item)
+            if match:
+                values.append(runtime[match[1]].dtype)
+            elif item in case.consts:
+                values.append(str(case.consts[item]))
+            else:
+                raise WorkbenchError(f"port.toml: generic {item!r} is neither dtype(param) nor "
+                                     "a constant of the case", "fix the port's port.toml")
+        return values
+
+
+def _runtime_args(params: list[str], case: Case) -> dict:
+    names = [p for p in params if p not in case.consts]
+    return dict(zip(names, case.args))
+
+
+def load_manifest(op: Operator) -> PortManifest:
+    path = op.port_folder / "port.toml"
+    try:
+        raw = tomllib.loads(path.read_text())
+        tensors = {name: TensorRule(int(t["rank"]), tuple(t["dtypes"]),
+                                    tuple(t.get("unit_stride", ())))
+                   for name, t in raw.get("tensors", {}).items()}
+        return PortManifest(raw["module"], raw["entry"], tuple(raw["generics"]), tensors)
+    except FileNotFoundError:
+        raise WorkbenchError(f"{path}: missing", "every port has a port.toml (see manifest.py)")
+    except (KeyError, ValueError, tomllib.TOMLDecodeError) as e:
+        raise WorkbenchError(f"{path}: malformed: {e}", "see workbench/port/manifest.py")

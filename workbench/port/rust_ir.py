@@ -1,0 +1,64 @@
+"""The port's Tile IR for a case, with no GPU: the port's library compiles its entry for
+the case's specialization (cutile's KernelCompiler, sm_90), in a child process so a crash
+in the compiler cannot take the caller down; then the same tileirdisasm and parser as the
+Python side."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from ..catalog import REPO_ROOT, Operator
+from ..errors import ToolError, WorkbenchError
+from ..ir.disasm import disassemble
+from ..ir.export import load_operator_kernel
+from ..ir.stages import IRResult
+from .manifest import load_manifest
+
+EMIT_TIMEOUT_S = 300
+
+
+def emit_request(op: Operator, case_index: int) -> str:
+    """The text request wb_ffi's emitter reads (see kernels_src/wb_ffi/src/emit.rs)."""
+    case = op.case(case_index)
+    kernel = load_operator_kernel(op)
+    manifest = load_manifest(op)
+    lines = [f"entry {manifest.entry}",
+             "generics " + " ".join(manifest.generic_values(kernel.params, case))]
+    runtime = [p for p in kernel.params if p not in kernel.const_params]
+    for name, spec in zip(runtime, case.args):
+        if spec.is_array:
+            shape = ",".join(map(str, spec.shape))
+            strides = ",".join(map(str, spec.effective_strides()))
+            lines.append(f"array {name} {spec.offset * spec.itemsize} {spec.itemsize} "
+                         f"{shape} {strides}")
+        else:
+            lines.append(f"scalar {name} {spec.dtype} {spec.value if spec.value is not None else 0}")
+    return "\n".join(lines) + "\n"
+
+
+def operator_rust_ir(op: Operator, case_index: int = 0) -> IRResult:
+    from ..build.cargo import build
+    result = build(op)
+    if not result.ok and result.library is None:
+        raise WorkbenchError(result.summary(), "fix the port at the lines above")
+    if not result.ok:
+        print(result.summary(), file=sys.stderr)
+    bytecode = emit_in_child(op.name, str(result.library), emit_request(op, case_index))
+    return IRResult(text=disassemble(bytecode), symbol=load_manifest(op).entry,
+                    source=f"{op.port_folder.relative_to(REPO_ROOT)}:{load_manifest(op).entry}")
+
+
+def emit_in_child(op_name: str, library: str, request: str) -> bytes:
+    from ..build.toolchain import runtime_env
+    import os
+    env = dict(os.environ, **runtime_env())
+    try:
+        proc = subprocess.run([sys.executable, "-m", "workbench.port.emit_worker", op_name,
+                               library], input=request.encode(), capture_output=True,
+                              timeout=EMIT_TIMEOUT_S, cwd=REPO_ROOT, env=env)
+    except subprocess.TimeoutExpired:
+        raise ToolError("cutile KernelCompiler", f"did not finish in {EMIT_TIMEOUT_S} s")
+    if proc.returncode != 0:
+        raise ToolError("cutile KernelCompiler", f"failed for {op_name}",
+                        proc.stderr.decode(errors="replace"))
+    return proc.stdout
