@@ -57,6 +57,8 @@ def _build_parser() -> argparse.ArgumentParser:
     diff.add_argument("--json", action="store_true", help="the verdict as JSON (workbench.diff/1)")
     diff.add_argument("--html", metavar="FILE", help="also write a self-contained HTML page")
     diff.add_argument("--noise", action="store_true", help="show noise findings too")
+    diff.add_argument("--sass", action="store_true",
+                      help="also compile both sides to sm_90 SASS and show what each finding costs")
     diff.set_defaults(handler=_cmd_diff)
 
     build = sub.add_parser("build", help="build a port if its sources changed (lazy, hot-reloadable)")
@@ -87,6 +89,16 @@ def _build_parser() -> argparse.ArgumentParser:
                       help="structural IR diff between the kernels of calls I and J")
     spec.add_argument("--json", action="store_true")
     spec.set_defaults(handler=_cmd_specialize)
+
+    sass = sub.add_parser("sass", help="sm_90 SASS of a kernel (compiled here, no GPU)")
+    sass.add_argument("target", help="a bundled operator or FILE.py:KERNEL")
+    sass.add_argument("--side", choices=("python", "rust"), default="python")
+    sass.add_argument("--case", type=int, default=0)
+    sass.add_argument("--arg", action="append", default=[], metavar="SPEC")
+    sass.add_argument("--const", action="append", default=[], metavar="NAME=VALUE")
+    sass.add_argument("--summary", action="store_true", help="the summary only")
+    sass.add_argument("--json", action="store_true")
+    sass.set_defaults(handler=_cmd_sass)
 
     doctor = sub.add_parser("doctor", help="check the toolchain and say how to fix it")
     doctor.add_argument("--json", action="store_true")
@@ -188,8 +200,47 @@ def _cmd_diff(args) -> int:
                              "try `workbench diff softmax`")
     if args.html:
         write_html(report, title, args.html)
-    print(json.dumps(report.to_json(), indent=1) if args.json else report.to_text(args.noise))
+    sass_text = _sass_for_diff(args, report) if args.sass and args.target else None
+    if args.json:
+        data = report.to_json()
+        if sass_text is not None:
+            data["sass"] = sass_text
+        print(json.dumps(data, indent=1))
+    else:
+        print(report.to_text(args.noise))
+        if sass_text is not None:
+            print("\nSASS (sm_90), python | rust:\n" + sass_text["table"])
+            for line in sass_text["attributed"]:
+                print("  " + line)
     return EXIT_FAIL if report.verdict == FAIL else EXIT_OK
+
+
+def _sass_for_diff(args, report) -> dict:
+    from .catalog import get_operator
+    from .sass.diff import diff_sass
+    from .sass.stages import attribute, sass_of
+    op = get_operator(args.target)
+    left, right = (sass_of(_side_bytecode(op, side, args.case)) for side in ("python", "rust"))
+    sdiff = diff_sass(left.instructions, right.instructions, left.summary, right.summary)
+    attributed = []
+    for f in report.findings:
+        if f.category in ("critical", "hint", "arithmetic"):
+            changes = attribute(f.kind, left.summary, right.summary)
+            attributed.append(f"[{f.kind}] {f.detail}: " + ("; ".join(changes) if changes else
+                                                             "no SASS change attributed"))
+    return {"table": sdiff.text(), "attributed": attributed,
+            "python": left.summary.to_json(), "rust": right.summary.to_json()}
+
+
+def _side_bytecode(op, side: str, case: int) -> bytes:
+    from .ir.export import export_bytecode, load_operator_kernel
+    if side == "rust":
+        from .build.cargo import build
+        from .port.rust_ir import emit_in_child, emit_request
+        result = build(op)
+        return emit_in_child(op.name, str(result.library), emit_request(op, case))
+    c = op.case(case)
+    return export_bytecode(load_operator_kernel(op), list(c.args), c.consts)[0]
 
 
 def _read_side(path_text: str, side: str):
@@ -277,6 +328,31 @@ def _specialization_diff(kernel, calls, consts, pair, as_json) -> int:
     right = python_ir(kernel, calls[j], consts).module("normalized")
     report = diff_modules(left, right, left_label=f"call {i}", right_label=f"call {j}")
     print(json.dumps(report.to_json(), indent=1) if as_json else report.to_text())
+    return EXIT_OK
+
+
+def _cmd_sass(args) -> int:
+    from .argspec import parse_arg, parse_const
+    from .catalog import get_operator
+    from .ir.export import export_bytecode, load_kernel
+    from .sass.stages import sass_of
+    if ":" in args.target and args.target.split(":")[0].endswith(".py"):
+        path, name = args.target.rsplit(":", 1)
+        consts = dict(parse_const(c) for c in args.const)
+        bytecode = export_bytecode(load_kernel(path, name), [parse_arg(a) for a in args.arg],
+                                   consts)[0]
+    else:
+        bytecode = _side_bytecode(get_operator(args.target), args.side, args.case)
+    result = sass_of(bytecode)
+    if args.json:
+        print(json.dumps({"summary": result.summary.to_json(),
+                          "instructions": [i.normalized() for i in result.instructions]},
+                         indent=1))
+    elif args.summary:
+        print("\n".join(result.summary.lines()))
+    else:
+        print(result.text, end="")
+        print("\n".join(result.summary.lines()))
     return EXIT_OK
 
 

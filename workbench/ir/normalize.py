@@ -16,7 +16,9 @@ from .model import (Block, Entry, Group, Module, Node, Operation, Token, clone_m
 
 COMMUTATIVE_OPS = {"addf", "mulf", "addi", "muli", "maxf", "minf", "maxi", "mini",
                    "andi", "ori", "xori"}
-PURE_NO_OPERAND_OPS = {"constant", "get_tile_block_id", "get_num_tile_blocks"}
+# Operand-free ops whose repeats mean the same value: a constant, the block id, and a fresh
+# token (two fresh tokens order nothing, so they are interchangeable).
+PURE_NO_OPERAND_OPS = {"constant", "get_tile_block_id", "get_num_tile_blocks", "make_token"}
 
 
 @dataclass(frozen=True)
@@ -335,7 +337,7 @@ def _print_body(op: Operation) -> str:
 
 
 RULES: list[Rule] = [
-    Rule("cse_pure", "repeated constants and get_tile_block_id reads merged into the first",
+    Rule("cse_pure", "repeated constants, block-id reads and fresh tokens merged into the first",
          rule_cse_pure),
     Rule("fold_assumes", "assume chains folded into one `assume P1, P2, %root` per predicate set",
          rule_fold_assumes),

@@ -1,0 +1,117 @@
+"""The Rust side: lazy builds, hot reload in a running process, the emitter and the C ABI.
+
+These build the real port with cargo (the first build of the cutile crates takes minutes)."""
+import re
+import uuid
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from workbench.build.cargo import build, last_good
+from workbench.build.ffi import ArgumentError, check, describe
+from workbench.build.library import PortError, load, open_library
+from workbench.catalog import get_operator
+from workbench.ir.parse import parse
+from workbench.port.manifest import load_manifest
+from workbench.port.rust_ir import emit_request, operator_rust_ir
+
+SOFTMAX = get_operator("softmax")
+KERNEL_RS = SOFTMAX.port_folder / "src" / "kernel.rs"
+
+
+@contextmanager
+def edited(path: Path, old: str, new: str, prefix: str = ""):
+    original = path.read_text()
+    assert old in original
+    path.write_text(prefix + original.replace(old, new, 1))
+    try:
+        yield
+    finally:
+        path.write_text(original)
+
+
+def test_second_build_is_up_to_date():
+    build(SOFTMAX)
+    again = build(SOFTMAX)
+    assert again.status == "up-to-date" and again.library.exists()
+
+
+def test_cli_build(cli):
+    result = cli("build", "softmax")
+    assert result.returncode == 0, result.stderr
+    assert "softmax: up-to-date" in result.stdout or "softmax: built" in result.stdout
+
+
+def test_rust_ir_comes_from_the_same_printer():
+    result = operator_rust_ir(SOFTMAX, 0)
+    module = parse(result.text)
+    names = [op.name for op in module.walk()]
+    assert "reduce" in names and "store_view_tko" in names
+    assert "padding_value = neg_inf" in result.text
+    assert result.text.startswith("entry @softmax")
+
+
+def test_emit_request_spells_out_the_specialization():
+    request = emit_request(SOFTMAX, 2)
+    assert "generics bf16 1024" in request
+    assert "array x 0 2 37,777 777,1" in request
+
+
+def test_edit_rebuild_and_reload_in_the_same_process():
+    before, _ = load(SOFTMAX)
+    old_ir = before.emit(emit_request(SOFTMAX, 0))
+    marker = f"// edited by a test: {uuid.uuid4().hex}\n"      # a build no earlier run made
+    with edited(KERNEL_RS, "padding::NegInf", "padding::PosInf", prefix=marker):
+        after, result = load(SOFTMAX)
+        assert result.status == "built"
+        assert after.path != before.path and after.build_id() != before.build_id()
+        new_ir = after.emit(emit_request(SOFTMAX, 0))
+        # the old version is still loaded and still answers with the old program
+        assert before.emit(emit_request(SOFTMAX, 0)) == old_ir
+    assert new_ir != old_ir
+    restored, result = load(SOFTMAX)
+    assert result.status == "up-to-date" and restored.path == before.path
+
+
+def test_failed_build_keeps_the_last_good_library():
+    good = build(SOFTMAX).library
+    with edited(KERNEL_RS, "let e: Tile<f32", "let e: Tile<f32 oops"):
+        result = build(SOFTMAX)
+    assert result.status == "failed"
+    assert result.library == good == last_good(SOFTMAX)
+    errors = [d for d in result.diagnostics if d.level == "error"]
+    assert errors and errors[0].file == "kernels_src/softmax/port/src/kernel.rs"
+    assert errors[0].line is not None
+    assert re.search(r"kernel\.rs:\d+:\d+: error", result.summary())
+
+
+class FakeDeviceArray:
+    def __init__(self, shape, typestr="<f4", strides=None):
+        itemsize = int(typestr[2:])
+        self.__cuda_array_interface__ = {
+            "shape": shape, "typestr": typestr, "data": (0x7F0000000000, False), "version": 3,
+            "strides": tuple(s * itemsize for s in strides) if strides else None}
+
+
+def test_descriptors_are_checked_before_any_launch():
+    rules = load_manifest(SOFTMAX).tensors
+    desc, dtype = describe("x", FakeDeviceArray((4, 8)))
+    check("x", desc, dtype, rules["x"])
+    assert list(desc.shape[:2]) == [4, 8] and list(desc.strides[:2]) == [8, 1]
+    with pytest.raises(ArgumentError, match="rank 1"):
+        check("x", *describe("x", FakeDeviceArray((32,))), rules["x"])
+    with pytest.raises(ArgumentError, match="dtype f64"):
+        check("x", *describe("x", FakeDeviceArray((4, 8), "<f8")), rules["x"])
+    with pytest.raises(ArgumentError, match="unit stride"):
+        check("x", *describe("x", FakeDeviceArray((4, 8), strides=(1, 4))), rules["x"])
+    with pytest.raises(ArgumentError, match="not a device array"):
+        describe("x", [1, 2, 3])
+
+
+def test_the_c_symbol_reports_errors_instead_of_crashing():
+    library, _ = load(SOFTMAX)
+    desc, _ = describe("x", FakeDeviceArray((4, 8)))
+    with pytest.raises(PortError, match="softmax port .*launch failed"):
+        library.launch([desc], [], [1024], 0)           # one tensor where two are needed
+    assert "2 tensors" in library.last_error()
