@@ -2,9 +2,11 @@
 //! ABI, borrowing foreign memory and streams without copies, turning panics and errors
 //! into return codes (with a message), and the compile-only Tile IR emitter.
 
+mod call;
 mod emit;
 mod launch;
 
+pub use call::Call;
 pub use emit::emit_entry;
 pub use launch::{WbTensor, borrow, borrow_stream, device, dtype_name, guard, set_error, Error,
                  DTYPE_BF16, DTYPE_F16, DTYPE_F32};

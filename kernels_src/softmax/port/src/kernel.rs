@@ -8,8 +8,11 @@ pub mod softmax_port {
     #[cutile::entry()]
     pub fn softmax<E: ElementType, const TILE_COLS: i32>(
         x: &Tensor<E, { [-1, -1] }>,
-        out: &mut Tensor<E, { [1, TILE_COLS] }>,
+        out: &mut Tensor<E, { [-1, -1] }>,
     ) {
+        // One ordering token for both arrays, as cuTile Python threads its entry token
+        // through every load and store (nothing is written before this point).
+        unsafe { out.set_token(x.token()) };
         let block: (i32, i32, i32) = get_tile_block_id();
         let rows: Partition<E, { [1, TILE_COLS] }> = unsafe {
             make_partition_view(x, const_shape![1, TILE_COLS], padding::NegInf, dim_map::Identity,
@@ -25,6 +28,8 @@ pub mod softmax_port {
         let row_sum: Tile<f32, { [1, TILE_COLS] }> =
             row_sum.reshape(const_shape![1, 1]).broadcast(const_shape![1, TILE_COLS]);
         let result: Tile<E, { [1, TILE_COLS] }> = convert_tile(e / row_sum);
-        out.store(result);
+        // a dynamic-shape output stores at exactly (row, 0), as the Python kernel does
+        let mut rows_out: PartitionMut<E, { [1, TILE_COLS] }> = out.partition_mut(const_shape![1, TILE_COLS]);
+        rows_out.store(result, [block.0, 0i32]);
     }
 }

@@ -3,61 +3,46 @@
 mod kernel;
 
 use std::ffi::{c_char, c_void};
-use std::sync::Arc;
 
+use cutile::half::{bf16, f16};
 use cutile::prelude::*;
-use wb_ffi::{DTYPE_BF16, DTYPE_F16, DTYPE_F32, Error, WbTensor, borrow, set_error};
+use wb_ffi::{Call, DTYPE_BF16, DTYPE_F16, DTYPE_F32, Error, WbTensor, set_error};
 
 pub use kernel::softmax_port;
 
-/// Tensors (x, out), no scalars, consts (TILE_COLS), on the caller's stream.
+/// softmax(x, out, TILE_COLS): tensors [x, out], no scalars, constants [TILE_COLS].
 ///
 /// # Safety
-/// Pointers must be valid for the given counts; tensors must be live device memory.
+/// Pointers valid for their counts; tensors live device memory; `stream` a live CUstream.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn wb_softmax(
-    tensors: *const WbTensor, n_tensors: i32, _scalars: *const f64, _n_scalars: i32,
+    tensors: *const WbTensor, n_tensors: i32, scalars: *const f64, n_scalars: i32,
     consts: *const i64, n_consts: i32, stream: *mut c_void,
 ) -> i32 {
     wb_ffi::guard(|| {
-        if n_tensors != 2 || n_consts != 1 {
-            return Err(set_error(Error::BadArgument, "softmax takes 2 tensors and 1 constant"));
-        }
-        let tensors = unsafe { std::slice::from_raw_parts(tensors, 2) };
-        let tile_cols = unsafe { *consts };
-        let (x, out) = (&tensors[0], &tensors[1]);
-        if x.ndim != 2 || out.ndim != 2 || x.dtype != out.dtype {
-            return Err(set_error(Error::BadArgument, "softmax: x and out must be 2-D, one dtype"));
-        }
-        let device = wb_ffi::device(out.device)?;
-        let stream = unsafe { wb_ffi::borrow_stream(stream, &device) };
-        unsafe {
-            match out.dtype {
-                DTYPE_F32 => launch::<f32>(x, out, tile_cols, &stream),
-                DTYPE_F16 => launch::<cutile::half::f16>(x, out, tile_cols, &stream),
-                DTYPE_BF16 => launch::<cutile::half::bf16>(x, out, tile_cols, &stream),
-                other => Err(set_error(Error::BadArgument,
-                                       format!("softmax: dtype {}", wb_ffi::dtype_name(other)))),
-            }
+        let call = unsafe {
+            Call::new("softmax", tensors, n_tensors, 2, scalars, n_scalars, 0, consts, n_consts, 1, stream)?
+        };
+        call.rank(0, 2)?;
+        call.rank(1, 2)?;
+        let tile_cols = call.tile(0)?;
+        call.require(call.extent(0, 1) <= tile_cols as i64, || "a row must fit one tile".into())?;
+        match call.dtype()? {
+            DTYPE_F32 => launch::<f32>(&call, tile_cols),
+            DTYPE_F16 => launch::<f16>(&call, tile_cols),
+            DTYPE_BF16 => launch::<bf16>(&call, tile_cols),
+            other => Err(set_error(Error::BadArgument, format!("softmax: dtype code {other}"))),
         }
     })
 }
 
-unsafe fn launch<T: DType>(
-    x: &WbTensor, out: &WbTensor, tile_cols: i64,
-    stream: &Arc<cutile::cuda_core::Stream>,
-) -> Result<(), Error> {
-    let x = Arc::new(unsafe { borrow::<T>(x, "x")? });
-    let out = unsafe { borrow::<T>(out, "out")? };
+fn launch<T: DType>(call: &Call, tile_cols: usize) -> Result<(), Error> {
+    let (x, out) = (call.input::<T>(0)?, call.output::<T>(1)?);
     let generics = vec![T::DTYPE.as_str().to_string(), tile_cols.to_string()];
-    // one block per row: the output partition's tile is one row
-    unsafe {
-        softmax_port::softmax(x, out.partition([1, tile_cols as usize]))
-            .generics(generics)
-            .async_on(stream)
-    }
-    .map(|_| ())
-    .map_err(|e| set_error(Error::Launch, format!("softmax launch: {e:?}")))
+    // out partitioned [1, TILE_COLS]: one block per row, the grid of kernel.py's grid()
+    unsafe { softmax_port::softmax(x, out.partition([1, tile_cols])).generics(generics).async_on(&call.stream) }
+        .map(|_| ())
+        .map_err(|e| call.launch_error(e))
 }
 
 /// Tile IR bytecode for a specialization request (see wb_ffi's emit module).

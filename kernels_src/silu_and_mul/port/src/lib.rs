@@ -1,0 +1,67 @@
+//! The silu_and_mul port and its C ABI: `wb_silu_and_mul` launches, `wb_silu_and_mul_emit` compiles Tile IR.
+
+mod kernel;
+
+use std::ffi::{c_char, c_void};
+
+use cutile::half::{bf16, f16};
+use cutile::prelude::*;
+use wb_ffi::{Call, DTYPE_BF16, DTYPE_F16, DTYPE_F32, Error, WbTensor, set_error};
+
+pub use kernel::silu_and_mul_port;
+
+/// silu_and_mul(gate, up, out, TILE_ROWS, TILE_COLS): tensors [gate, up, out], scalars [], constants [TILE_ROWS, TILE_COLS].
+///
+/// # Safety
+/// Pointers valid for their counts; tensors live device memory; `stream` a live CUstream.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn wb_silu_and_mul(
+    tensors: *const WbTensor, n_tensors: i32, scalars: *const f64, n_scalars: i32,
+    consts: *const i64, n_consts: i32, stream: *mut c_void,
+) -> i32 {
+    wb_ffi::guard(|| {
+        let call = unsafe {
+            Call::new("silu_and_mul", tensors, n_tensors, 3, scalars, n_scalars, 0, consts, n_consts, 2, stream)?
+        };
+        for i in 0..3 {
+            call.rank(i, 2)?;
+        }
+        let (tile_rows, tile_cols) = (call.tile(0)?, call.tile(1)?);
+        call.require((0..2).all(|d| call.extent(0, d) == call.extent(2, d) && call.extent(1, d) == call.extent(2, d)),
+                     || "gate, up and out must have one shape".into())?;
+        match call.dtype()? {
+            DTYPE_F32 => launch::<f32>(&call, tile_rows, tile_cols),
+            DTYPE_F16 => launch::<f16>(&call, tile_rows, tile_cols),
+            DTYPE_BF16 => launch::<bf16>(&call, tile_rows, tile_cols),
+            other => Err(set_error(Error::BadArgument, format!("silu_and_mul: dtype code {other}"))),
+        }
+    })
+}
+
+fn launch<T: DType>(call: &Call, tile_rows: usize, tile_cols: usize) -> Result<(), Error> {
+    let (gate, up, out) = (call.input::<T>(0)?, call.input::<T>(1)?, call.output::<T>(2)?);
+    let generics = vec![T::DTYPE.as_str().to_string(), tile_rows.to_string(), tile_cols.to_string()];
+    // out partitioned [TILE_ROWS, TILE_COLS]: the grid of kernel.py's grid()
+    unsafe {
+        silu_and_mul_port::silu_and_mul(gate, up, out.partition([tile_rows, tile_cols]))
+            .generics(generics)
+            .async_on(&call.stream)
+    }
+    .map(|_| ())
+    .map_err(|e| call.launch_error(e))
+}
+
+/// Tile IR bytecode for a specialization request (see wb_ffi's emit module).
+///
+/// # Safety
+/// See `wb_ffi::emit_entry`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn wb_silu_and_mul_emit(request: *const c_char, out: *mut *mut u8, len: *mut usize) -> i32 {
+    unsafe { wb_ffi::emit_entry(silu_and_mul_port::__module_ast_self, "silu_and_mul_port", request, out, len) }
+}
+
+/// The build this library came from (`WB_BUILD_ID`, set by `workbench build`).
+#[unsafe(no_mangle)]
+pub extern "C" fn wb_silu_and_mul_build_id() -> *const c_char {
+    wb_ffi::build_id(option_env!("WB_BUILD_ID"))
+}

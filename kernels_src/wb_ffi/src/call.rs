@@ -1,0 +1,97 @@
+//! One C ABI call, unpacked and checked: every port's `wb_<op>` starts with `Call::new`.
+
+use std::ffi::c_void;
+use std::sync::Arc;
+
+use cutile::cuda_core::Stream;
+use cutile::prelude::*;
+
+use crate::launch::{Error, WbTensor, borrow, borrow_stream, device, dtype_name, set_error};
+
+pub struct Call<'a> {
+    pub op: &'static str,
+    pub tensors: &'a [WbTensor],
+    pub scalars: &'a [f64],
+    pub consts: &'a [i64],
+    pub stream: Arc<Stream>,
+}
+
+unsafe fn slice<'a, T>(ptr: *const T, n: i32, want: usize, what: &str, op: &str) -> Result<&'a [T], Error> {
+    if n < 0 || n as usize != want || (want > 0 && ptr.is_null()) {
+        return Err(set_error(Error::BadArgument, format!("{op} takes {want} {what}, got {n}")));
+    }
+    Ok(if want == 0 { &[] } else { unsafe { std::slice::from_raw_parts(ptr, want) } })
+}
+
+impl<'a> Call<'a> {
+    /// Check the counts, open the device of the first tensor and borrow the caller's stream.
+    ///
+    /// # Safety
+    /// The pointers must be valid for their counts; `stream` a live CUstream (or null).
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn new(
+        op: &'static str,
+        tensors: *const WbTensor, n_tensors: i32, want_tensors: usize,
+        scalars: *const f64, n_scalars: i32, want_scalars: usize,
+        consts: *const i64, n_consts: i32, want_consts: usize,
+        stream: *mut c_void,
+    ) -> Result<Self, Error> {
+        let tensors = unsafe { slice(tensors, n_tensors, want_tensors, "tensors", op)? };
+        let scalars = unsafe { slice(scalars, n_scalars, want_scalars, "scalars", op)? };
+        let consts = unsafe { slice(consts, n_consts, want_consts, "constants", op)? };
+        let dev = device(tensors[0].device)?;
+        let stream = unsafe { borrow_stream(stream, &dev) };
+        Ok(Self { op, tensors, scalars, consts, stream })
+    }
+
+    pub fn rank(&self, index: usize, rank: i32) -> Result<(), Error> {
+        let t = &self.tensors[index];
+        if t.ndim != rank {
+            return Err(set_error(Error::BadArgument,
+                                 format!("{}: tensor {index} has rank {}, needs {rank}", self.op, t.ndim)));
+        }
+        Ok(())
+    }
+
+    /// The dtype every tensor shares.
+    pub fn dtype(&self) -> Result<i32, Error> {
+        let first = self.tensors[0].dtype;
+        if let Some(t) = self.tensors.iter().find(|t| t.dtype != first) {
+            return Err(set_error(Error::BadArgument, format!(
+                "{}: mixed dtypes {} and {}", self.op, dtype_name(first), dtype_name(t.dtype))));
+        }
+        Ok(first)
+    }
+
+    pub fn extent(&self, index: usize, dim: usize) -> i64 {
+        self.tensors[index].shape[dim]
+    }
+
+    /// A tile-size constant: a power of two.
+    pub fn tile(&self, index: usize) -> Result<usize, Error> {
+        let v = self.consts[index];
+        if v <= 0 || v > (1 << 20) || v & (v - 1) != 0 {
+            return Err(set_error(Error::BadArgument,
+                                 format!("{}: constant {index} = {v} is not a power of two", self.op)));
+        }
+        Ok(v as usize)
+    }
+
+    pub fn require(&self, ok: bool, message: impl FnOnce() -> String) -> Result<(), Error> {
+        if ok { Ok(()) } else { Err(set_error(Error::BadArgument, format!("{}: {}", self.op, message()))) }
+    }
+
+    /// A read-only input, shared with the launch.
+    pub fn input<T: DType>(&self, index: usize) -> Result<Arc<Tensor<T>>, Error> {
+        Ok(Arc::new(unsafe { borrow::<T>(&self.tensors[index], self.op)? }))
+    }
+
+    /// An output the launch writes (partitioned by the caller to set the grid).
+    pub fn output<T: DType>(&self, index: usize) -> Result<Tensor<T>, Error> {
+        unsafe { borrow::<T>(&self.tensors[index], self.op) }
+    }
+
+    pub fn launch_error(&self, error: impl std::fmt::Debug) -> Error {
+        set_error(Error::Launch, format!("{} launch: {error:?}", self.op))
+    }
+}
