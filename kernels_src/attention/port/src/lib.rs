@@ -1,0 +1,73 @@
+//! The attention port and its C ABI: `wb_attention` launches, `wb_attention_emit` compiles Tile IR.
+
+mod kernel;
+
+use std::ffi::{c_char, c_void};
+
+use cutile::half::{bf16, f16};
+use cutile::prelude::*;
+use wb_ffi::{Call, DTYPE_BF16, DTYPE_F16, DTYPE_F32, Error, WbTensor, set_error};
+
+pub use kernel::attention_port;
+
+/// attention(q, k, v, out, scale, TILE_Q, TILE_KV, HEAD_DIM): tensors [q, k, v, out], scalars [scale], constants [TILE_Q, TILE_KV, HEAD_DIM].
+///
+/// # Safety
+/// Pointers valid for their counts; tensors live device memory; `stream` a live CUstream.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn wb_attention(
+    tensors: *const WbTensor, n_tensors: i32, scalars: *const f64, n_scalars: i32,
+    consts: *const i64, n_consts: i32, stream: *mut c_void,
+) -> i32 {
+    wb_ffi::guard(|| {
+        let call = unsafe {
+            Call::new("attention", tensors, n_tensors, 4, scalars, n_scalars, 1, consts, n_consts, 3, stream)?
+        };
+        for i in 0..4 {
+            call.rank(i, 3)?;
+        }
+        let (tile_q, tile_kv, head_dim) = (call.tile(0)?, call.tile(1)?, call.tile(2)?);
+        // The kernel's loads are unchecked: every tile index it forms is in range only when
+        // q, k, v and out share one shape and HEAD_DIM is the head dimension.
+        call.require((1..4).all(|i| (0..3).all(|d| call.extent(i, d) == call.extent(0, d))),
+                     || "q, k, v and out must have one shape".into())?;
+        call.require(call.extent(0, 2) == head_dim as i64, || "HEAD_DIM must equal the head dimension".into())?;
+        call.require(call.dtype()? != DTYPE_F32, || "f32 attention is not ported (f16, bf16)".into())?;
+        match call.dtype()? {
+            DTYPE_F16 => launch::<f16>(&call, tile_q, tile_kv, head_dim),
+            DTYPE_BF16 => launch::<bf16>(&call, tile_q, tile_kv, head_dim),
+            other => Err(set_error(Error::BadArgument, format!("attention: dtype code {other}"))),
+        }
+    })
+}
+
+fn launch<T: DType>(call: &Call, tile_q: usize, tile_kv: usize, head_dim: usize) -> Result<(), Error> {
+    let (q, k, v) = (call.input::<T>(0)?, call.input::<T>(1)?, call.input::<T>(2)?);
+    let out = call.output::<T>(3)?;
+    let scale = call.scalars[0] as f32;
+    let generics = vec![T::DTYPE.as_str().to_string(), tile_q.to_string(), tile_kv.to_string(),
+                        head_dim.to_string()];
+    // out partitioned [1, TILE_Q, HEAD_DIM]: the grid (heads, cdiv(seq, TILE_Q)) of kernel.py
+    unsafe {
+        attention_port::attention(q, k, v, out.partition([1, tile_q, head_dim]), scale)
+            .generics(generics)
+            .async_on(&call.stream)
+    }
+    .map(|_| ())
+    .map_err(|e| call.launch_error(e))
+}
+
+/// Tile IR bytecode for a specialization request (see wb_ffi's emit module).
+///
+/// # Safety
+/// See `wb_ffi::emit_entry`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn wb_attention_emit(request: *const c_char, out: *mut *mut u8, len: *mut usize) -> i32 {
+    unsafe { wb_ffi::emit_entry(attention_port::__module_ast_self, "attention_port", request, out, len) }
+}
+
+/// The build this library came from (`WB_BUILD_ID`, set by `workbench build`).
+#[unsafe(no_mangle)]
+pub extern "C" fn wb_attention_build_id() -> *const c_char {
+    wb_ffi::build_id(option_env!("WB_BUILD_ID"))
+}

@@ -1,0 +1,65 @@
+//! The matmul port and its C ABI: `wb_matmul` launches, `wb_matmul_emit` compiles Tile IR.
+
+mod kernel;
+
+use std::ffi::{c_char, c_void};
+
+use cutile::half::{bf16, f16};
+use cutile::prelude::*;
+use wb_ffi::{Call, DTYPE_BF16, DTYPE_F16, DTYPE_F32, Error, WbTensor, set_error};
+
+pub use kernel::matmul_port;
+
+/// matmul(a, b, c, TILE_M, TILE_N, TILE_K): tensors [a, b, c], scalars [], constants [TILE_M, TILE_N, TILE_K].
+///
+/// # Safety
+/// Pointers valid for their counts; tensors live device memory; `stream` a live CUstream.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn wb_matmul(
+    tensors: *const WbTensor, n_tensors: i32, scalars: *const f64, n_scalars: i32,
+    consts: *const i64, n_consts: i32, stream: *mut c_void,
+) -> i32 {
+    wb_ffi::guard(|| {
+        let call = unsafe {
+            Call::new("matmul", tensors, n_tensors, 3, scalars, n_scalars, 0, consts, n_consts, 3, stream)?
+        };
+        for i in 0..3 {
+            call.rank(i, 2)?;
+        }
+        let (tile_m, tile_n, tile_k) = (call.tile(0)?, call.tile(1)?, call.tile(2)?);
+        call.require(call.extent(0, 1) == call.extent(1, 0), || "a's columns must equal b's rows".into())?;
+        call.require(call.extent(2, 0) == call.extent(0, 0) && call.extent(2, 1) == call.extent(1, 1),
+                     || "c must be [rows of a, columns of b]".into())?;
+        match call.dtype()? {
+            DTYPE_F32 => launch::<f32>(&call, tile_m, tile_n, tile_k),
+            DTYPE_F16 => launch::<f16>(&call, tile_m, tile_n, tile_k),
+            DTYPE_BF16 => launch::<bf16>(&call, tile_m, tile_n, tile_k),
+            other => Err(set_error(Error::BadArgument, format!("matmul: dtype code {other}"))),
+        }
+    })
+}
+
+fn launch<T: DType>(call: &Call, tile_m: usize, tile_n: usize, tile_k: usize) -> Result<(), Error> {
+    let (a, b, c) = (call.input::<T>(0)?, call.input::<T>(1)?, call.output::<T>(2)?);
+    let generics = vec![T::DTYPE.as_str().to_string(), tile_m.to_string(), tile_n.to_string(),
+                        tile_k.to_string()];
+    // c partitioned [TILE_M, TILE_N]: one output tile per block, the grid of kernel.py's grid()
+    unsafe { matmul_port::matmul(a, b, c.partition([tile_m, tile_n])).generics(generics).async_on(&call.stream) }
+    .map(|_| ())
+    .map_err(|e| call.launch_error(e))
+}
+
+/// Tile IR bytecode for a specialization request (see wb_ffi's emit module).
+///
+/// # Safety
+/// See `wb_ffi::emit_entry`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn wb_matmul_emit(request: *const c_char, out: *mut *mut u8, len: *mut usize) -> i32 {
+    unsafe { wb_ffi::emit_entry(matmul_port::__module_ast_self, "matmul_port", request, out, len) }
+}
+
+/// The build this library came from (`WB_BUILD_ID`, set by `workbench build`).
+#[unsafe(no_mangle)]
+pub extern "C" fn wb_matmul_build_id() -> *const c_char {
+    wb_ffi::build_id(option_env!("WB_BUILD_ID"))
+}
