@@ -128,3 +128,13 @@ def test_cli_diff_files_json_html_and_errors(cli, tmp_path):
     result = cli("diff", "--left", str(a), "--right", str(bad))
     assert result.returncode == 2
     assert "right side" in result.stderr and f"{bad}:2:" in result.stderr
+
+
+def test_constants_in_another_order_pass():
+    text = golden_path(load_catalog()["matmul"], "python", 0).read_text()
+    lines = text.splitlines()
+    zero = next(i for i, l in enumerate(lines) if "constant <i32: 0>" in l)
+    one = next(i for i, l in enumerate(lines) if "constant <i32: 1>" in l and i < zero)
+    lines.insert(zero + 1, lines.pop(one))        # the 1 now comes after the 0
+    report = diff_texts(text, "\n".join(lines) + "\n")
+    assert report.verdict == "PASS", report.to_text()

@@ -1,6 +1,7 @@
 """The bundled operators, read from kernels_src/catalog.toml."""
 from __future__ import annotations
 
+import os
 import tomllib
 from dataclasses import dataclass, field
 from functools import cache
@@ -34,10 +35,11 @@ class Operator:
     outputs: tuple[str, ...]
     tolerance: dict[str, float]
     cases: tuple[Case, ...] = field(repr=False)
+    folder: Path = field(default=None, repr=False)     # default: kernels_src/<name>
 
-    @property
-    def folder(self) -> Path:
-        return KERNELS_DIR / self.name
+    def __post_init__(self):
+        if self.folder is None:
+            object.__setattr__(self, "folder", KERNELS_DIR / self.name)
 
     @property
     def kernel_file(self) -> Path:
@@ -62,6 +64,7 @@ def load_catalog(path: Path = CATALOG_FILE) -> dict[str, Operator]:
 
 
 def _operator(name: str, entry: dict, path: Path) -> Operator:
+    folder = path.parent / name
     try:
         cases = tuple(
             Case(index=i, args=tuple(parse_arg(a) for a in case["args"]),
@@ -69,14 +72,22 @@ def _operator(name: str, entry: dict, path: Path) -> Operator:
             for i, case in enumerate(entry["cases"]))
         return Operator(name=name, summary=entry["summary"], kernel_name=entry["kernel"],
                         outputs=tuple(entry["outputs"]), tolerance=dict(entry["tolerance"]),
-                        cases=cases)
+                        cases=cases, folder=folder)
     except (KeyError, WorkbenchError) as e:
         raise WorkbenchError(f"{path}: operator [{name}] is malformed: {e}",
                              "see the comment at the top of the catalog for the format")
 
 
+def extra_operators() -> dict[str, Operator]:
+    """Operators of the catalogs named in WORKBENCH_EXTRA_CATALOG (test fixtures)."""
+    extra = {}
+    for path in filter(None, os.environ.get("WORKBENCH_EXTRA_CATALOG", "").split(os.pathsep)):
+        extra.update(load_catalog(Path(path).resolve()))
+    return extra
+
+
 def get_operator(name: str) -> Operator:
-    catalog = load_catalog()
+    catalog = {**load_catalog(), **extra_operators()}
     if name not in catalog:
         raise WorkbenchError(f"no operator named {name!r}",
                              "bundled operators: " + ", ".join(catalog))

@@ -50,14 +50,23 @@ def _run(request: dict, torch) -> dict:
     op = get_operator(request["op"])
     torch.manual_seed(request.get("seed", 0))
     device = torch.cuda.get_device_properties(0)
+    # One non-default stream for everything: inputs, both kernels, the reference, events.
+    torch.cuda.set_stream(torch.cuda.Stream())
     launchers = _launchers(op, request, torch)
     results = []
     for index in request["cases"]:
         case = op.case(index)
-        if request.get("mode") == "bench":
-            results.append(_bench_case(op, case, launchers, request.get("bench", {}), torch))
-        else:
-            results.append(_check_case(op, case, launchers, torch))
+        try:
+            if request.get("mode") == "bench":
+                results.append(_bench_case(op, case, launchers, request.get("bench", {}), torch))
+            else:
+                results.append(_check_case(op, case, launchers, torch))
+        except DeviceFault as fault:
+            # the CUDA context is gone: report what broke, and stop using it
+            results.append({"case": case.index, "label": case.label(), "cross": None,
+                            "sides": {fault.side: {"ok": False, "reason": fault.message}}})
+            return {"status": "ok", "reason": f"{fault.side}: {fault.message}",
+                    "results": results, "device": {"name": device.name}}
     response = {"status": "ok", "reason": "", "results": results,
                 "device": {"name": device.name, "capability": f"{device.major}.{device.minor}",
                            "torch": torch.__version__, "cuda": torch.version.cuda,
@@ -75,6 +84,19 @@ def _driver_version() -> str:
         return f"{version.value // 1000}.{version.value % 1000 // 10}"
     except OSError:
         return "?"
+
+
+class DeviceFault(Exception):
+    """A CUDA error that leaves this process's context unusable (illegal address, ...)."""
+
+    def __init__(self, side: str, message: str):
+        super().__init__(message)
+        self.side, self.message = side, message
+
+
+def _is_device_fault(error: Exception) -> bool:
+    text = str(error)
+    return "CUDA error" in text or "illegal" in text or "CUDA_ERROR" in text
 
 
 # -- sides -------------------------------------------------------------------------------
@@ -96,6 +118,7 @@ def _python_launcher(op, torch):
     grid_fn = _grid_function(op)
 
     def launch(values: dict, consts: dict, stream) -> None:
+        """`stream`: a torch.cuda.Stream (the Rust side takes its raw handle)."""
         grid = _call_by_name(grid_fn, {**values, **consts})
         args = [consts[p] if p in kernel.const_params else values[p] for p in kernel.params]
         ct.launch(stream, grid, kernel.kernel, tuple(args))
@@ -171,9 +194,11 @@ def _check_case(op, case, launchers, torch) -> dict:
     for side, launch in launchers.items():
         _poison(values, op.outputs)
         try:
-            launch(values, case.consts, stream.cuda_stream)
+            launch(values, case.consts, stream)
             torch.cuda.synchronize()
         except Exception as e:
+            if _is_device_fault(e):
+                raise DeviceFault(side, f"{type(e).__name__}: {e}")
             sides[side] = {"ok": False, "reason": f"{type(e).__name__}: {e}"}
             continue
         out = values[op.outputs[0]].double().cpu().numpy()
@@ -200,8 +225,8 @@ def _bench_case(op, case, launchers, settings: dict, torch) -> dict:
     sides = {}
     for side, launch in launchers.items():
         try:
-            times = _time_batches(lambda i: launch(sets[i % len(sets)], case.consts,
-                                                   stream.cuda_stream), settings, torch)
+            times = _time_batches(lambda i: launch(sets[i % len(sets)], case.consts, stream),
+                                  settings, torch)
         except Exception as e:
             sides[side] = {"ok": False, "reason": f"{type(e).__name__}: {e}"}
             continue
@@ -211,8 +236,7 @@ def _bench_case(op, case, launchers, settings: dict, torch) -> dict:
             "p10_us": _quantile(times, 0.1) * 1e3, "p90_us": _quantile(times, 0.9) * 1e3,
             "gbps": moved / (median * 1e-3) / 1e9,
             "tflops": flops / (median * 1e-3) / 1e12 if flops else None,
-            "cupti_us": _cupti_time(lambda: launch(sets[0], case.consts, stream.cuda_stream),
-                                    torch),
+            "cupti_us": _cupti_time(lambda: launch(sets[0], case.consts, stream), torch),
         }
     return {"case": case.index, "label": case.label(), "sides": sides, "bytes": moved,
             "flops": flops, "rotation": len(sets)}

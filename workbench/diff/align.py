@@ -206,9 +206,15 @@ class _Aligner:
                                                 for l, r in zip(l_ops, r_ops))
 
     def _pair_by_name(self, lops, rops, parent):
+        """Within a replaced run: equal keys first, then same op name. Two constants of
+        different values are different values, never one value changed."""
         used, missing = set(), []
         for lo in lops:
-            match = next((ro for ro in rops if id(ro) not in used and ro.name == lo.name), None)
+            match = next((ro for ro in rops if id(ro) not in used and op_key(ro) == op_key(lo)),
+                         None)
+            if match is None and lo.name != "constant":
+                match = next((ro for ro in rops if id(ro) not in used and ro.name == lo.name),
+                             None)
             if match is None:
                 missing.append(lo)
                 continue

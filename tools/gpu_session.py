@@ -1,0 +1,144 @@
+"""Everything that needs the GPU, in one run on the device machine (see tools/gpu_run.sh).
+
+Writes into $OUT: checks.json (correctness of every case, Python kernel and Rust port vs
+the float64 torch reference), fault.json (the planted faulty port, then a good check from
+the same process), bench.json/.html/.png (parity and bandwidth), specialize.json (the
+explorer's predictions against what the JIT compiled), ffi_cost.json (host cost of one
+call through the C ABI against one ct.launch), and a log of the tables.
+"""
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+OUT = Path(os.environ.get("OUT", "gpu-out"))
+OPS = ["silu_and_mul", "softmax", "rms_norm", "layer_norm", "matmul", "attention"]
+
+
+def save(name: str, data) -> None:
+    (OUT / name).write_text(json.dumps(data, indent=1, default=str))
+
+
+def checks() -> None:
+    from workbench.check.report import check_operator, format_check
+    results = {}
+    for op in OPS:
+        response = check_operator(op)
+        results[op] = response.to_json()
+        print(format_check(op, response), flush=True)
+    save("checks.json", results)
+
+
+def fault() -> None:
+    from workbench.check.report import check_operator, format_check
+    bad = check_operator("oob_store", sides=["rust"])
+    print(format_check("oob_store (planted fault)", bad), flush=True)
+    good = check_operator("softmax", cases=[0])
+    print(format_check("softmax, next check from the same process", good), flush=True)
+    save("fault.json", {"faulty": bad.to_json(), "next": good.to_json()})
+
+
+def bench() -> None:
+    from workbench.check.report import bench_operators, format_bench, write_bench_html
+    report = bench_operators(OPS)
+    print(format_bench(report), flush=True)
+    save("bench.json", report)
+    write_bench_html(report, str(OUT / "bench.html"))
+
+
+def specialize() -> None:
+    """For real tensors: the explorer's predicted kernel vs cuda-tile's own signature and
+    the kernel the JIT compiled (read back from CUDA_TILE_DUMP_TILEIR)."""
+    import torch
+    import cuda.tile as ct
+    from cuda.tile.compilation import CallingConvention, KernelSignature
+    from workbench.argspec import ArgSpec
+    from workbench.ir.export import load_kernel
+    from workbench.specialize import kernel_signature
+
+    kernel = load_kernel(Path("tests/fixtures/vec_add.py"), "vec_add")
+    dump = Path(os.environ["CUDA_TILE_DUMP_TILEIR"])
+    rows = []
+    base = torch.randn(1 << 20, device="cuda")
+    half = base.half()
+    calls = {
+        "f32[4096] aligned": [base[:4096], base[8192:12288], torch.empty(4096, device="cuda")],
+        "f32[4100] odd length": [base[:4100], base[8192:12292], torch.empty(4100, device="cuda")],
+        "f32[4096] offset by 1": [base[1:4097], base[8192:12288], torch.empty(4096, device="cuda")],
+        "f16[4099]": [half[:4099], half[8192:12291], torch.empty(4099, device="cuda", dtype=torch.half)],
+        "f32[4096] strided (every 2nd)": [base[:8192:2], base[8192:12288], torch.empty(4096, device="cuda")],
+    }
+    names = {torch.float32: "f32", torch.float16: "f16"}
+    for label, tensors in calls.items():
+        specs = [ArgSpec(names[t.dtype], tuple(t.shape), tuple(t.stride()),
+                         t.storage_offset() - (t.storage_offset() // 4) * 4 if t.dtype == torch.float32
+                         else t.storage_offset() % 8)
+                 for t in tensors]
+        predicted = kernel_signature(kernel.name, kernel.params, kernel.const_params, specs,
+                                     {"TILE": 1024}).symbol
+        official = KernelSignature.from_kernel_args(kernel.kernel, tensors + [1024],
+                                                    CallingConvention.cutile_python_v1()).symbol
+        before = set(dump.iterdir()) if dump.exists() else set()
+        ct.launch(torch.cuda.current_stream(), ((tensors[0].shape[0] + 1023) // 1024, 1, 1),
+                  kernel.kernel, tuple(tensors) + (1024,))
+        torch.cuda.synchronize()
+        new = sorted(set(dump.iterdir()) - before) if dump.exists() else []
+        compiled = [p.name for p in new]
+        rows.append({"call": label, "predicted": predicted, "cuda_tile": official,
+                     "jit_dumped": compiled, "match": predicted == official
+                     and any(predicted in n for n in compiled)})
+        print(f"{label:32} predicted == cuda-tile: {predicted == official}; "
+              f"JIT compiled it: {any(predicted in n for n in compiled)}  ({predicted})", flush=True)
+    save("specialize.json", rows)
+
+
+def ffi_cost() -> None:
+    """Host-side cost of one launch: the C ABI call vs ct.launch, same kernel sizes."""
+    import torch
+    from workbench.catalog import get_operator
+    from workbench.check.worker import _python_launcher, make_values
+    from workbench.build.ffi import rust_launcher
+    torch.cuda.set_stream(torch.cuda.Stream())
+    stream = torch.cuda.current_stream()
+    rows = {}
+    for name in ("softmax", "silu_and_mul"):
+        op = get_operator(name)
+        case = op.case(0)
+        values = make_values(op, case, torch)
+        sides = {"python ct.launch": _python_launcher(op, torch),
+                 "rust C ABI": rust_launcher(op, None, torch)}
+        for label, launch in sides.items():
+            for _ in range(20):
+                launch(values, case.consts, stream)
+            torch.cuda.synchronize()
+            samples = []
+            for _ in range(15):
+                start = time.perf_counter()
+                for _ in range(200):
+                    launch(values, case.consts, stream)
+                samples.append((time.perf_counter() - start) / 200 * 1e6)
+                torch.cuda.synchronize()
+            rows[f"{name} {label}"] = statistics.median(samples)
+            print(f"{name:14} {label:18} {statistics.median(samples):8.2f} us per call (host)", flush=True)
+    save("ffi_cost.json", rows)
+
+
+STEPS = {"checks": checks, "fault": fault, "bench": bench, "specialize": specialize,
+         "ffi_cost": ffi_cost}
+
+if __name__ == "__main__":
+    OUT.mkdir(parents=True, exist_ok=True)
+    for step in sys.argv[1:] or list(STEPS):
+        start = time.time()
+        print(f"===== {step}", flush=True)
+        try:
+            STEPS[step]()
+        except Exception as e:  # one broken step must not hide the others' results
+            import traceback
+            traceback.print_exc()
+            save(f"{step}.error.txt", f"{type(e).__name__}: {e}")
+        print(f"===== {step} took {time.time() - start:.0f} s", flush=True)
