@@ -36,6 +36,7 @@ class Operator:
     tolerance: dict[str, float]
     cases: tuple[Case, ...] = field(repr=False)
     folder: Path = field(default=None, repr=False)     # default: kernels_src/<name>
+    kernel_path: Path | None = field(default=None, repr=False)   # default: folder/kernel.py
 
     def __post_init__(self):
         if self.folder is None:
@@ -43,7 +44,7 @@ class Operator:
 
     @property
     def kernel_file(self) -> Path:
-        return self.folder / "kernel.py"
+        return self.kernel_path or self.folder / "kernel.py"
 
     @property
     def port_folder(self) -> Path:

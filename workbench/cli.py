@@ -100,6 +100,23 @@ def _build_parser() -> argparse.ArgumentParser:
     sass.add_argument("--json", action="store_true")
     sass.set_defaults(handler=_cmd_sass)
 
+    port = sub.add_parser("port", help="draft a Rust port: analyze, write, build, diff, check")
+    port.add_argument("target", nargs="?", help="a bundled operator or FILE.py:KERNEL")
+    port.add_argument("--drafter", choices=("rules", "agent"), default="rules")
+    port.add_argument("--model", help="the agent's model (default $WORKBENCH_AGENT_MODEL)")
+    port.add_argument("--arg", action="append", default=[], metavar="SPEC")
+    port.add_argument("--const", action="append", default=[], metavar="NAME=VALUE")
+    port.add_argument("--out", metavar="DIR", help="where the port goes (default: the operator's port/)")
+    port.add_argument("--all", action="store_true", help="every catalog operator, unattended")
+    port.add_argument("--resume", metavar="RUN_DIR", help="continue a run folder")
+    port.add_argument("--from", dest="resume_from", metavar="STAGE", help="with --resume: rerun from STAGE")
+    port.set_defaults(handler=_cmd_port)
+
+    runs = sub.add_parser("runs", help="look at drafting runs")
+    runs.add_argument("action", choices=("show",))
+    runs.add_argument("folder", metavar="RUN_DIR")
+    runs.set_defaults(handler=_cmd_runs)
+
     doctor = sub.add_parser("doctor", help="check the toolchain and say how to fix it")
     doctor.add_argument("--json", action="store_true")
     doctor.set_defaults(handler=_cmd_doctor)
@@ -353,6 +370,54 @@ def _cmd_sass(args) -> int:
     else:
         print(result.text, end="")
         print("\n".join(result.summary.lines()))
+    return EXIT_OK
+
+
+def _cmd_port(args) -> int:
+    from .port.pipeline import run_pipeline
+    from .catalog import load_catalog
+    if args.all:
+        rows = []
+        for name in load_catalog():
+            out = Path(args.out) / name / "port" if args.out else None
+            result = run_pipeline(name, args.drafter, out=out, model=args.model)
+            rows.append((name, result.verdict, result.folder))
+            print(result.summary())
+        print(f"\n{'operator':14} {'verdict':16} run")
+        for name, verdict, folder in rows:
+            print(f"{name:14} {verdict:16} {folder}")
+        return EXIT_OK if all(v in ("PASS", "PASS_WITH_NOTES") for _, v, _ in rows) else EXIT_FAIL
+    if args.resume:
+        run_dir = Path(args.resume)
+        op_name = run_dir.parent.name
+        result = run_pipeline(op_name, args.drafter, out=Path(args.out) if args.out else None,
+                              resume=run_dir, resume_from=args.resume_from, model=args.model)
+    else:
+        if not args.target:
+            raise WorkbenchError("name an operator or FILE.py:KERNEL", "try `workbench port softmax`")
+        if ":" in args.target and args.target.split(":")[0].endswith(".py"):
+            from .adhoc import adhoc_operator
+            op = adhoc_operator(args.target, args.arg, args.const)
+            out = Path(args.out) if args.out else op.port_folder
+            result = run_pipeline(op, args.drafter, out=out, model=args.model)
+        else:
+            result = run_pipeline(args.target, args.drafter,
+                                  out=Path(args.out) if args.out else None, model=args.model)
+    print(result.summary())
+    return EXIT_OK if result.verdict in ("PASS", "PASS_WITH_NOTES") else EXIT_FAIL
+
+
+def _cmd_runs(args) -> int:
+    from .port.artifacts import read_artifacts
+    folder = Path(args.folder)
+    if not folder.is_dir():
+        raise WorkbenchError(f"{folder}: not a run folder", "runs live in runs/<op>/<timestamp>/")
+    for artifact in read_artifacts(folder):
+        print(f"{artifact.stage:14} #{artifact.attempt} {artifact.verdict:16} "
+              f"{artifact.seconds:7.2f}s  {artifact.summary}")
+        for key in ("diagnostics", "evidence"):
+            for item in (artifact.data.get(key) or [])[:8]:
+                print(f"{'':18}{item}")
     return EXIT_OK
 
 

@@ -35,6 +35,9 @@ class DiffReport:
     left_label: str = "python"
     right_label: str = "rust"
     symbols: dict = field(default_factory=dict)
+    # IR line -> the source line it came from (through loc), per side
+    left_sources: dict[int, object] = field(default_factory=dict)
+    right_sources: dict[int, object] = field(default_factory=dict)
 
     def counts(self) -> dict[str, int]:
         counts = {CRITICAL: 0, HINT: 0, ARITHMETIC: 0, NOISE: 0}
@@ -51,6 +54,8 @@ class DiffReport:
             "findings": [f.to_json() for f in self.findings],
             "alignment": [list(a) for a in self.alignment],
             "left_text": self.left_text, "right_text": self.right_text,
+            "left_sources": {str(k): str(v) for k, v in self.left_sources.items()},
+            "right_sources": {str(k): str(v) for k, v in self.right_sources.items()},
         }
 
     def to_text(self, show_noise: bool = False) -> str:
@@ -79,6 +84,7 @@ def diff_modules(left: Module, right: Module, left_label: str = "python",
     right_text = print_module(right, right_lines)
     alignment = align_modules(left, right)
     findings = findings_for(alignment, left_lines, right_lines, _sources(left), _sources(right))
+
     categories = {f.category for f in findings}
     verdict = FAIL if categories & {CRITICAL, ARITHMETIC} else \
         PASS_WITH_NOTES if HINT in categories else PASS
@@ -87,8 +93,11 @@ def diff_modules(left: Module, right: Module, left_label: str = "python",
                    for p in alignment.pairs),
                   key=lambda r: (r[0] if r[0] is not None else 10**9,
                                  r[1] if r[1] is not None else 10**9))
+    left_src, right_src = _sources(left), _sources(right)
     return DiffReport(verdict, findings, rows, left_text, right_text, left_label, right_label,
-                      {"left": left.symbols.get("kernel"), "right": right.symbols.get("kernel")})
+                      {"left": left.symbols.get("kernel"), "right": right.symbols.get("kernel")},
+                      {left_lines[i]: loc for i, loc in left_src.items() if i in left_lines},
+                      {right_lines[i]: loc for i, loc in right_src.items() if i in right_lines})
 
 
 def _sources(module: Module) -> dict[int, object]:

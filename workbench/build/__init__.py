@@ -1,0 +1,1 @@
+"""Building the Rust ports: lazy cargo builds with hot reload, and the C ABI."""

@@ -1,0 +1,237 @@
+"""Lazy builds of a port with hot reload.
+
+A build is identified by a content hash of what goes into it (the port's sources, the
+shared FFI crate, the workspace manifest and lock file, the Rust toolchain), never by
+mtimes. Each build is copied to `kernels_src/.build/<op>/libport_<op>-<hash>.so`: a new
+file name per build is what lets a running process (a notebook kernel) dlopen the new
+code, which a second dlopen of one fixed path cannot do. A failed build leaves the last
+good library in place and returns the compiler's diagnostics as file:line.
+"""
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from ..catalog import KERNELS_DIR, Operator
+from ..errors import WorkbenchError
+from .toolchain import TARGET_DIR, cargo_env, cargo_path
+
+BUILD_DIR = KERNELS_DIR / ".build"
+BUILD_TIMEOUT_S = 3600
+SHARED_INPUTS = ("Cargo.toml", "Cargo.lock", "wb_ffi")
+
+
+@dataclass
+class Diagnostic:
+    level: str
+    message: str
+    file: str | None
+    line: int | None
+    column: int | None
+    rendered: str = ""
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}:{self.column}: " if self.file else ""
+        return f"{where}{self.level}: {self.message}"
+
+
+@dataclass
+class BuildResult:
+    op: str
+    status: str                      # up-to-date, built, failed, prebuilt
+    library: Path | None             # the library to load: new, or the last good one
+    build_id: str
+    seconds: float
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.status != "failed"
+
+    def summary(self) -> str:
+        if self.status == "failed":
+            errors = [d for d in self.diagnostics if d.level == "error"]
+            kept = f"; still using {self.library.name}" if self.library else ""
+            return (f"{self.op}: build FAILED in {self.seconds:.1f} s{kept}\n"
+                    + "\n".join(f"  {d}" for d in errors[:20]))
+        return f"{self.op}: {self.status} ({self.library.name}, {self.seconds * 1e3:.0f} ms)"
+
+
+def crate_name(op: Operator) -> str:
+    return f"port_{op.name}"
+
+
+def has_port(op: Operator) -> bool:
+    return (op.port_folder / "Cargo.toml").exists()
+
+
+def port_sources(op: Operator) -> list[Path]:
+    files = [p for p in sorted(op.port_folder.rglob("*")) if p.is_file()
+             and "target" not in p.parts and not p.name.endswith((".orig", ".bak", ".md"))
+             and ".history" not in p.parts]
+    for name in SHARED_INPUTS:
+        path = KERNELS_DIR / name
+        files += sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else \
+            ([path] if path.exists() else [])
+    return files
+
+
+@cache
+def _toolchain_identity() -> str:
+    """rustc and cargo binaries, identified without running them (a run costs ~50 ms)."""
+    parts = []
+    for tool in ("rustc", "cargo"):
+        path = Path(shutil.which(tool) or Path.home() / ".cargo" / "bin" / tool)
+        stat = path.stat() if path.exists() else None
+        parts.append(f"{path}:{stat.st_size if stat else 0}:{stat.st_mtime_ns if stat else 0}")
+    return "|".join(parts)
+
+
+def source_hash(op: Operator) -> str:
+    digest = hashlib.sha256(_toolchain_identity().encode())
+    for path in port_sources(op):
+        digest.update(str(path.relative_to(KERNELS_DIR)).encode() + b"\0")
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def library_path(op: Operator, build_id: str) -> Path:
+    return BUILD_DIR / op.name / f"lib{crate_name(op)}-{build_id}.so"
+
+
+def last_good(op: Operator) -> Path | None:
+    marker = BUILD_DIR / op.name / "last_good"
+    if marker.exists():
+        path = BUILD_DIR / op.name / marker.read_text().strip()
+        return path if path.exists() else None
+    return None
+
+
+@contextmanager
+def _locked(op: Operator):
+    """One build of an operator at a time, across processes."""
+    BUILD_DIR.mkdir(parents=True, exist_ok=True)
+    with open(BUILD_DIR / f"{op.name}.lock", "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def build(op: Operator) -> BuildResult:
+    """Build the port if its sources changed since the last good build; never raises on
+    a compile error (the result says FAILED and keeps the last good library)."""
+    if not has_port(op):
+        raise WorkbenchError(f"{op.name} has no Rust port yet ({op.port_folder} is missing)",
+                             f"draft one with `workbench port {op.name}`")
+    start = time.perf_counter()
+    if os.environ.get("WORKBENCH_PREBUILT"):
+        # a machine without cargo (the GPU host): the carried-over bundle of every port
+        # (kernels_src/bundle), or each port's last good build
+        bundle = Path(os.environ["WORKBENCH_PREBUILT"])
+        library = bundle if bundle.is_file() else last_good(op)
+        if library is None:
+            raise WorkbenchError(f"{op.name}: WORKBENCH_PREBUILT is set but no built library "
+                                 f"is in {BUILD_DIR / op.name}", "build it on a machine with cargo")
+        return BuildResult(op.name, "prebuilt", library, library.stem.rsplit("-", 1)[-1],
+                           time.perf_counter() - start)
+    build_id = source_hash(op)
+    target = library_path(op, build_id)
+    if target.exists():
+        if last_good(op) != target:       # back to an earlier version: it is the good one now
+            _mark_last_good(target)
+        return BuildResult(op.name, "up-to-date", target, build_id, time.perf_counter() - start)
+    with _locked(op):
+        if target.exists():      # another process built it while we waited
+            return BuildResult(op.name, "up-to-date", target, build_id,
+                               time.perf_counter() - start)
+        ok, diagnostics = _run_cargo(op, build_id)
+        if not ok:
+            return BuildResult(op.name, "failed", last_good(op), build_id,
+                               time.perf_counter() - start, diagnostics)
+        _install(op, target)
+    return BuildResult(op.name, "built", target, build_id, time.perf_counter() - start,
+                       diagnostics)
+
+
+def _run_cargo(op: Operator, build_id: str) -> tuple[bool, list[Diagnostic]]:
+    # Cargo.lock is committed and pins every dependency; cargo only adds entries (a new
+    # port crate), it does not move existing pins.
+    args = [cargo_path(), "build", "--release", "-p", crate_name(op),
+            "--message-format=json-diagnostic-short"]
+    try:
+        proc = subprocess.run(args, cwd=KERNELS_DIR, env=cargo_env(build_id),
+                              capture_output=True, text=True, timeout=BUILD_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        return False, [Diagnostic("error", f"cargo did not finish in {BUILD_TIMEOUT_S} s",
+                                  None, None, None)]
+    diagnostics = parse_cargo_messages(proc.stdout)
+    if proc.returncode != 0 and not any(d.level == "error" for d in diagnostics):
+        tail = "\n".join(proc.stderr.strip().splitlines()[-15:])
+        diagnostics.append(Diagnostic("error", f"cargo failed:\n{tail}", None, None, None))
+    return proc.returncode == 0, diagnostics
+
+
+def parse_cargo_messages(stdout: str) -> list[Diagnostic]:
+    """compiler-message lines of `cargo --message-format=json` -> file:line diagnostics,
+    paths made relative to kernels_src/ so they point into the port."""
+    out = []
+    for line in stdout.splitlines():
+        if not line.startswith("{"):
+            continue
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if item.get("reason") != "compiler-message":
+            continue
+        message = item["message"]
+        if message.get("level") not in ("error", "warning") or not message.get("message"):
+            continue
+        span = next((s for s in message.get("spans", []) if s.get("is_primary")), None)
+        file = _port_relative(span["file_name"]) if span else None
+        out.append(Diagnostic(message["level"], message["message"], file,
+                              span["line_start"] if span else None,
+                              span["column_start"] if span else None,
+                              message.get("rendered") or ""))
+    return out
+
+
+def _port_relative(file_name: str) -> str:
+    path = Path(file_name)
+    if not path.is_absolute():
+        path = KERNELS_DIR / path
+    try:
+        return str(path.resolve().relative_to(KERNELS_DIR.parent))
+    except ValueError:
+        return file_name
+
+
+def _install(op: Operator, target: Path) -> None:
+    """Copy cargo's output to its versioned name atomically; a crash mid-copy leaves only
+    a temporary file that is never loaded."""
+    built = TARGET_DIR / "release" / f"lib{crate_name(op)}.so"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temporary = target.with_suffix(f".tmp{os.getpid()}")
+    shutil.copyfile(built, temporary)
+    with open(temporary, "rb") as handle:
+        os.fsync(handle.fileno())
+    os.replace(temporary, target)
+    _mark_last_good(target)
+
+
+def _mark_last_good(target: Path) -> None:
+    marker = target.parent / "last_good"
+    marker_tmp = marker.with_suffix(f".tmp{os.getpid()}")
+    marker_tmp.write_text(target.name + "\n")
+    os.replace(marker_tmp, marker)

@@ -1,0 +1,106 @@
+"""Loading a port's shared library: one handle per built version, so a rebuilt port is a
+new dlopen in the same process (hot reload), and the old version keeps working for any
+caller that still holds it."""
+from __future__ import annotations
+
+import ctypes
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..catalog import Operator
+from ..errors import WorkbenchError
+from .cargo import BuildResult, build
+
+
+class WbTensor(ctypes.Structure):
+    """Mirror of wb_ffi::WbTensor (#[repr(C)])."""
+    _fields_ = [("ptr", ctypes.c_uint64), ("ndim", ctypes.c_int32),
+                ("shape", ctypes.c_int64 * 4), ("strides", ctypes.c_int64 * 4),
+                ("dtype", ctypes.c_int32), ("device", ctypes.c_int32)]
+
+
+class PortError(WorkbenchError):
+    """The port returned an error code; the message is its own."""
+
+
+ERROR_NAMES = {1: "bad argument", 2: "device", 3: "launch", 4: "panic", 5: "compile"}
+
+
+@dataclass
+class PortLibrary:
+    op: str
+    path: Path
+    handle: ctypes.CDLL
+
+    @classmethod
+    def open(cls, op: str, path: Path) -> "PortLibrary":
+        handle = ctypes.CDLL(str(path))
+        launch = getattr(handle, f"wb_{op}")
+        launch.restype = ctypes.c_int32
+        launch.argtypes = [ctypes.POINTER(WbTensor), ctypes.c_int32,
+                           ctypes.POINTER(ctypes.c_double), ctypes.c_int32,
+                           ctypes.POINTER(ctypes.c_int64), ctypes.c_int32, ctypes.c_void_p]
+        emit = getattr(handle, f"wb_{op}_emit")
+        emit.restype = ctypes.c_int32
+        emit.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.POINTER(ctypes.c_uint8)),
+                         ctypes.POINTER(ctypes.c_size_t)]
+        build_id = getattr(handle, f"wb_{op}_build_id")
+        build_id.restype = ctypes.c_char_p
+        handle.wb_last_error.restype = ctypes.c_size_t
+        handle.wb_last_error.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
+        handle.wb_free.argtypes = [ctypes.POINTER(ctypes.c_uint8), ctypes.c_size_t]
+        return cls(op, path, handle)
+
+    def build_id(self) -> str:
+        return getattr(self.handle, f"wb_{self.op}_build_id")().decode()
+
+    def last_error(self) -> str:
+        buf = ctypes.create_string_buffer(4096)
+        self.handle.wb_last_error(buf, len(buf))
+        return buf.value.decode(errors="replace")
+
+    def _check(self, code: int, what: str) -> None:
+        if code != 0:
+            raise PortError(f"{self.op} port ({self.path.name}): {what} failed "
+                            f"({ERROR_NAMES.get(code, code)}): {self.last_error()}")
+
+    def emit(self, request: str) -> bytes:
+        """Tile IR bytecode for a specialization request (compiled in this process)."""
+        data = ctypes.POINTER(ctypes.c_uint8)()
+        size = ctypes.c_size_t()
+        code = getattr(self.handle, f"wb_{self.op}_emit")(request.encode(), ctypes.byref(data),
+                                                          ctypes.byref(size))
+        self._check(code, "Tile IR compile")
+        try:
+            return ctypes.string_at(data, size.value)
+        finally:
+            self.handle.wb_free(data, size)
+
+    def launch(self, tensors: list[WbTensor], scalars: list[float], consts: list[int],
+               stream: int) -> None:
+        tensor_array = (WbTensor * len(tensors))(*tensors)
+        scalar_array = (ctypes.c_double * max(1, len(scalars)))(*scalars)
+        const_array = (ctypes.c_int64 * max(1, len(consts)))(*consts)
+        code = getattr(self.handle, f"wb_{self.op}")(tensor_array, len(tensors), scalar_array,
+                                                     len(scalars), const_array, len(consts),
+                                                     ctypes.c_void_p(stream))
+        self._check(code, "launch")
+
+
+_OPEN: dict[tuple[str, Path], PortLibrary] = {}
+
+
+def open_library(op: str, path: Path) -> PortLibrary:
+    """One handle per (operator, file): a bundle holds several operators' symbols."""
+    key = (op, Path(path))
+    if key not in _OPEN:
+        _OPEN[key] = PortLibrary.open(op, Path(path))
+    return _OPEN[key]
+
+
+def load(op: Operator) -> tuple[PortLibrary, BuildResult]:
+    """Build the port if it changed, then load that version (or the last good one)."""
+    result = build(op)
+    if result.library is None:
+        raise PortError(result.summary())
+    return open_library(op.name, result.library), result

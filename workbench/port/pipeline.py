@@ -1,0 +1,305 @@
+"""The drafting pipeline: analyze -> write kernel -> write host/FFI -> build -> IR diff ->
+GPU check (when there is a GPU) -> on failure, diff analysis and a bounded fix loop.
+
+Every stage writes a JSON artifact (see artifacts.py) with a verdict into
+runs/<op>/<timestamp>/; each stage has a run cap, and hitting it ends the run with a
+verdict that says so. A run can be resumed from any stage (`resume_from`), and replayed:
+the agent's replies are cached by content hash, the rules drafter is deterministic.
+"""
+from __future__ import annotations
+
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..catalog import REPO_ROOT, Operator, get_operator
+from ..errors import WorkbenchError
+from .artifacts import Artifact, read_artifacts, write_artifact
+
+RUNS_DIR = REPO_ROOT / "runs"
+STAGES = ["analyze", "write_kernel", "write_host", "build", "ir_diff", "gpu_check"]
+RUN_CAPS = {"write_kernel": 3, "write_host": 2, "build": 4, "fix": 3}
+
+
+@dataclass
+class RunContext:
+    op: Operator
+    folder: Path                 # runs/<op>/<timestamp>
+    port: Path                   # where the port's files go
+    drafter: object              # rules or agent drafter
+    artifacts: list[Artifact] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def record(self, artifact: Artifact) -> Artifact:
+        self.counts[artifact.stage] = self.counts.get(artifact.stage, 0) + 1
+        artifact.attempt = self.counts[artifact.stage]
+        write_artifact(self.folder, len(self.artifacts) + 1, artifact)
+        self.artifacts.append(artifact)
+        return artifact
+
+    def last(self, stage: str) -> Artifact | None:
+        return next((a for a in reversed(self.artifacts) if a.stage == stage), None)
+
+    def over_cap(self, stage: str) -> bool:
+        return self.counts.get(stage, 0) >= RUN_CAPS.get(stage, 1)
+
+
+@dataclass
+class RunResult:
+    folder: Path
+    port: Path
+    verdict: str
+    artifacts: list[Artifact]
+
+    def summary(self) -> str:
+        lines = [f"run {self.folder.relative_to(REPO_ROOT) if self.folder.is_relative_to(REPO_ROOT) else self.folder}"]
+        for a in self.artifacts:
+            lines.append(f"  {a.stage:14} #{a.attempt} {a.verdict:16} {a.summary}")
+        lines.append(f"final verdict: {self.verdict}")
+        return "\n".join(lines)
+
+
+def _timed(fn):
+    def wrapper(ctx: RunContext) -> Artifact:
+        start = time.perf_counter()
+        artifact = fn(ctx)
+        artifact.seconds = time.perf_counter() - start
+        return ctx.record(artifact)
+    return wrapper
+
+
+# -- stages ------------------------------------------------------------------------------
+
+@_timed
+def stage_analyze(ctx: RunContext) -> Artifact:
+    from .analyze import analyze
+    source = ctx.op.kernel_file.read_text()
+    spec = analyze(source, str(ctx.op.kernel_file), ctx.op.kernel_name, list(ctx.op.cases))
+    raw = spec.to_json()
+    unsupported = raw.get("unsupported") or []
+    return Artifact("analyze", "UNSUPPORTED" if unsupported else "OK",
+                    f"{len(raw.get('params', []))} parameters", {"spec": raw})
+
+
+@_timed
+def stage_write_kernel(ctx: RunContext) -> Artifact:
+    try:
+        draft = ctx.drafter.write_kernel(ctx)
+    except WorkbenchError as e:
+        return Artifact("write_kernel", "ERROR", str(e).splitlines()[0],
+                        {"files": [], "diagnostics": [], "drafter": ctx.drafter.name})
+    _write_files(ctx.port, {k: v for k, v in draft.files.items() if k.startswith("src/kernel")})
+    diagnostics = [d if isinstance(d, dict) else dict(d.__dict__) for d in draft.diagnostics]
+    capped = any(d.get("construct") == "run cap" for d in diagnostics)
+    verdict = "DRAFTED" if draft.ok else "CAP_REACHED" if capped else "UNSUPPORTED"
+    summary = ("kernel drafted" if draft.ok else
+               "; ".join(f"line {d['line']}: {d['construct']}" for d in diagnostics)[:300])
+    return Artifact("write_kernel", verdict, summary,
+                    {"files": sorted(draft.files), "diagnostics": diagnostics,
+                     "drafter": ctx.drafter.name})
+
+
+@_timed
+def stage_write_host(ctx: RunContext) -> Artifact:
+    try:
+        files = ctx.drafter.write_host(ctx)
+    except WorkbenchError as e:
+        return Artifact("write_host", "ERROR", str(e).splitlines()[0],
+                        {"files": [], "drafter": ctx.drafter.name})
+    _write_files(ctx.port, files)
+    return Artifact("write_host", "DRAFTED", f"{len(files)} files",
+                    {"files": sorted(files), "drafter": ctx.drafter.name})
+
+
+@_timed
+def stage_build(ctx: RunContext) -> Artifact:
+    from ..build.cargo import build
+    result = build(ctx.op)
+    diagnostics = [{"level": d.level, "message": d.message, "file": d.file, "line": d.line}
+                   for d in result.diagnostics if d.level == "error"]
+    ok = result.status in ("built", "up-to-date", "prebuilt")
+    return Artifact("build", "BUILT" if ok else "BUILD_FAILED",
+                    result.summary().splitlines()[0],
+                    {"library": str(result.library) if ok and result.library else None,
+                     "diagnostics": diagnostics})
+
+
+@_timed
+def stage_ir_diff(ctx: RunContext) -> Artifact:
+    from ..diff import diff_modules
+    from ..pairs import operator_pair
+    cases, verdicts = [], []
+    for case in ctx.op.cases:
+        left, right = operator_pair(ctx.op, case.index)
+        report = diff_modules(left, right)
+        verdicts.append(report.verdict)
+        cases.append({"case": case.index, "verdict": report.verdict, "counts": report.counts(),
+                      "findings": [f.to_json() for f in report.findings
+                                   if f.category != "noise"][:40]})
+    verdict = "FAIL" if "FAIL" in verdicts else \
+        "PASS_WITH_NOTES" if "PASS_WITH_NOTES" in verdicts else "PASS"
+    return Artifact("ir_diff", verdict, ", ".join(f"case {c['case']}: {c['verdict']}" for c in cases),
+                    {"cases": cases})
+
+
+@_timed
+def stage_gpu_check(ctx: RunContext) -> Artifact:
+    from ..check.report import check_operator
+    response = check_operator(ctx.op.name)
+    verdict = {"ok": "PASS", "skipped": "SKIPPED"}.get(response.status, "FAIL")
+    return Artifact("gpu_check", verdict, response.reason or response.status,
+                    {"reason": response.reason, "results": response.results})
+
+
+@_timed
+def stage_diff_analysis(ctx: RunContext) -> Artifact:
+    """Which stage owns the fix, and does the divergence look like a mistranslation or a
+    compiler problem?"""
+    build, diff, check = ctx.last("build"), ctx.last("ir_diff"), ctx.last("gpu_check")
+    evidence = []
+    if build and build.verdict == "BUILD_FAILED":
+        files = {d.get("file") or "" for d in build.data["diagnostics"]}
+        owner = "host" if all(f.endswith("lib.rs") or f.endswith(".toml") for f in files if f) \
+            else "kernel"
+        evidence = [f"{d.get('file')}:{d.get('line')}: {d['message']}" for d in build.data["diagnostics"][:10]]
+        return Artifact("diff_analysis", "FIX_HOST" if owner == "host" else "FIX_KERNEL",
+                        f"the build fails in the {owner} code", {"owner": owner,
+                        "kind": "build error", "evidence": evidence})
+    if diff and diff.verdict == "FAIL":
+        findings = [f for c in diff.data["cases"] for f in c["findings"]
+                    if f["category"] in ("critical", "arithmetic")]
+        host_only = all(f["kind"] == "signature" for f in findings)
+        evidence = [f"[{f['category']}] {f['kind']}: {f['detail']}" for f in findings[:10]]
+        return Artifact("diff_analysis", "FIX_HOST" if host_only else "FIX_KERNEL",
+                        "the Tile IR differs: " + ("entry signature" if host_only else
+                                                   "a mistranslated kernel"),
+                        {"owner": "host" if host_only else "kernel",
+                         "kind": "mistranslation", "evidence": evidence})
+    if check and check.verdict == "FAIL":
+        # same Tile IR, different results: the launch (host) or the compiler
+        evidence = [check.summary]
+        return Artifact("diff_analysis", "COMPILER_PROBLEM" if diff and diff.verdict == "PASS"
+                        else "FIX_HOST", "IR matches but results differ",
+                        {"owner": "host", "kind": "launch or compiler", "evidence": evidence})
+    return Artifact("diff_analysis", "NOTHING_TO_FIX", "no failure", {"owner": "none",
+                    "kind": "none", "evidence": []})
+
+
+# -- the run -----------------------------------------------------------------------------
+
+STAGE_FUNCTIONS = {"analyze": stage_analyze, "write_kernel": stage_write_kernel,
+                   "write_host": stage_write_host, "build": stage_build,
+                   "ir_diff": stage_ir_diff, "gpu_check": stage_gpu_check}
+
+
+def run_pipeline(op_name: str | Operator, drafter: str = "rules", out: Path | None = None,
+                 resume: Path | None = None, resume_from: str | None = None,
+                 model: str | None = None) -> RunResult:
+    op = get_operator(op_name) if isinstance(op_name, str) else op_name
+    folder = resume or _new_run_folder(op)
+    port = Path(out) if out else op.port_folder
+    if port.resolve() != op.port_folder.resolve():
+        op = _relocated(op, port)
+    drafter = make_drafter(drafter, model, folder) if isinstance(drafter, str) else drafter
+    if getattr(drafter, "log_dir", folder) is None:
+        drafter.log_dir = folder
+    ctx = RunContext(op, folder, port, drafter)
+    first = 0
+    if resume is not None:
+        ctx.artifacts = read_artifacts(folder)
+        for a in ctx.artifacts:
+            ctx.counts[a.stage] = max(ctx.counts.get(a.stage, 0), a.attempt)
+        first = STAGES.index(resume_from) if resume_from else len(
+            {a.stage for a in ctx.artifacts if a.stage in STAGES})
+    else:
+        _keep_existing_port(port, folder)
+    verdict = _run_stages(ctx, first)
+    final = Artifact("final", verdict, f"{op.name}: {verdict}",
+                     {"stages": [f"{a.stage}:{a.verdict}" for a in ctx.artifacts]})
+    ctx.record(final)
+    return RunResult(folder, port, verdict, ctx.artifacts)
+
+
+def _run_stages(ctx: RunContext, first: int) -> str:
+    for stage in STAGES[first:]:
+        if ctx.over_cap(stage) and stage in RUN_CAPS:
+            return "CAP_REACHED"
+        artifact = STAGE_FUNCTIONS[stage](ctx)
+        if artifact.verdict in ("UNSUPPORTED", "CAP_REACHED", "ERROR"):
+            return artifact.verdict
+        if artifact.verdict in ("BUILD_FAILED", "FAIL"):
+            return _fix_loop(ctx)
+    return _final_verdict(ctx)
+
+
+def _fix_loop(ctx: RunContext) -> str:
+    """Ask the drafter to fix what the analysis blames, rebuild and re-diff; bounded."""
+    while True:
+        analysis = stage_diff_analysis(ctx)
+        if analysis.verdict in ("NOTHING_TO_FIX",):
+            return _final_verdict(ctx)
+        if ctx.over_cap("fix"):
+            ctx.record(Artifact("fix", "CAP_REACHED", f"{RUN_CAPS['fix']} fix attempts used",
+                                {"attempts": ctx.counts.get("fix", 0), "notes": []}))
+            return "CAP_REACHED"
+        fixed = ctx.drafter.fix(ctx, analysis)
+        ctx.record(Artifact("fix", "FIXED" if fixed else "NO_FIX",
+                            "files rewritten" if fixed else "the drafter has no fix for this",
+                            {"attempts": ctx.counts.get("fix", 0) + 1,
+                             "notes": analysis.data["evidence"][:5]}))
+        if not fixed:
+            return "FAIL"
+        for stage in ("build", "ir_diff", "gpu_check"):
+            artifact = STAGE_FUNCTIONS[stage](ctx)
+            if artifact.verdict in ("BUILD_FAILED", "FAIL"):
+                break
+        else:
+            return _final_verdict(ctx)
+
+
+def _final_verdict(ctx: RunContext) -> str:
+    diff, check = ctx.last("ir_diff"), ctx.last("gpu_check")
+    if check and check.verdict == "FAIL":
+        return "FAIL"
+    return diff.verdict if diff else "ERROR"
+
+
+def _new_run_folder(op: Operator) -> Path:
+    folder = RUNS_DIR / op.name / time.strftime("%Y%m%d-%H%M%S")
+    suffix = 0
+    while folder.exists():
+        suffix += 1
+        folder = folder.with_name(folder.name.split(".")[0] + f".{suffix}")
+    folder.mkdir(parents=True)
+    return folder
+
+
+def _keep_existing_port(port: Path, folder: Path) -> None:
+    """Never overwrite a port without keeping it: the old one goes into the run folder."""
+    if port.exists() and any(port.iterdir()):
+        shutil.copytree(port, folder / "previous_port",
+                        ignore=shutil.ignore_patterns("target", ".history"))
+
+
+def _write_files(port: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        path = port / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+def _relocated(op: Operator, port: Path) -> Operator:
+    from dataclasses import replace
+    return replace(op, folder=port.parent, kernel_path=op.kernel_file) if port.name == "port" \
+        else replace(op, folder=port.parent / port.name, kernel_path=op.kernel_file)
+
+
+def make_drafter(kind: str, model: str | None, folder: Path):
+    if kind == "rules":
+        from .drafters import RulesDrafter
+        return RulesDrafter()
+    if kind == "agent":
+        from .agent import AgentDrafter
+        return AgentDrafter(model=model, cache_dir=RUNS_DIR / ".agent-cache", log_dir=folder)
+    raise WorkbenchError(f"unknown drafter {kind!r}", "use --drafter rules or --drafter agent")
