@@ -8,7 +8,8 @@ bundle=kernels_src/.build/bundle/libwb_bundle.so
 [ -f "$bundle" ] || xz -dkc "$bundle.xz" > "$bundle"
 export WORKBENCH_PREBUILT=$PWD/$bundle
 export WORKBENCH_EXTRA_CATALOG=$PWD/kernels_src/fixtures/catalog.toml
-export CUDA_TILE_DUMP_TILEIR=${TMPDIR:-/tmp}/cutile-dump
+export CUDA_TILE_DUMP_BYTECODE=${TMPDIR:-/tmp}/cutile-dump
+mkdir -p "$CUDA_TILE_DUMP_BYTECODE"
 export PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH}
 export OUT=${OUT:-gpu-out}
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true

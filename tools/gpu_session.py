@@ -52,7 +52,7 @@ def bench() -> None:
 
 def specialize() -> None:
     """For real tensors: the explorer's predicted kernel vs cuda-tile's own signature and
-    the kernel the JIT compiled (read back from CUDA_TILE_DUMP_TILEIR)."""
+    the kernel the JIT compiled (read back from CUDA_TILE_DUMP_BYTECODE)."""
     import torch
     import cuda.tile as ct
     from cuda.tile.compilation import CallingConvention, KernelSignature
@@ -61,7 +61,7 @@ def specialize() -> None:
     from workbench.specialize import kernel_signature
 
     kernel = load_kernel(Path("tests/fixtures/vec_add.py"), "vec_add")
-    dump = Path(os.environ["CUDA_TILE_DUMP_TILEIR"])
+    dump = Path(os.environ["CUDA_TILE_DUMP_BYTECODE"])
     rows = []
     base = torch.randn(1 << 20, device="cuda")
     half = base.half()
@@ -87,12 +87,12 @@ def specialize() -> None:
                   kernel.kernel, tuple(tensors) + (1024,))
         torch.cuda.synchronize()
         new = sorted(set(dump.iterdir()) - before) if dump.exists() else []
-        compiled = [p.name for p in new]
+        # the dumped bytecode names its entry: find the predicted symbol in it
+        compiled = [p.name for p in new if predicted.encode() in p.read_bytes()]
         rows.append({"call": label, "predicted": predicted, "cuda_tile": official,
-                     "jit_dumped": compiled, "match": predicted == official
-                     and any(predicted in n for n in compiled)})
+                     "jit_dumped": compiled, "match": predicted == official and bool(compiled)})
         print(f"{label:32} predicted == cuda-tile: {predicted == official}; "
-              f"JIT compiled it: {any(predicted in n for n in compiled)}  ({predicted})", flush=True)
+              f"JIT compiled it: {bool(compiled)}  ({predicted})", flush=True)
     save("specialize.json", rows)
 
 
@@ -109,8 +109,11 @@ def ffi_cost() -> None:
         op = get_operator(name)
         case = op.case(0)
         values = make_values(op, case, torch)
+        rust = rust_launcher(op, None, torch)
+        prepared = rust.plan.arguments(values, case.consts)
         sides = {"python ct.launch": _python_launcher(op, torch),
-                 "rust C ABI": rust_launcher(op, None, torch)}
+                 "rust C ABI": rust,
+                 "rust C symbol only": lambda v, c, s: rust.library.launch(*prepared, s.cuda_stream)}
         for label, launch in sides.items():
             for _ in range(20):
                 launch(values, case.consts, stream)

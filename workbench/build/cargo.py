@@ -67,7 +67,42 @@ class BuildResult:
 
 
 def crate_name(op: Operator) -> str:
-    return f"port_{op.name}"
+    """The port's package name, from its Cargo.toml."""
+    import tomllib
+    manifest = op.port_folder / "Cargo.toml"
+    try:
+        return tomllib.loads(manifest.read_text())["package"]["name"]
+    except (OSError, KeyError, tomllib.TOMLDecodeError):
+        return f"port_{op.name}"
+
+
+def in_workspace(op: Operator) -> bool:
+    return op.port_folder.resolve().is_relative_to(KERNELS_DIR.resolve())
+
+
+def standalone_manifest(text: str) -> str:
+    """A port's Cargo.toml made to build outside kernels_src/: its own workspace, the
+    pinned versions spelled out, the shared FFI crate by absolute path. The shared target
+    folder and a copy of Cargo.lock keep the cutile crates from being rebuilt."""
+    import tomllib
+    workspace = tomllib.loads((KERNELS_DIR / "Cargo.toml").read_text())["workspace"]
+    deps = workspace["dependencies"]
+    out = []
+    for line in text.splitlines():
+        name, _, rest = line.partition(".workspace = true")
+        if rest == "" and _ and name.strip() in deps:
+            value = deps[name.strip()]
+            spec = (f'{{ path = "{(KERNELS_DIR / value["path"]).resolve()}" }}'
+                    if isinstance(value, dict) else f'"{value}"')
+            out.append(f"{name.strip()} = {spec}")
+        elif line.strip() in ("edition.workspace = true", "version.workspace = true",
+                              "publish.workspace = true"):
+            key = line.strip().split(".")[0]
+            value = workspace["package"][key]
+            out.append(f"{key} = {str(value).lower() if isinstance(value, bool) else repr(value).replace(chr(39), chr(34))}")
+        else:
+            out.append(line)
+    return "\n".join(out) + "\n\n[workspace]\n"
 
 
 def has_port(op: Operator) -> bool:
@@ -99,19 +134,29 @@ def _toolchain_identity() -> str:
 def source_hash(op: Operator) -> str:
     digest = hashlib.sha256(_toolchain_identity().encode())
     for path in port_sources(op):
-        digest.update(str(path.relative_to(KERNELS_DIR)).encode() + b"\0")
+        base = op.port_folder if path.is_relative_to(op.port_folder) else KERNELS_DIR
+        digest.update(str(path.relative_to(base)).encode() + b"\0")
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
 
+def build_folder(op: Operator) -> Path:
+    """Where an operator's built libraries go; a port outside kernels_src/ (a draft with
+    --out) gets its own, so it never becomes the catalog port's last good build."""
+    if in_workspace(op):
+        return BUILD_DIR / op.name
+    tag = hashlib.sha256(str(op.port_folder.resolve()).encode()).hexdigest()[:10]
+    return BUILD_DIR / "external" / f"{op.name}-{tag}"
+
+
 def library_path(op: Operator, build_id: str) -> Path:
-    return BUILD_DIR / op.name / f"lib{crate_name(op)}-{build_id}.so"
+    return build_folder(op) / f"lib{crate_name(op)}-{build_id}.so"
 
 
 def last_good(op: Operator) -> Path | None:
-    marker = BUILD_DIR / op.name / "last_good"
+    marker = build_folder(op) / "last_good"
     if marker.exists():
-        path = BUILD_DIR / op.name / marker.read_text().strip()
+        path = marker.parent / marker.read_text().strip()
         return path if path.exists() else None
     return None
 
@@ -167,8 +212,8 @@ def build(op: Operator) -> BuildResult:
 def _run_cargo(op: Operator, build_id: str) -> tuple[bool, list[Diagnostic]]:
     # Cargo.lock is committed and pins every dependency; cargo only adds entries (a new
     # port crate), it does not move existing pins.
-    args = [cargo_path(), "build", "--release", "-p", crate_name(op),
-            "--message-format=json-diagnostic-short"]
+    args = [cargo_path(), "build", "--release", "--manifest-path",
+            str(op.port_folder / "Cargo.toml"), "--message-format=json-diagnostic-short"]
     try:
         proc = subprocess.run(args, cwd=KERNELS_DIR, env=cargo_env(build_id),
                               capture_output=True, text=True, timeout=BUILD_TIMEOUT_S)

@@ -66,27 +66,35 @@ def check(name: str, desc: WbTensor, dtype: str, rule: TensorRule) -> None:
                                 "needs a unit stride there", "pass .contiguous()")
 
 
-def call(op: Operator, library, values: dict, consts: dict, stream: int,
-         manifest: PortManifest | None = None) -> None:
-    """Launch the port on `values` (every runtime parameter by its Python name)."""
-    from ..ir.export import load_operator_kernel
-    manifest = manifest or load_manifest(op)
-    kernel = load_operator_kernel(op)
-    tensors, scalars = [], []
-    dtypes = set()
-    for name in kernel.params:
-        if name in kernel.const_params:
-            continue
-        value = values[name]
-        if name in manifest.tensors:
-            desc, dtype = describe(name, value)
-            check(name, desc, dtype, manifest.tensors[name])
+class CallPlan:
+    """What a launch needs to know about an operator's parameters, worked out once."""
+
+    def __init__(self, op: Operator, manifest: PortManifest | None = None):
+        from ..ir.export import load_operator_kernel
+        kernel = load_operator_kernel(op)
+        manifest = manifest or load_manifest(op)
+        self.runtime = [(name, manifest.tensors.get(name)) for name in kernel.params
+                        if name not in kernel.const_params]
+        self.consts = [name for name in kernel.params if name in kernel.const_params]
+
+    def arguments(self, values: dict, consts: dict) -> tuple[list, list[float], list[int]]:
+        """Checked descriptors, scalars and constants, in the C ABI's order."""
+        tensors, scalars = [], []
+        for name, rule in self.runtime:
+            if rule is None:
+                scalars.append(float(values[name]))
+                continue
+            desc, dtype = describe(name, values[name])
+            check(name, desc, dtype, rule)
             tensors.append(desc)
-            dtypes.add(dtype)
-        else:
-            scalars.append(float(value))
-    consts_in_order = [int(consts[name]) for name in kernel.params if name in kernel.const_params]
-    library.launch(tensors, scalars, consts_in_order, stream)
+        return tensors, scalars, [int(consts[name]) for name in self.consts]
+
+
+def call(op: Operator, library, values: dict, consts: dict, stream: int,
+         plan: CallPlan | None = None) -> None:
+    """Launch the port on `values` (every runtime parameter by its Python name)."""
+    tensors, scalars, const_values = (plan or CallPlan(op)).arguments(values, consts)
+    library.launch(tensors, scalars, const_values, stream)
 
 
 def rust_launcher(op: Operator, library_path: str | None, torch):
@@ -94,8 +102,9 @@ def rust_launcher(op: Operator, library_path: str | None, torch):
     from pathlib import Path
     from .library import load, open_library
     library = open_library(op.name, Path(library_path)) if library_path else load(op)[0]
-    manifest = load_manifest(op)
+    plan = CallPlan(op)
 
     def launch(values: dict, consts: dict, stream) -> None:
-        call(op, library, values, consts, stream.cuda_stream, manifest)
+        call(op, library, values, consts, stream.cuda_stream, plan)
+    launch.library, launch.plan = library, plan
     return launch

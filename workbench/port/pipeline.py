@@ -107,6 +107,12 @@ def stage_write_host(ctx: RunContext) -> Artifact:
     except WorkbenchError as e:
         return Artifact("write_host", "ERROR", str(e).splitlines()[0],
                         {"files": [], "drafter": ctx.drafter.name})
+    from ..build.cargo import in_workspace, standalone_manifest
+    if "Cargo.toml" in files and not in_workspace(ctx.op):
+        files["Cargo.toml"] = standalone_manifest(files["Cargo.toml"])
+        lock = REPO_ROOT / "kernels_src" / "Cargo.lock"
+        if lock.exists():
+            files["Cargo.lock"] = lock.read_text()
     _write_files(ctx.port, files)
     return Artifact("write_host", "DRAFTED", f"{len(files)} files",
                     {"files": sorted(files), "drafter": ctx.drafter.name})

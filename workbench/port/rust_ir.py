@@ -44,8 +44,9 @@ def operator_rust_ir(op: Operator, case_index: int = 0) -> IRResult:
     if not result.ok:
         print(result.summary(), file=sys.stderr)
     bytecode = emit_in_child(op.name, str(result.library), emit_request(op, case_index))
+    from ..ir.export import display_path
     return IRResult(text=disassemble(bytecode), symbol=load_manifest(op).entry,
-                    source=f"{op.port_folder.relative_to(REPO_ROOT)}:{load_manifest(op).entry}")
+                    source=f"{display_path(op.port_folder)}:{load_manifest(op).entry}")
 
 
 def emit_in_child(op_name: str, library: str, request: str) -> bytes:

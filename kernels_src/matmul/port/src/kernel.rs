@@ -3,8 +3,8 @@
 pub mod matmul_port {
     use cutile::core::*;
 
-    #[cutile::entry()]
-    pub fn matmul<E: ElementType, const TILE_M: i32, const TILE_N: i32, const TILE_K: i32>(
+    #[cutile::entry(unchecked_accesses = true)]
+    pub unsafe fn matmul<E: ElementType, const TILE_M: i32, const TILE_N: i32, const TILE_K: i32>(
         a: &Tensor<E, { [-1, -1] }>,
         b: &Tensor<E, { [-1, -1] }>,
         c: &mut Tensor<E, { [TILE_M, TILE_N] }>,

@@ -3,11 +3,11 @@
 pub mod rms_norm_port {
     use cutile::core::*;
 
-    #[cutile::entry()]
-    pub fn rms_norm<E: ElementType, const TILE_COLS: i32>(
+    #[cutile::entry(unchecked_accesses = true)]
+    pub unsafe fn rms_norm<E: ElementType, const TILE_COLS: i32>(
         x: &Tensor<E, { [-1, -1] }>,
         weight: &Tensor<E, { [-1] }>,
-        out: &mut Tensor<E, { [-1, -1] }>,
+        out: &mut Tensor<E, { [1, TILE_COLS] }>,
         eps: f32,
     ) {
         // One ordering token for every array, as cuTile Python threads its single entry token
@@ -36,7 +36,8 @@ pub mod rms_norm_port {
         let y: Tile<f32, { [1, TILE_COLS] }> =
             t * inv_rms.broadcast(shape![1, TILE_COLS]) * w.reshape(shape![1, TILE_COLS]);
         let y: Tile<E, { [1, TILE_COLS] }> = convert_tile(y);
-        let mut op: PartitionMut<E, { [1, TILE_COLS] }> = out.partition_mut(shape![1, TILE_COLS]);
+        let mut op: PartitionMut<E, { [1, TILE_COLS] }> =
+            unsafe { out.partition_full_mut(shape![1, TILE_COLS]) };
         op.store(y, [row, 0i32]);
     }
 }

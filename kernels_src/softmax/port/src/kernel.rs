@@ -5,10 +5,10 @@
 pub mod softmax_port {
     use cutile::core::*;
 
-    #[cutile::entry()]
-    pub fn softmax<E: ElementType, const TILE_COLS: i32>(
+    #[cutile::entry(unchecked_accesses = true)]
+    pub unsafe fn softmax<E: ElementType, const TILE_COLS: i32>(
         x: &Tensor<E, { [-1, -1] }>,
-        out: &mut Tensor<E, { [-1, -1] }>,
+        out: &mut Tensor<E, { [1, TILE_COLS] }>,
     ) {
         // One ordering token for both arrays, as cuTile Python threads its entry token
         // through every load and store (nothing is written before this point).
@@ -29,7 +29,8 @@ pub mod softmax_port {
             row_sum.reshape(const_shape![1, 1]).broadcast(const_shape![1, TILE_COLS]);
         let result: Tile<E, { [1, TILE_COLS] }> = convert_tile(e / row_sum);
         // a dynamic-shape output stores at exactly (row, 0), as the Python kernel does
-        let mut rows_out: PartitionMut<E, { [1, TILE_COLS] }> = out.partition_mut(const_shape![1, TILE_COLS]);
+        let mut rows_out: PartitionMut<E, { [1, TILE_COLS] }> =
+            unsafe { out.partition_full_mut(const_shape![1, TILE_COLS]) };
         rows_out.store(result, [block.0, 0i32]);
     }
 }

@@ -1,0 +1,175 @@
+// CodeMirror 6 editors for the two source panes: line numbers, highlighting through the
+// shared tok-* classes, `data-line` on every rendered line, and linked-line decorations.
+
+import { EditorState, Prec, RangeSetBuilder, StateEffect, StateField } from "@codemirror/state";
+import {
+  Decoration, EditorView, ViewPlugin, drawSelection, highlightActiveLine,
+  highlightActiveLineGutter, highlightSpecialChars, keymap, lineNumbers,
+} from "@codemirror/view";
+import { bracketMatching, indentOnInput, indentUnit, syntaxHighlighting } from "@codemirror/language";
+import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
+import { highlightSelectionMatches, searchKeymap } from "@codemirror/search";
+import { classHighlighter } from "@lezer/highlight";
+import { python } from "@codemirror/lang-python";
+import { rust } from "@codemirror/lang-rust";
+
+/** Effect carrying {lines: number[], origin: number|null}: the lines to mark `wb-linked`. */
+export const setLinked = StateEffect.define();
+
+const linkedMark = Decoration.line({ class: "wb-linked" });
+const originMark = Decoration.line({ class: "wb-linked wb-link-origin" });
+
+const linkedField = StateField.define({
+  create: () => Decoration.none,
+  update(deco, tr) {
+    deco = deco.map(tr.changes);
+    for (const effect of tr.effects) {
+      if (!effect.is(setLinked)) continue;
+      const { lines, origin } = effect.value;
+      const builder = new RangeSetBuilder();
+      const doc = tr.state.doc;
+      for (const n of [...new Set(lines)].sort((a, b) => a - b)) {
+        if (n < 1 || n > doc.lines) continue;
+        builder.add(doc.line(n).from, doc.line(n).from, n === origin ? originMark : linkedMark);
+      }
+      deco = builder.finish();
+    }
+    return deco;
+  },
+  provide: (field) => EditorView.decorations.from(field),
+});
+
+/** `data-line="N"` on every rendered .cm-line (CodeMirror only renders the viewport). */
+const lineNumberAttrs = ViewPlugin.fromClass(
+  class {
+    constructor(view) { this.decorations = this.build(view); }
+    update(u) {
+      if (u.docChanged || u.viewportChanged) this.decorations = this.build(u.view);
+    }
+    build(view) {
+      const builder = new RangeSetBuilder();
+      const { doc } = view.state;
+      const { from, to } = view.viewport;
+      for (let n = doc.lineAt(from).number, last = doc.lineAt(to).number; n <= last; n++) {
+        const line = doc.line(n);
+        builder.add(line.from, line.from,
+          Decoration.line({ attributes: { "data-line": String(n) } }));
+      }
+      return builder.finish();
+    }
+  },
+  { decorations: (v) => v.decorations },
+);
+
+const baseTheme = EditorView.theme({
+  "&": { height: "100%", fontSize: "var(--wb-font-size)", backgroundColor: "transparent" },
+  "&.cm-focused": { outline: "none" },
+  ".cm-scroller": { fontFamily: "var(--wb-mono)", lineHeight: "1.45", overflow: "auto" },
+  ".cm-gutters": {
+    backgroundColor: "var(--wb-gutter-bg)", color: "var(--wb-muted)",
+    borderRight: "1px solid var(--wb-border)",
+  },
+  ".cm-content": { caretColor: "var(--wb-fg)" },
+  ".cm-cursor, .cm-dropCursor": { borderLeftColor: "var(--wb-fg)" },
+  ".cm-activeLine": { backgroundColor: "var(--wb-active-line)" },
+  ".cm-activeLineGutter": { backgroundColor: "var(--wb-active-line)" },
+  "&.cm-focused .cm-selectionBackground, .cm-selectionBackground, ::selection": {
+    backgroundColor: "var(--wb-selection) !important",
+  },
+});
+
+function lineOfEvent(view, event) {
+  const target = event.target instanceof Element ? event.target : null;
+  const lineEl = target && target.closest(".cm-line");
+  if (!lineEl || !view.contentDOM.contains(lineEl)) return null;
+  try {
+    return view.state.doc.lineAt(view.posAtDOM(lineEl, 0)).number;
+  } catch (_) {
+    return null;
+  }
+}
+
+/**
+ * Make an editor. opts: parent, doc, language ("python" | "rust"), readOnly,
+ * onHover(line|null), onClick(line), onSave(text), onChange(view).
+ */
+export function makeEditor(opts) {
+  const { parent, doc = "", language, readOnly = false } = opts;
+  let lastHover = null;
+  const hover = (line) => {
+    if (line === lastHover) return;
+    lastHover = line;
+    if (opts.onHover) opts.onHover(line);
+  };
+  const extensions = [
+    lineNumbers(),
+    highlightSpecialChars(),
+    drawSelection(),
+    highlightActiveLineGutter(),
+    highlightActiveLine(),
+    bracketMatching(),
+    highlightSelectionMatches(),
+    syntaxHighlighting(classHighlighter),
+    language === "python" ? python() : rust(),
+    indentUnit.of("    "),
+    baseTheme,
+    linkedField,
+    lineNumberAttrs,
+    EditorView.domEventHandlers({
+      mousemove: (event, view) => { hover(lineOfEvent(view, event)); },
+      mouseleave: () => { hover(null); },
+      click: (event, view) => {
+        const line = lineOfEvent(view, event);
+        if (line !== null && opts.onClick) opts.onClick(line);
+      },
+    }),
+  ];
+  if (readOnly) {
+    extensions.push(EditorState.readOnly.of(true), EditorView.editable.of(false),
+      keymap.of([...searchKeymap, ...defaultKeymap]));
+  } else {
+    extensions.push(
+      Prec.highest(keymap.of([{
+        key: "Mod-s",
+        preventDefault: true,
+        stopPropagation: true,
+        run: (view) => { if (opts.onSave) opts.onSave(view.state.doc.toString()); return true; },
+      }])),
+      history(),
+      indentOnInput(),
+      keymap.of([indentWithTab, ...searchKeymap, ...historyKeymap, ...defaultKeymap]),
+      EditorView.updateListener.of((u) => { if (u.docChanged && opts.onChange) opts.onChange(u.view); }),
+    );
+  }
+  return new EditorView({ parent, state: EditorState.create({ doc, extensions }) });
+}
+
+/** Replace the document with `text`, changing only the differing middle (keeps the cursor
+ *  and scroll position where the text around them is unchanged; stays undoable). */
+export function replaceDoc(view, text) {
+  const old = view.state.doc.toString();
+  if (old === text) return false;
+  let a = 0;
+  const max = Math.min(old.length, text.length);
+  while (a < max && old.charCodeAt(a) === text.charCodeAt(a)) a++;
+  let b = 0;
+  while (b < max - a && old.charCodeAt(old.length - 1 - b) === text.charCodeAt(text.length - 1 - b)) b++;
+  view.dispatch({ changes: { from: a, to: old.length - b, insert: text.slice(a, text.length - b) } });
+  return true;
+}
+
+export function showLinked(view, lines, origin = null) {
+  view.dispatch({ effects: setLinked.of({ lines: [...lines], origin }) });
+}
+
+export function scrollToLine(view, line) {
+  if (!Number.isInteger(line) || line < 1 || line > view.state.doc.lines) return;
+  // Scroll only the editor's own scroller (EditorView.scrollIntoView would also move the
+  // notebook page around).
+  const block = view.lineBlockAt(view.state.doc.line(line).from);
+  const scroller = view.scrollDOM;
+  const top = block.top + view.documentTop - scroller.getBoundingClientRect().top + scroller.scrollTop;
+  if (top < scroller.scrollTop || top + block.height > scroller.scrollTop + scroller.clientHeight) {
+    scroller.scrollTop = Math.max(0, top - (scroller.clientHeight - block.height) / 2);
+  }
+}
