@@ -27,8 +27,15 @@ class DiffView:
 
 
 class PortSession:
-    def __init__(self, op: Operator | str, case: int = 0):
+    def __init__(self, op: Operator | str, case: int = 0, port: Path | None = None):
         self.op = get_operator(op) if isinstance(op, str) else op
+        if port is not None:          # work on a copy of a port somewhere else
+            from dataclasses import replace
+            port = Path(port)
+            self.op = replace(self.op, folder=port.parent, kernel_path=self.op.kernel_file)
+            if port.name != "port":
+                raise WorkbenchError(f"{port}: a port folder must be named `port`",
+                                     "copy it to <somewhere>/port")
         self.case = case
         self.last_build = None
         self.last_diff: DiffView | None = None

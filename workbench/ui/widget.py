@@ -52,11 +52,10 @@ class PortWidget(anywidget.AnyWidget):
 
     # -- state ----------------------------------------------------------------------------
     def _refresh_sources(self) -> None:
+        from ..ir.export import display_path
         s = self.session
-        self.python_file = str(s.python_file.relative_to(s.op.folder.parent.parent)) \
-            if s.python_file.is_absolute() else str(s.python_file)
-        self.rust_file = str(s.rust_file.relative_to(s.op.folder.parent.parent)) \
-            if s.rust_file.is_absolute() else str(s.rust_file)
+        self.python_file = display_path(s.python_file)
+        self.rust_file = display_path(s.rust_file)
         self.python_source = s.python_source()
         self.rust_source = s.rust_source()
 
@@ -69,7 +68,7 @@ class PortWidget(anywidget.AnyWidget):
     # -- actions --------------------------------------------------------------------------
     def _on_message(self, _widget, content, _buffers) -> None:
         if content.get("type") == "save":
-            self._run("save", lambda: self._save(content.get("text", "")))
+            self._run("save", lambda: self.save(content.get("text", "")))
         elif content.get("type") == "action":
             action = {"rebuild": self._rebuild, "diff": self._diff, "check": self._check,
                       "bench": self._bench, "draft": self._draft, "sass": self._sass}.get(
@@ -99,7 +98,8 @@ class PortWidget(anywidget.AnyWidget):
         else:
             work()
 
-    def _save(self, text: str) -> str:
+    def save(self, text: str) -> str:
+        """What the Save button does: write the port (keeping the old file), rebuild, diff."""
         kept = self.session.save_rust(text)
         self.rust_source = text
         message = self._rebuild()
