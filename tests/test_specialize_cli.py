@@ -44,4 +44,5 @@ def test_ir_diff_between_two_specializations(cli):
 def test_operator_cases_are_the_default_calls(cli):
     result = cli("specialize", "softmax", "--json")
     calls = json.loads(result.stdout)
-    assert [c["call"].split()[0] for c in calls] == ["f32[256,1000]", "f16[128,4096]", "bf16[37,777]"]
+    assert [c["call"].split()[0] for c in calls] == ["f32[256,1000]", "f16[128,4096]", "bf16[37,777]",
+                                                     "f16[16384,4096]"]

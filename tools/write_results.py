@@ -1,0 +1,35 @@
+"""Write bench/RESULTS.md from the GPU session's outputs in bench/results/ (see tools/gpu_run.sh)."""
+import json
+from pathlib import Path
+
+from workbench.check.report import format_bench, format_check
+from workbench.check.runner import CheckResponse
+
+RESULTS = Path(__file__).resolve().parent.parent / "bench" / "results"
+FIELDS = ("status", "reason", "results", "device", "ceilings")
+
+
+def response(raw: dict) -> CheckResponse:
+    return CheckResponse(**{k: raw.get(k) or ({} if k in ("device", "ceilings") else
+                                              [] if k == "results" else "") for k in FIELDS})
+
+
+def main() -> None:
+    load = lambda name: json.loads((RESULTS / name).read_text())
+    bench, checks, ffi = load("bench.json"), load("checks.json"), load("ffi_cost.json")
+    spec, fault = load("specialize.json"), load("fault.json")
+    text = (Path(__file__).with_name("results_template.md").read_text()
+            .replace("{{checks}}", "\n".join(format_check(op, response(r)) for op, r in checks.items()))
+            .replace("{{fault}}", format_check("oob_store (planted fault)", response(fault["faulty"]))
+                     + "\n" + format_check("softmax (next check, same process)", response(fault["next"])))
+            .replace("{{bench}}", format_bench(bench))
+            .replace("{{ffi}}", "\n".join(f"{k:34} {v:8.2f} us" for k, v in ffi.items()))
+            .replace("{{specialize}}", "\n".join(
+                f"{r['call']:32} predicted == cuda-tile: {r['predicted'] == r['cuda_tile']}; "
+                f"JIT compiled it: {bool(r['jit_dumped'])}   {r['predicted']}" for r in spec)))
+    (RESULTS.parent / "RESULTS.md").write_text(text)
+    print("wrote", RESULTS.parent / "RESULTS.md")
+
+
+if __name__ == "__main__":
+    main()
