@@ -173,6 +173,11 @@ function render({ model, el }) {
     irView.el.hidden = tab !== "ir";
     sassView.el.hidden = tab !== "sass";
     irPane.setAttribute("data-tab", tab);
+    // SASS is compiled on demand (a few seconds per side), the first time the tab opens
+    const busy = (get(model, "status", {}) || {}).busy;
+    if (tab === "sass" && !get(model, "sass_summary", []).length && !busy) {
+      model.send({ type: "action", name: "sass" });
+    }
   }
 
   function renderFiles() {
