@@ -1,0 +1,55 @@
+"""The drafting pipeline with the offline drafter: stages, artifacts, resume, run folders."""
+import json
+
+import pytest
+
+from workbench.catalog import get_operator
+from workbench.errors import WorkbenchError
+from workbench.port import pipeline
+from workbench.port.artifacts import Artifact, read_artifacts, validate, write_artifact
+
+from conftest import FIXTURES
+
+
+@pytest.fixture
+def runs(tmp_path, monkeypatch):
+    monkeypatch.setattr(pipeline, "RUNS_DIR", tmp_path / "runs")
+    return tmp_path
+
+
+def test_rules_draft_of_softmax_passes_and_resumes(runs, cli):
+    out = runs / "draft" / "softmax" / "port"
+    result = pipeline.run_pipeline("softmax", "rules", out=out)
+    assert result.verdict in ("PASS", "PASS_WITH_NOTES"), result.summary()
+    assert (out / "src" / "kernel.rs").exists() and (out / "port.toml").exists()
+    stages = [a.stage for a in read_artifacts(result.folder)]
+    assert stages == ["analyze", "write_kernel", "write_host", "build", "ir_diff", "gpu_check", "final"]
+    # resume from the IR diff: the earlier artifacts stay, the diff runs again
+    again = pipeline.run_pipeline("softmax", "rules", out=out, resume=result.folder,
+                                  resume_from="ir_diff")
+    artifacts = read_artifacts(again.folder)
+    assert [a.stage for a in artifacts].count("ir_diff") == 2
+    assert next(a for a in reversed(artifacts) if a.stage == "ir_diff").attempt == 2
+    shown = cli("runs", "show", str(result.folder))
+    assert shown.returncode == 0 and "write_kernel" in shown.stdout and "DRAFTED" in shown.stdout
+
+
+def test_unsupported_construct_ends_the_run_with_a_named_line(runs, cli):
+    result = cli("port", f"{FIXTURES}/drafter/scan_rows.py:scan_rows", "--arg", "f32[64,128]",
+                 "--arg", "f32[64,128]", "--const", "TILE_COLS=128", "--out", str(runs / "scan" / "port"))
+    assert result.returncode == 1
+    assert "UNSUPPORTED" in result.stdout and "line " in result.stdout
+
+
+def test_artifacts_are_validated_on_write_and_read(tmp_path):
+    with pytest.raises(WorkbenchError, match="verdict 'MAYBE'"):
+        write_artifact(tmp_path, 1, Artifact("build", "MAYBE", "x", {"library": None, "diagnostics": []}))
+    path = write_artifact(tmp_path, 1, Artifact("build", "BUILT", "ok", {"library": "l.so", "diagnostics": []}))
+    raw = json.loads(path.read_text())
+    assert raw["schema"] == "workbench.stage.build/1"
+    raw.pop("diagnostics")
+    path.write_text(json.dumps(raw))
+    with pytest.raises(WorkbenchError, match="diagnostics"):
+        read_artifacts(tmp_path)
+    with pytest.raises(WorkbenchError, match="unknown stage"):
+        validate({"stage": "teleport"})
