@@ -113,6 +113,11 @@ def test_notebook_a_panes_links_and_a_live_edit(lab, restore_port):
         assert ir.locator(".wb-ir-row.wb-linked").count() >= 1
         assert python.locator(f'.cm-line[data-line="{line}"].wb-linked').count() == 1
 
+        # the JIT -> AOT tab lists every case's compiled kernel
+        page.get_by_test_id("wb-tab-specialize").click()
+        assert page.locator(".wb-spec-table tbody tr").count() == len(get_operator("softmax").cases)
+        page.get_by_test_id("wb-tab-ir").click()
+
         # type an edit into the Rust pane: the -inf padding becomes zero; then save
         before_ir = ir.inner_text()
         rust_lines = KERNEL_RS.read_text().splitlines()

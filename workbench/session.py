@@ -96,6 +96,26 @@ class PortSession:
         from .check.report import bench_operators
         return bench_operators([self.op.name])
 
+    def specializations(self) -> list[dict]:
+        """The JIT -> AOT view: per case, the kernel the JIT compiles and what it assumed."""
+        from .ir.export import load_operator_kernel
+        from .specialize import const_branches, explore
+        kernel = load_operator_kernel(self.op)
+        calls = [list(case.args) for case in self.op.cases]
+        texts = [f"case {c.index}: " + " ".join(str(a) for a in c.args) for c in self.op.cases]
+        branches = const_branches(kernel)
+        rows = []
+        for case, text, args in zip(self.op.cases, texts, calls):
+            (spec,) = explore(kernel, [args], case.consts, [text])
+            consts = ", ".join(f"{k}={v}" for k, v in case.consts.items())
+            rows.append({"call": text, "symbol": spec.symbol, "branches": branches,
+                         "facts": [f"{f.name}: {f.words()}" for f in spec.arrays]
+                         + [f"const generics: {consts or 'none'}"]})
+        groups: dict[str, int] = {}
+        for row in rows:
+            row["group"] = groups.setdefault(row["symbol"], len(groups))
+        return rows
+
     def sass(self) -> dict:
         from .cli import _side_bytecode
         from .sass.diff import diff_sass

@@ -40,12 +40,14 @@ class PortWidget(anywidget.AnyWidget):
     sass_right = traitlets.Unicode("").tag(sync=True)
     sass_summary = traitlets.List([]).tag(sync=True)
     last_result = traitlets.Unicode("").tag(sync=True)
+    specializations = traitlets.List([]).tag(sync=True)
 
     def __init__(self, session: PortSession, diff: bool = True, **kwargs):
         super().__init__(**kwargs)
         self.session = session
         self._lock = threading.Lock()
         self._refresh_sources()
+        self.specializations = session.specializations()
         self.on_msg(self._on_message)
         if diff:
             self._run("diff", self._diff, background=False)

@@ -7,6 +7,7 @@ import { makeEditor, replaceDoc, scrollToLine, showLinked } from "./editors.js";
 import { IrDiffView } from "./irdiff.js";
 import { LinkIndex, emptyLinks, sortedList } from "./linking.js";
 import { SassView } from "./sass.js";
+import { SpecializeView } from "./specialize.js";
 
 const ACTIONS = [
   ["draft", "Draft", "Draft a Rust port from the Python kernel"],
@@ -68,6 +69,7 @@ function render({ model, el }) {
 
   const tabIr = h("button.wb-tab", { type: "button", "data-testid": "wb-tab-ir", onClick: () => setTab("ir") }, "IR diff");
   const tabSass = h("button.wb-tab", { type: "button", "data-testid": "wb-tab-sass", onClick: () => setTab("sass") }, "SASS");
+  const tabSpec = h("button.wb-tab", { type: "button", "data-testid": "wb-tab-specialize", onClick: () => setTab("specialize") }, "JIT \u2192 AOT");
   const irView = new IrDiffView({
     onHover: (row, side) => hoverLinks(index.fromIrRow(row.left, row.right, { aligned: row.paired, side })),
     onLeave: () => hoverLinks(null),
@@ -75,9 +77,10 @@ function render({ model, el }) {
     onFinding: (f) => pin({ kind: "finding", finding: f }, true),
   });
   const sassView = new SassView();
-  const irBody = h("div.wb-pane-body.wb-ir-body", null, irView.el, sassView.el);
+  const specView = new SpecializeView();
+  const irBody = h("div.wb-pane-body.wb-ir-body", null, irView.el, sassView.el, specView.el);
   const irPane = h("section.wb-pane.wb-pane-ir", { "data-testid": "wb-pane-ir" },
-    h("header.wb-pane-head.wb-tabs", null, tabIr, tabSass), irBody);
+    h("header.wb-pane-head.wb-tabs", null, tabIr, tabSass, tabSpec), irBody);
 
   const grid = h("div.wb-grid", null, pyPane, rustPane, irPane);
   const root = h("div.wb-root", null, toolbar, error, grid);
@@ -168,10 +171,12 @@ function render({ model, el }) {
     tab = name;
     tabIr.classList.toggle("wb-active", tab === "ir");
     tabSass.classList.toggle("wb-active", tab === "sass");
+    tabSpec.classList.toggle("wb-active", tab === "specialize");
     tabIr.setAttribute("aria-selected", String(tab === "ir"));
     tabSass.setAttribute("aria-selected", String(tab === "sass"));
     irView.el.hidden = tab !== "ir";
     sassView.el.hidden = tab !== "sass";
+    specView.el.hidden = tab !== "specialize";
     irPane.setAttribute("data-tab", tab);
     // SASS is compiled on demand (a few seconds per side), the first time the tab opens
     const busy = (get(model, "status", {}) || {}).busy;
@@ -268,11 +273,14 @@ function render({ model, el }) {
   on("verdict", schedule(renderVerdict));
   on("status", schedule(renderStatus));
   on("sass_left sass_right sass_summary", schedule(renderSass));
+  on("specializations", schedule(() => specView.render(get(model, "specializations", []))));
 
   renderFiles();
   renderVerdict();
   renderStatus();
   renderSass();
+  specView.render(get(model, "specializations", []));
+  specView.el.hidden = true;
   renderDiff();
   updateDirty();
   setTab("ir");
