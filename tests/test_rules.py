@@ -278,26 +278,109 @@ def test_unsupported_scan():
     assert any(u.line == 10 and u.construct == "ct.scan" for u in d.diagnostics), d.diagnostics
 
 
-def test_unsupported_constant_branch():
-    spec, source = fixture("const_branch.py", "scale_rows", ["f32[64]", "f32[64]"],
-                           {"TILE": 64, "DOUBLE": 1})
+def cases_for(args: list[str], consts: list[dict]) -> list[Case]:
+    return [Case(index=i, args=tuple(parse_arg(a) for a in args), consts=c)
+            for i, c in enumerate(consts)]
+
+
+def entry_fns(kernel_rs: str) -> dict[str, str]:
+    """Each `#[cutile::entry]` fn's name -> its text (up to the next entry)."""
+    parts = re.split(r"(?=    #\[cutile::entry)", kernel_rs)[1:]
+    return {re.search(r"fn (\w+)<", p).group(1): p for p in parts}
+
+
+def test_constant_branch_split_into_entries():
+    source = (FIXTURES / "const_branch.py").read_text()
+    cases = cases_for(["f32[256]", "f32[256]"], [{"TILE": 64, "DOUBLE": 1},
+                                                 {"TILE": 64, "DOUBLE": 0},
+                                                 {"TILE": 128, "DOUBLE": 1}])
+    spec = analyze(source, "tests/fixtures/drafter/const_branch.py", "scale_rows", cases)
     d = draft(spec, source, "scale_rows")
+    assert d.ok, d.diagnostics
+    fns = entry_fns(d.files["src/kernel.rs"])
+    assert list(fns) == ["scale_rows_double_1", "scale_rows_double_0"]     # one per value
+    for name, text in fns.items():      # the same generics for every entry
+        assert f"fn {name}<E: ElementType, const TILE: i32, const DOUBLE: i32>(" in text
+    assert "scalar_to_tile(2.0f32)" in fns["scale_rows_double_1"] and \
+        " * lit_b" in fns["scale_rows_double_1"]
+    assert "2.0f32" not in fns["scale_rows_double_0"]
+    assert "fn scale_rows<" not in d.files["src/kernel.rs"]
+    manifest = tomllib.loads(d.files["port.toml"])
+    assert manifest["entries"] == {"DOUBLE=1": "scale_rows_double_1",
+                                   "DOUBLE=0": "scale_rows_double_0"}
+    assert manifest["generics"] == ["dtype(x)", "TILE", "DOUBLE"]
+    assert manifest["entry"] == "scale_rows_double_1"
+    lib = squash(d.files["src/lib.rs"])
+    assert "match (call.consts[1],) {" in lib
+    assert "(1,) => launch_scale_rows_double_1::<T>(call, tile, double)," in lib
+    assert "(0,) => launch_scale_rows_double_0::<T>(call, tile, double)," in lib
+    assert "Error::BadArgument, format!(\"scale_rows: DOUBLE={} has no entry" in lib
+    assert "scale_rows_port::scale_rows_double_0(x, out.partition([tile]))" in lib
+
+
+def test_constant_if_else_split():
+    source = (FIXTURES / "const_branch_else.py").read_text()
+    cases = cases_for(["f32[64]", "f32[64]"], [{"TILE": 64, "MODE": m} for m in (7, 1, 0, 1)])
+    spec = analyze(source, "const_branch_else.py", "shift_rows", cases)
+    d = draft(spec, source, "shift_rows")
+    assert d.ok, d.diagnostics
+    fns = entry_fns(d.files["src/kernel.rs"])
+    assert list(fns) == ["shift_rows_mode_7", "shift_rows_mode_1", "shift_rows_mode_0"]
+    for name in ("shift_rows_mode_7", "shift_rows_mode_1"):      # MODE == 1 or MODE > 5
+        assert "scalar_to_tile(1.0f32)" in fns[name] and "exp(" not in fns[name]
+    assert "exp(" in fns["shift_rows_mode_0"] and "1.0f32" not in fns["shift_rows_mode_0"]
+    assert tomllib.loads(d.files["port.toml"])["entries"] == {
+        "MODE=7": "shift_rows_mode_7", "MODE=1": "shift_rows_mode_1",
+        "MODE=0": "shift_rows_mode_0"}
+
+
+def test_unsupported_constant_branch_mixed_with_runtime():
+    source = (FIXTURES / "const_branch_else.py").read_text()
+    cases = cases_for(["f32[64]", "f32[64]", "i32"], [{"TILE": 64, "MODE": 1}])
+    spec = analyze(source, "const_branch_else.py", "mixed_rows", cases)
+    d = draft(spec, source, "mixed_rows")
     assert not d.ok
-    assert [(u.line, u.construct) for u in d.diagnostics] == [(10, "if")]
-    assert "DOUBLE" in d.diagnostics[0].message and "entr" in d.diagnostics[0].message
+    assert [(u.line, u.construct) for u in d.diagnostics] == [(21, "if")]
+    message = d.diagnostics[0].message
+    assert "MODE" in message and "runtime value(s) n " in message
+    assert "[entries]" not in d.files["port.toml"]
 
 
-def test_unsupported_mixed_promotion():
-    source = '''import cuda.tile as ct
+def test_manifest_entry_for(tmp_path):
+    from workbench.port.manifest import PortManifest, _assignment
+    m = PortManifest("m", "k_a_1", ("dtype(x)", "A"), {},
+                     (( _assignment("A=1"), "k_a_1"), (_assignment("A=2,B=0"), "k_a_2_b_0")))
+    case = lambda **c: Case(index=0, args=(), consts=c)     # noqa: E731
+    assert m.entry_for(case(A=1, B=5)) == "k_a_1"
+    assert m.entry_for(case(A=2, B=0)) == "k_a_2_b_0"
+    assert m.entry_for(case(A=3)) == "k_a_1"                 # no match: `entry`
+    plain = PortManifest("m", "k", ("dtype(x)",), {})
+    assert plain.entry_for(case(A=1)) == "k"
+    with pytest.raises(ValueError):
+        _assignment("A")
 
 
-@ct.kernel
-def bad(x, out, T: ct.Constant[int]):
-    b = ct.bid(0)
-    t = ct.load(x, index=(b,), shape=(T,), padding_mode=ct.PaddingMode.ZERO)
-    ct.store(out, index=(b,), tile=t * 2.0)
-'''
-    case = Case(index=0, args=(parse_arg("f16[64]"), parse_arg("f16[64]")), consts={"T": 64})
-    d = draft(analyze(source, "bad.py", "bad", [case]), source, "bad")
-    assert not d.ok
-    assert any(u.line == 8 and "float32" in u.message for u in d.diagnostics), d.diagnostics
+def test_port_constant_branch_end_to_end(tmp_path, monkeypatch):
+    """The `workbench port FILE.py:KERNEL --const .. --out ..` pipeline on the fixture for two
+    values of DOUBLE: analyze, draft, build (cargo) and the Tile IR diff against the Python
+    kernel. gpu_check looks an operator up in the catalog, which an ad hoc FILE.py:KERNEL
+    target is not in: the lookup is pointed at the ad hoc operator (no GPU: skipped)."""
+    import workbench.check.report as report
+    from workbench.adhoc import adhoc_operator
+    from workbench.port import pipeline
+    monkeypatch.setattr(pipeline, "RUNS_DIR", tmp_path / "runs")
+    root = Path(__file__).resolve().parents[1]
+    monkeypatch.chdir(root)
+    for value in (1, 0):
+        out = tmp_path / f"double{value}" / "port"
+        op = adhoc_operator("tests/fixtures/drafter/const_branch.py:scale_rows",
+                            ["f32[256]", "f32[256]"], ["TILE=64", f"DOUBLE={value}"])
+        monkeypatch.setattr(report, "get_operator",
+                            lambda name, op=op, out=out: pipeline._relocated(op, out))
+        result = pipeline.run_pipeline(op, "rules", out=out)
+        stages = {a.stage: a.verdict for a in result.artifacts}
+        assert result.verdict in ("PASS", "PASS_WITH_NOTES"), result.summary()
+        assert stages["build"] == "BUILT" and stages["ir_diff"] in ("PASS", "PASS_WITH_NOTES")
+        manifest = tomllib.loads((out / "port.toml").read_text())
+        assert manifest["entries"] == {f"DOUBLE={value}": f"scale_rows_double_{value}"}
+        assert f"fn scale_rows_double_{value}<" in (out / "src" / "kernel.rs").read_text()

@@ -223,15 +223,27 @@ class _Aligner:
         return missing, [ro for ro in rops if id(ro) not in used]
 
     def _pair_moved(self, missing, extra, parent) -> None:
+        """Leftovers: pair equal keys (moved), then ops of one name whose operands come from
+        corresponding values (changed in place, e.g. only the padding differs); the rest
+        are missing or extra."""
         used = set()
+        unpaired = []
         for lo in missing:
             match = next((ro for ro in extra
                           if id(ro) not in used and op_key(ro) == op_key(lo)), None)
             if match is None:
-                self.pairs.append(OpPair(lo, None, MISSING, parent))
+                unpaired.append(lo)
                 continue
             used.add(id(match))
             self.pair(lo, match, MOVED, parent)
+        for lo in unpaired:
+            match = next((ro for ro in extra if id(ro) not in used and ro.name == lo.name
+                          and lo.name != "constant" and self._operands_map(lo, ro)), None)
+            if match is None:
+                self.pairs.append(OpPair(lo, None, MISSING, parent))
+                continue
+            used.add(id(match))
+            self.pair(lo, match, CHANGED, parent)
         for ro in extra:
             if id(ro) not in used:
                 self.pairs.append(OpPair(None, ro, EXTRA, parent))

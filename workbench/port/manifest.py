@@ -8,6 +8,11 @@ accepts. One place, read by the IR emitter and by the launcher's argument checks
     rank = 2
     dtypes = ["f32", "f16", "bf16"]
     unit_stride = [1]                      # dims whose stride must be 1
+    [entries]                              # optional: one entry per constant specialization
+    "DOUBLE=1" = "scale_rows_double_1"     # "NAME=V[,NAME=V]": the case's constants -> entry
+
+A case's entry is `entry_for(case)`: the first [entries] key whose constants all equal the
+case's, else `entry`.
 """
 from __future__ import annotations
 
@@ -32,6 +37,15 @@ class PortManifest:
     entry: str
     generics: tuple[str, ...]
     tensors: dict[str, TensorRule]
+    entries: tuple[tuple[tuple[tuple[str, str], ...], str], ...] = ()   # ((NAME, V)..), entry
+
+    def entry_for(self, case: Case) -> str:
+        """The entry compiled for `case`: its [entries] match, else `entry`."""
+        for assignment, entry in self.entries:
+            if all(name in case.consts and str(case.consts[name]) == value
+                   for name, value in assignment):
+                return entry
+        return self.entry
 
     def generic_values(self, params: list[str], case: Case) -> list[str]:
         runtime = _runtime_args(params, case)
@@ -53,6 +67,17 @@ def _runtime_args(params: list[str], case: Case) -> dict:
     return dict(zip(names, case.args))
 
 
+def _assignment(key: str) -> tuple[tuple[str, str], ...]:
+    """`"A=1,B=2"` -> (("A", "1"), ("B", "2"))."""
+    out = []
+    for part in key.split(","):
+        name, sep, value = part.partition("=")
+        if not sep or not name.strip() or not value.strip():
+            raise ValueError(f"[entries] key {key!r} is not NAME=VALUE[,NAME=VALUE]")
+        out.append((name.strip(), value.strip()))
+    return tuple(out)
+
+
 def load_manifest(op: Operator) -> PortManifest:
     path = op.port_folder / "port.toml"
     try:
@@ -60,7 +85,10 @@ def load_manifest(op: Operator) -> PortManifest:
         tensors = {name: TensorRule(int(t["rank"]), tuple(t["dtypes"]),
                                     tuple(t.get("unit_stride", ())))
                    for name, t in raw.get("tensors", {}).items()}
-        return PortManifest(raw["module"], raw["entry"], tuple(raw["generics"]), tensors)
+        entries = tuple((_assignment(key), str(entry))
+                        for key, entry in raw.get("entries", {}).items())
+        return PortManifest(raw["module"], raw["entry"], tuple(raw["generics"]), tensors,
+                            entries)
     except FileNotFoundError:
         raise WorkbenchError(f"{path}: missing", "every port has a port.toml (see manifest.py)")
     except (KeyError, ValueError, tomllib.TOMLDecodeError) as e:

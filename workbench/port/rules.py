@@ -30,6 +30,16 @@ Rules (each chosen so that the port's Tile IR lines up with the Python kernel's 
     would otherwise guard those loads with runtime asserts the Python kernel lacks).
   * kernels without loops share one ordering token across all arrays (`set_token`), as
     cuTile Python threads its entry token through every load and store.
+  * `if` / `if-else` whose test reads only `ct.Constant` parameters and literals is split
+    into entries, as cuTile Python specializes it away: one `#[cutile::entry]` per distinct
+    combination of the tested constants' values in the spec's cases, named
+    `<kernel>_<const>_<value>[_<const>_<value>..]` (lowercase, `-` -> `m`), each translating
+    only the branch the test (evaluated in Python with those values) selects. Every entry
+    keeps all the generics. port.toml's `[entries]` maps `"NAME=V[,NAME=V]"` to the entry
+    (`entry` is the first one) and the launcher dispatches on the constants' values (a
+    value with no entry is a bad argument). A test that also reads a runtime value, or
+    anything but names, literals, comparisons, `and`/`or`/`not` and arithmetic, stays
+    Unsupported.
 Anything else is an `Unsupported(line, construct, message)`; the draft then has `ok` False.
 """
 from __future__ import annotations
@@ -242,12 +252,70 @@ def assigned_names(nodes) -> set[str]:
     return names
 
 
+# ------------------------------------------------------------------------------ constant branches
+
+CONST_TEST_NODES = (ast.Expression, ast.Name, ast.Load, ast.Constant, ast.Compare, ast.BoolOp,
+                    ast.UnaryOp, ast.BinOp, ast.And, ast.Or, ast.Not, ast.USub, ast.UAdd,
+                    ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Add, ast.Sub,
+                    ast.Mult, ast.FloorDiv, ast.Mod, ast.BitAnd, ast.BitOr, ast.BitXor)
+
+
+def const_test_problem(test: ast.AST) -> str | None:
+    """Why `test` cannot be evaluated from constant values alone, or None."""
+    for n in ast.walk(test):
+        if not isinstance(n, CONST_TEST_NODES):
+            return f"`{type(n).__name__}` in the test is not evaluated by the drafter"
+        if isinstance(n, ast.Constant) and not isinstance(n.value, (int, float, bool)):
+            return f"literal {n.value!r} in the test"
+    return None
+
+
+def eval_const_test(test: ast.AST, values: dict[str, object]) -> bool:
+    """The test's truth for the constants' values (checked by const_test_problem first)."""
+    code = compile(ast.Expression(body=test), "<constant test>", "eval")
+    return bool(eval(code, {"__builtins__": {}}, dict(values)))
+
+
+def const_branch_names(fn: ast.FunctionDef, constants: list[str]) -> list[str]:
+    """The constants tested by `if` statements that the drafter splits into entries."""
+    shadowed = assigned_names(fn.body)
+    tested: list[str] = []
+    for node in ast.walk(fn):
+        if not isinstance(node, ast.If):
+            continue
+        names = {n.id for n in ast.walk(node.test) if isinstance(n, ast.Name)}
+        if names and names <= set(constants) - shadowed and const_test_problem(node.test) is None:
+            tested += [c for c in constants if c in names and c not in tested]
+    return [c for c in constants if c in tested]
+
+
+def entry_combinations(spec: KernelSpec, tested: list[str]) -> list[dict[str, object]]:
+    """The distinct values of the tested constants over the cases, in case order."""
+    out: list[dict[str, object]] = []
+    for s in spec.specializations:
+        combo = {c: s.constants.get(c) for c in tested}
+        if all(v is not None for v in combo.values()) and combo not in out:
+            out.append(combo)
+    return out
+
+
+def entry_name(kernel: str, combo: dict[str, object]) -> str:
+    parts = [kernel] + [f"{c}_{str(v).replace('-', 'm')}" for c, v in combo.items()]
+    return re.sub(r"\W", "_", "_".join(parts).lower())
+
+
+def entry_key(combo: dict[str, object]) -> str:
+    return ",".join(f"{c}={v}" for c, v in combo.items())
+
+
 # ------------------------------------------------------------------------------ translator
 
 class Translator:
-    def __init__(self, spec: KernelSpec, fn: ast.FunctionDef):
+    def __init__(self, spec: KernelSpec, fn: ast.FunctionDef,
+                 const_values: dict[str, object] | None = None):
         self.spec = spec
         self.fn = fn
+        self.const_values = dict(const_values or {})   # this entry's constant-branch values
         self.env: dict[str, Value] = {}
         self.blocks: list[list[Stmt]] = [[]]
         self.scope_ids: list[int] = [0]
@@ -353,17 +421,38 @@ class Translator:
         elif isinstance(stmt, ast.For):
             self.for_loop(stmt)
         elif isinstance(stmt, ast.If):
-            consts = sorted({n.id for n in ast.walk(stmt.test) if isinstance(n, ast.Name)
-                             and self.env.get(n.id) and self.env[n.id].origin == "constant"})
-            if consts:
-                raise Fail(stmt, "if", f"branch on constant(s) {', '.join(consts)} "
-                           f"(`{ast.unparse(stmt.test)}`): not split into separate entries "
-                           "by the drafter; port each specialization's branch as its own entry")
-            raise Fail(stmt, "if", f"runtime branch `{ast.unparse(stmt.test)}` is not ported")
+            self.if_statement(stmt)
         elif isinstance(stmt, ast.Pass):
             return
         else:
             raise Fail(stmt, type(stmt).__name__.lower(), "statement kind not ported")
+
+    def if_statement(self, stmt: ast.If):
+        consts = set(self.spec_constant_names())
+        names = sorted({n.id for n in ast.walk(stmt.test) if isinstance(n, ast.Name)})
+        tested = [n for n in names if n in consts and self.env.get(n) is not None
+                  and self.env[n].origin == "constant"]
+        if not tested:
+            raise Fail(stmt, "if", f"runtime branch `{ast.unparse(stmt.test)}` is not ported")
+        other = [n for n in names if n not in tested]
+        if other:
+            raise Fail(stmt, "if", f"branch on constant(s) {', '.join(tested)} mixed with "
+                       f"runtime value(s) {', '.join(other)} (`{ast.unparse(stmt.test)}`): "
+                       "only a test of constants and literals is split into entries")
+        bad = const_test_problem(stmt.test)
+        if bad:
+            raise Fail(stmt, "if", f"branch on constant(s) {', '.join(tested)} "
+                       f"(`{ast.unparse(stmt.test)}`): {bad}; not split into entries")
+        missing = [n for n in tested if n not in self.const_values]
+        if missing:
+            raise Fail(stmt, "if", f"branch on constant(s) {', '.join(missing)} "
+                       f"(`{ast.unparse(stmt.test)}`): no value for this entry")
+        taken = eval_const_test(stmt.test, self.const_values)
+        # the branch's statements join the enclosing block: Python folds the `if` away
+        self.block(stmt.body if taken else stmt.orelse)
+
+    def spec_constant_names(self) -> list[str]:
+        return [p.name for p in self.spec.constants]
 
     def assign(self, name: str, node, stmt):
         carried = self.loop_stack and name in self.loop_stack[-1]["carried"]
@@ -1033,7 +1122,8 @@ def arg(call: ast.Call, name: str, position: int | None):
 
 # ------------------------------------------------------------------------------ rendering
 
-def render_kernel(t: Translator, spec: KernelSpec, op_name: str) -> str:
+def render_entry(t: Translator, spec: KernelSpec, name: str) -> list[str]:
+    """One `#[cutile::entry]` fn, indented for the module."""
     consts = [p.name for p in spec.constants]
     generics = ", ".join(["E: ElementType"] + [f"const {c}: i32" for c in consts])
     params = []
@@ -1059,6 +1149,20 @@ def render_kernel(t: Translator, spec: KernelSpec, op_name: str) -> str:
         body += s.render("")
     attr = "#[cutile::entry(unchecked_accesses = true)]" if t.unchecked else "#[cutile::entry()]"
     fn = "pub unsafe fn" if t.unchecked else "pub fn"
+    lines = [f"    // NOTE {note}" for note in t.notes]
+    if t.const_values:
+        lines.append(f"    // The specialization {entry_key(t.const_values)}: its constant branches "
+                     "folded away.")
+    lines.append(f"    {attr}")
+    lines.append(f"    {fn} {name}<{generics}>(")
+    lines += [f"        {p}," for p in params]
+    lines.append("    ) {")
+    lines += ["        " + b if b else "" for b in body]
+    lines.append("    }")
+    return lines
+
+
+def render_kernel(entries: list[tuple[str, Translator]], spec: KernelSpec, op_name: str) -> str:
     lines = [
         f"//! Drafted by workbench/port/rules.py from {spec.filename} ({spec.kernel_name}); "
         "review before use.",
@@ -1068,14 +1172,11 @@ def render_kernel(t: Translator, spec: KernelSpec, op_name: str) -> str:
         "    use cutile::core::*;",
         "",
     ]
-    for note in t.notes:
-        lines.append(f"    // NOTE {note}")
-    lines.append(f"    {attr}")
-    lines.append(f"    {fn} {spec.kernel_name}<{generics}>(")
-    lines += [f"        {p}," for p in params]
-    lines.append("    ) {")
-    lines += ["        " + b if b else "" for b in body]
-    lines += ["    }", "}", ""]
+    for i, (name, t) in enumerate(entries):
+        if i:
+            lines.append("")
+        lines += render_entry(t, spec, name)
+    lines += ["}", ""]
     return "\n".join(lines)
 
 
@@ -1107,21 +1208,92 @@ def case_dtypes(spec: KernelSpec) -> list[str]:
     return sorted(order, key=lambda d: canonical.index(d) if d in canonical else len(canonical))
 
 
-def render_port_toml(spec: KernelSpec, op_name: str) -> str:
+def render_port_toml(spec: KernelSpec, op_name: str,
+                     entries: list[tuple[str, dict]] | None = None) -> str:
+    """`entries`: (entry name, constant assignment) per split entry; None: one entry."""
     arrays = spec.arrays
     generics = [f'"dtype({arrays[0].name})"'] + [f'"{c.name}"' for c in spec.constants]
     dtypes = ", ".join(f'"{d}"' for d in case_dtypes(spec))
+    entry = entries[0][0] if entries else spec.kernel_name
     lines = ["# How catalog cases map onto the Rust entry (see workbench/port/manifest.py).",
              "# Drafted by workbench/port/rules.py.",
-             f'module = "{op_name}_port"', f'entry = "{spec.kernel_name}"',
+             f'module = "{op_name}_port"', f'entry = "{entry}"',
              f"generics = [{', '.join(generics)}]"]
     for p in arrays:
         lines += ["", f"[tensors.{p.name}]", f"rank = {p.rank}", f"dtypes = [{dtypes}]",
                   f"unit_stride = [{(p.rank or 1) - 1}]"]
+    if entries:
+        lines += ["", "# one entry per specialization of the constant branches", "[entries]"]
+        lines += [f'"{entry_key(combo)}" = "{name}"' for name, combo in entries]
     return "\n".join(lines) + "\n"
 
 
-def render_lib(t: Translator, spec: KernelSpec, op_name: str) -> str:
+def render_launch(t: Translator, spec: KernelSpec, op_name: str, fn_name: str, entry: str,
+                  cparams: str) -> str:
+    """A `fn <fn_name><T>(call, constants..)` launching `entry` (the translator's outputs)."""
+    arrays, scalars, consts = spec.arrays, spec.scalars, spec.constants
+    cvars = [c.name.lower() for c in consts]
+    mod = f"{op_name}_port"
+    loads = []
+    args = []
+    for i, p in enumerate(arrays):
+        if p.name in t.outputs:
+            loads.append(f"    let {p.name} = call.output::<T>({i})?;")
+            dims = ", ".join(d.lower() if not d.isdigit() else d
+                             for d in t.outputs[p.name]["shape"])
+            args.append((p.name, f"{p.name}.partition([{dims}])"))
+        else:
+            loads.append(f"    let {p.name} = call.input::<T>({i})?;")
+            args.append((p.name, p.name))
+    for k, p in enumerate(scalars):
+        rust = t.env[p.name].kind.dtype
+        loads.append(f"    let {p.name} = call.scalars[{k}] as {rust};")
+        args.append((p.name, p.name))
+    order = {p.name: i for i, p in enumerate(spec.params)}
+    args.sort(key=lambda a: order[a[0]])
+    generics = ", ".join(["T::DTYPE.as_str().to_string()"] + [f"{c}.to_string()" for c in cvars])
+    outs = [p for p in arrays if p.name in t.outputs]
+    grid = (f"    // {outs[0].name} partitioned by its stored tile: the grid is its tile count "
+            "(check it against kernel.py's grid())") if outs else "    // no output"
+    return f"""fn {fn_name}<T: DType>(call: &Call{cparams}) -> Result<(), Error> {{
+{chr(10).join(loads)}
+    let generics = vec![{generics}];
+{grid}
+    unsafe {{
+        {mod}::{entry}({', '.join(a[1] for a in args)})
+            .generics(generics)
+            .async_on(&call.stream)
+    }}
+    .map(|_| ())
+    .map_err(|e| call.launch_error(e))
+}}"""
+
+
+def render_dispatch(entries: list[tuple[str, Translator, dict]], spec: KernelSpec,
+                    op_name: str, cparams: str, cargs: str) -> str:
+    """`launch<T>` choosing the split entry by the tested constants' values."""
+    index = {c.name: i for i, c in enumerate(spec.constants)}
+    tested = list(entries[0][2])
+    key = "(" + ", ".join(f"call.consts[{index[c]}]" for c in tested) + ",)"
+    arms = []
+    for name, _, combo in entries:
+        pattern = "(" + ", ".join(f"{int(combo[c])}" for c in tested) + ",)"
+        arms.append(f"        {pattern} => launch_{name}::<T>(call{cargs}),")
+    shown = ", ".join(f"{c}={{}}" for c in tested)
+    values = ", ".join(f"call.consts[{index[c]}]" for c in tested)
+    return f"""/// One entry per specialization of the kernel's constant branches (port.toml [entries]).
+fn launch<T: DType>(call: &Call{cparams}) -> Result<(), Error> {{
+    match {key} {{
+{chr(10).join(arms)}
+        _ => Err(set_error(Error::BadArgument, format!("{op_name}: {shown} has no entry in the port", {values}))),
+    }}
+}}"""
+
+
+def render_lib(entries: list[tuple[str, Translator, dict]], spec: KernelSpec,
+               op_name: str) -> str:
+    """`entries`: (entry name, translator, constant assignment); one with {} when unsplit."""
+    t = entries[0][1]
     arrays, scalars, consts = spec.arrays, spec.scalars, spec.constants
     cvars = [c.name.lower() for c in consts]
     power_of_two = all(isinstance(v, int) and v > 0 and v & (v - 1) == 0
@@ -1145,27 +1317,13 @@ def render_lib(t: Translator, spec: KernelSpec, op_name: str) -> str:
         if d in FFI_DTYPES:
             const, rust = FFI_DTYPES[d]
             arms.append(f"            {const} => launch::<{rust}>(&call{cargs}),")
-    loads = []
-    args = []
-    for i, p in enumerate(arrays):
-        if p.name in t.outputs:
-            loads.append(f"    let {p.name} = call.output::<T>({i})?;")
-            dims = ", ".join(d.lower() if not d.isdigit() else d
-                             for d in t.outputs[p.name]["shape"])
-            args.append((p.name, f"{p.name}.partition([{dims}])"))
-        else:
-            loads.append(f"    let {p.name} = call.input::<T>({i})?;")
-            args.append((p.name, p.name))
-    for k, p in enumerate(scalars):
-        rust = t.env[p.name].kind.dtype
-        loads.append(f"    let {p.name} = call.scalars[{k}] as {rust};")
-        args.append((p.name, p.name))
-    order = {p.name: i for i, p in enumerate(spec.params)}
-    args.sort(key=lambda a: order[a[0]])
-    generics = ", ".join(["T::DTYPE.as_str().to_string()"] + [f"{c}.to_string()" for c in cvars])
-    outs = [p for p in arrays if p.name in t.outputs]
-    grid = (f"    // {outs[0].name} partitioned by its stored tile: the grid is its tile count "
-            "(check it against kernel.py's grid())") if outs else "    // no output"
+    if len(entries) == 1 and not entries[0][2]:
+        launchers = render_launch(t, spec, op_name, "launch", spec.kernel_name, cparams)
+    else:
+        launchers = "\n\n".join(
+            [render_dispatch(entries, spec, op_name, cparams, cargs)]
+            + [render_launch(et, spec, op_name, f"launch_{name}", name, cparams)
+               for name, et, _ in entries])
     return f"""//! The {op_name} port and its C ABI: `wb_{op_name}` launches, `wb_{op_name}_emit` compiles Tile IR.
 //! Drafted by workbench/port/rules.py: the launcher checks ranks and dtypes only.
 
@@ -1202,18 +1360,7 @@ pub unsafe extern "C" fn wb_{op_name}(
     }})
 }}
 
-fn launch<T: DType>(call: &Call{cparams}) -> Result<(), Error> {{
-{chr(10).join(loads)}
-    let generics = vec![{generics}];
-{grid}
-    unsafe {{
-        {mod}::{spec.kernel_name}({', '.join(a[1] for a in args)})
-            .generics(generics)
-            .async_on(&call.stream)
-    }}
-    .map(|_| ())
-    .map_err(|e| call.launch_error(e))
-}}
+{launchers}
 
 /// Tile IR bytecode for a specialization request (see wb_ffi's emit module).
 ///
@@ -1234,7 +1381,7 @@ pub extern "C" fn wb_{op_name}_build_id() -> *const c_char {{
 
 # ------------------------------------------------------------------------------ entry points
 
-def check_spec(spec: KernelSpec, diag) -> None:
+def check_spec(spec: KernelSpec, diag, if_lines: set[int] = frozenset()) -> None:
     for problem in spec.problems:
         diag(problem["line"], problem["construct"], problem["message"])
     if not spec.arrays:
@@ -1250,48 +1397,88 @@ def check_spec(spec: KernelSpec, diag) -> None:
                                       "port has one element type E")
         for d in dtypes - set(FFI_DTYPES):
             diag(spec.line, "dtypes", f"case {s.case} uses {d}; the C ABI ports f32/f16/bf16")
+    # constant branches: `if` statements are split into entries (or reported) by the
+    # translator; a conditional expression is not
     for b in spec.const_branches:
+        if b.line in if_lines:
+            continue
         diag(b.line, "if", f"branch on constant(s) {', '.join(b.constants)} (`{b.condition}`): "
-                           "the drafter does not split entries per specialization")
+                           "a conditional expression is not split into entries")
 
 
-def translate(spec: KernelSpec, source: str) -> Translator:
+def kernel_fn(spec: KernelSpec, source: str) -> ast.FunctionDef:
     tree = ast.parse(source, spec.filename)
     fn = next((n for n in tree.body if isinstance(n, ast.FunctionDef)
                and n.name == spec.kernel_name), None)
     if fn is None:
         raise ValueError(f"{spec.filename}: no function {spec.kernel_name!r}")
-    t = Translator(spec, fn)
-    t.run()
-    return t
+    return fn
+
+
+def translate_entries(spec: KernelSpec, source: str) -> list[tuple[str, Translator, dict]]:
+    """(entry name, translator, constant assignment) per entry: one, named after the kernel
+    and with {}, unless `if` statements test constants; then one per value combination."""
+    fn = kernel_fn(spec, source)
+    tested = const_branch_names(fn, [c.name for c in spec.constants])
+    combos = entry_combinations(spec, tested) if tested else []
+    out = []
+    for combo in combos or [{}]:
+        t = Translator(spec, fn, combo)
+        t.run()
+        out.append((entry_name(spec.kernel_name, combo) if combo else spec.kernel_name, t, combo))
+    return out
+
+
+def translate(spec: KernelSpec, source: str) -> Translator:
+    """The first entry's translation (the only one for a kernel without constant branches)."""
+    return translate_entries(spec, source)[0][1]
 
 
 def draft(spec: KernelSpec, source: str, op_name: str) -> Draft:
     diagnostics: list[Unsupported] = []
-    check_spec(spec, lambda line, c, m: diagnostics.append(Unsupported(line, c, m)))
-    t = translate(spec, source)
+    fn = kernel_fn(spec, source)
+    if_lines = {n.lineno for n in ast.walk(fn) if isinstance(n, ast.If)}
+    check_spec(spec, lambda line, c, m: diagnostics.append(Unsupported(line, c, m)), if_lines)
+    entries = translate_entries(spec, source)
     seen = {(d.line, d.construct) for d in diagnostics}
-    diagnostics += [d for d in t.diagnostics if (d.line, d.construct) not in seen]
-    if not t.outputs:
-        diagnostics.append(Unsupported(spec.line, "ct.store", "the kernel stores nothing"))
-    if len(t.outputs) > 1:
-        diagnostics.append(Unsupported(spec.line, "ct.store",
-                                       f"{len(t.outputs)} outputs; the launcher takes its "
-                                       "grid from one"))
+    notes: list[str] = []
+    for name, t, combo in entries:
+        for d in t.diagnostics:
+            if (d.line, d.construct) not in seen:
+                seen.add((d.line, d.construct))
+                diagnostics.append(d)
+        where = f" (entry {name})" if combo else ""
+        if not t.outputs and (spec.line, "ct.store") not in seen:
+            seen.add((spec.line, "ct.store"))
+            diagnostics.append(Unsupported(spec.line, "ct.store",
+                                           f"the kernel stores nothing{where}"))
+        if len(t.outputs) > 1 and (spec.line, "ct.store") not in seen:
+            seen.add((spec.line, "ct.store"))
+            diagnostics.append(Unsupported(spec.line, "ct.store",
+                                           f"{len(t.outputs)} outputs{where}; the launcher "
+                                           "takes its grid from one"))
+        notes += [n for n in t.notes if n not in notes]
     diagnostics.sort(key=lambda d: d.line)
+    split = [(name, combo) for name, _, combo in entries if combo] or None
     files = {"Cargo.toml": render_cargo(op_name),
-             "port.toml": render_port_toml(spec, op_name) if spec.arrays else "",
-             "src/kernel.rs": render_kernel(t, spec, op_name)}
+             "port.toml": render_port_toml(spec, op_name, split) if spec.arrays else "",
+             "src/kernel.rs": render_kernel([(name, t) for name, t, _ in entries], spec,
+                                            op_name)}
     try:
-        files["src/lib.rs"] = render_lib(t, spec, op_name)
+        files["src/lib.rs"] = render_lib(entries, spec, op_name)
     except Exception as e:      # a partial draft still comes back, with its diagnostics
         diagnostics.append(Unsupported(spec.line, "lib.rs", f"not rendered: {e}"))
-    return Draft(files=files, diagnostics=diagnostics, notes=list(t.notes))
+    return Draft(files=files, diagnostics=diagnostics, notes=notes)
 
 
 def store_shapes(spec: KernelSpec, source: str) -> dict[int, list[str]]:
-    """The tile shape of each ct.store (by line), from the drafter's type inference."""
+    """The tile shape of each ct.store (by line), from the drafter's type inference (over
+    every entry when constant branches split the kernel)."""
     try:
-        return translate(spec, source).store_shapes
+        shapes: dict[int, list[str]] = {}
+        for _, t, _ in translate_entries(spec, source):
+            for line, shape in t.store_shapes.items():
+                shapes.setdefault(line, shape)
+        return shapes
     except Exception:
         return {}

@@ -22,7 +22,7 @@ def emit_request(op: Operator, case_index: int) -> str:
     case = op.case(case_index)
     kernel = load_operator_kernel(op)
     manifest = load_manifest(op)
-    lines = [f"entry {manifest.entry}",
+    lines = [f"entry {manifest.entry_for(case)}",
              "generics " + " ".join(manifest.generic_values(kernel.params, case))]
     runtime = [p for p in kernel.params if p not in kernel.const_params]
     for name, spec in zip(runtime, case.args):
@@ -45,8 +45,9 @@ def operator_rust_ir(op: Operator, case_index: int = 0) -> IRResult:
         print(result.summary(), file=sys.stderr)
     bytecode = emit_in_child(op.name, str(result.library), emit_request(op, case_index))
     from ..ir.export import display_path
-    return IRResult(text=disassemble(bytecode), symbol=load_manifest(op).entry,
-                    source=f"{display_path(op.port_folder)}:{load_manifest(op).entry}")
+    entry = load_manifest(op).entry_for(op.case(case_index))
+    return IRResult(text=disassemble(bytecode), symbol=entry,
+                    source=f"{display_path(op.port_folder)}:{entry}")
 
 
 def emit_in_child(op_name: str, library: str, request: str) -> bytes:
