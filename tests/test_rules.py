@@ -360,27 +360,34 @@ def test_manifest_entry_for(tmp_path):
         _assignment("A")
 
 
-def test_port_constant_branch_end_to_end(tmp_path, monkeypatch):
-    """The `workbench port FILE.py:KERNEL --const .. --out ..` pipeline on the fixture for two
-    values of DOUBLE: analyze, draft, build (cargo) and the Tile IR diff against the Python
-    kernel. gpu_check looks an operator up in the catalog, which an ad hoc FILE.py:KERNEL
-    target is not in: the lookup is pointed at the ad hoc operator (no GPU: skipped)."""
-    import workbench.check.report as report
-    from workbench.adhoc import adhoc_operator
-    from workbench.port import pipeline
-    monkeypatch.setattr(pipeline, "RUNS_DIR", tmp_path / "runs")
-    root = Path(__file__).resolve().parents[1]
-    monkeypatch.chdir(root)
+def test_port_constant_branch_end_to_end(tmp_path, cli):
+    """`workbench port FILE.py:KERNEL --const .. --out ..` on the fixture for two values of
+    DOUBLE: analyze, draft, build (cargo) and the Tile IR diff against the Python kernel
+    (the GPU check is skipped: an ad hoc kernel has no PyTorch reference)."""
     for value in (1, 0):
-        out = tmp_path / f"double{value}" / "port"
-        op = adhoc_operator("tests/fixtures/drafter/const_branch.py:scale_rows",
-                            ["f32[256]", "f32[256]"], ["TILE=64", f"DOUBLE={value}"])
-        monkeypatch.setattr(report, "get_operator",
-                            lambda name, op=op, out=out: pipeline._relocated(op, out))
-        result = pipeline.run_pipeline(op, "rules", out=out)
-        stages = {a.stage: a.verdict for a in result.artifacts}
-        assert result.verdict in ("PASS", "PASS_WITH_NOTES"), result.summary()
-        assert stages["build"] == "BUILT" and stages["ir_diff"] in ("PASS", "PASS_WITH_NOTES")
+        out = tmp_path / f"double{value}"                # any folder name will do
+        result = cli("port", "tests/fixtures/drafter/const_branch.py:scale_rows",
+                     "--arg", "f32[256]", "--arg", "f32[256]", "--const", "TILE=64",
+                     "--const", f"DOUBLE={value}", "--out", str(out), timeout=900)
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert "ir_diff" in result.stdout and "build          #1 BUILT" in result.stdout
+        assert "gpu_check      #1 SKIPPED" in result.stdout
         manifest = tomllib.loads((out / "port.toml").read_text())
         assert manifest["entries"] == {f"DOUBLE={value}": f"scale_rows_double_{value}"}
         assert f"fn scale_rows_double_{value}<" in (out / "src" / "kernel.rs").read_text()
+
+
+def test_unsupported_mixed_promotion():
+    source = '''import cuda.tile as ct
+
+
+@ct.kernel
+def bad(x, out, T: ct.Constant[int]):
+    b = ct.bid(0)
+    t = ct.load(x, index=(b,), shape=(T,), padding_mode=ct.PaddingMode.ZERO)
+    ct.store(out, index=(b,), tile=t * 2.0)
+'''
+    case = Case(index=0, args=(parse_arg("f16[64]"), parse_arg("f16[64]")), consts={"T": 64})
+    d = draft(analyze(source, "bad.py", "bad", [case]), source, "bad")
+    assert not d.ok
+    assert any(u.line == 8 and "float32" in u.message for u in d.diagnostics), d.diagnostics

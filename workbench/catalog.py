@@ -37,6 +37,7 @@ class Operator:
     cases: tuple[Case, ...] = field(repr=False)
     folder: Path = field(default=None, repr=False)     # default: kernels_src/<name>
     kernel_path: Path | None = field(default=None, repr=False)   # default: folder/kernel.py
+    port_path: Path | None = field(default=None, repr=False)     # default: folder/port
 
     def __post_init__(self):
         if self.folder is None:
@@ -48,7 +49,7 @@ class Operator:
 
     @property
     def port_folder(self) -> Path:
-        return self.folder / "port"
+        return self.port_path or self.folder / "port"
 
     def case(self, index: int) -> Case:
         if not 0 <= index < len(self.cases):

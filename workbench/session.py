@@ -31,11 +31,7 @@ class PortSession:
         self.op = get_operator(op) if isinstance(op, str) else op
         if port is not None:          # work on a copy of a port somewhere else
             from dataclasses import replace
-            port = Path(port)
-            self.op = replace(self.op, folder=port.parent, kernel_path=self.op.kernel_file)
-            if port.name != "port":
-                raise WorkbenchError(f"{port}: a port folder must be named `port`",
-                                     "copy it to <somewhere>/port")
+            self.op = replace(self.op, port_path=Path(port), kernel_path=self.op.kernel_file)
         self.case = case
         self.last_build = None
         self.last_diff: DiffView | None = None

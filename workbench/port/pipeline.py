@@ -152,6 +152,9 @@ def stage_ir_diff(ctx: RunContext) -> Artifact:
 @_timed
 def stage_gpu_check(ctx: RunContext) -> Artifact:
     from ..check.report import check_operator
+    if not (ctx.op.folder / "reference.py").exists():
+        reason = "no PyTorch reference for this kernel (catalog operators have one)"
+        return Artifact("gpu_check", "SKIPPED", reason, {"reason": reason, "results": []})
     response = check_operator(ctx.op.name)
     verdict = {"ok": "PASS", "skipped": "SKIPPED"}.get(response.status, "FAIL")
     return Artifact("gpu_check", verdict, response.reason or response.status,
@@ -297,8 +300,7 @@ def _write_files(port: Path, files: dict[str, str]) -> None:
 
 def _relocated(op: Operator, port: Path) -> Operator:
     from dataclasses import replace
-    return replace(op, folder=port.parent, kernel_path=op.kernel_file) if port.name == "port" \
-        else replace(op, folder=port.parent / port.name, kernel_path=op.kernel_file)
+    return replace(op, port_path=port, kernel_path=op.kernel_file)
 
 
 def make_drafter(kind: str, model: str | None, folder: Path):
