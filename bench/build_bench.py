@@ -12,30 +12,22 @@ Targets: rebuild after a one-file edit < 30 s; C ABI call no slower than ct.laun
 """
 from __future__ import annotations
 
-import statistics
 import sys
 import time
 import uuid
 
 from workbench.build.cargo import build, source_hash
+from timing import median_time
 from workbench.catalog import get_operator
 from workbench.check.runner import has_cuda_driver
 
-
-def median_time(fn, repeat: int = 9) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def main() -> None:
     op = get_operator(sys.argv[1] if len(sys.argv) > 1 else "softmax")
     build(op)
-    t_hash = median_time(lambda: source_hash(op))
-    t_noop = median_time(lambda: build(op))
+    t_hash = median_time(lambda: source_hash(op), 9)[0]
+    t_noop = median_time(lambda: build(op), 9)[0]
     kernel = op.port_folder / "src" / "kernel.rs"
     original = kernel.read_text()
     try:

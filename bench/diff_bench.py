@@ -11,23 +11,15 @@ from __future__ import annotations
 
 import argparse
 import re
-import statistics
 import time
 
+from timing import median_time
 from workbench.catalog import load_catalog
 from workbench.diff import diff_modules
 from workbench.goldens import golden_path
 from workbench.ir.normalize import normalize
 from workbench.ir.parse import parse
 
-
-def median_time(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def synthetic(n_ops: int, inserted_every: int = 0) -> str:
@@ -47,8 +39,8 @@ def synthetic(n_ops: int, inserted_every: int = 0) -> str:
 def row(label: str, left_text: str, right_text: str, repeat: int) -> tuple[float, str]:
     left, right = normalize(parse(left_text)), normalize(parse(right_text))
     t_prep = median_time(lambda: (normalize(parse(left_text)), normalize(parse(right_text))),
-                         repeat)
-    t_diff = median_time(lambda: diff_modules(left, right), repeat)
+                         repeat)[0]
+    t_diff = median_time(lambda: diff_modules(left, right), repeat)[0]
     verdict = diff_modules(left, right).verdict
     n_ops = sum(1 for _ in left.walk())
     print(f"{label:26} {n_ops:6d} {t_diff * 1e3:9.2f} {t_prep * 1e3:12.2f} "

@@ -11,26 +11,18 @@ Targets (2-core machine): parse + normalize of the largest kernel < 20 ms; `work
 from __future__ import annotations
 
 import argparse
-import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+from timing import median_time
 from workbench.catalog import load_catalog
 from workbench.ir.disasm import disassemble
 from workbench.ir.export import export_bytecode, load_operator_kernel
 from workbench.ir.normalize import normalize
 from workbench.ir.parse import parse
 
-
-def median_time(fn, repeat: int) -> tuple[float, object]:
-    times, result = [], None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), result
 
 
 def command_time(args: list[str], repeat: int) -> float:

@@ -18,7 +18,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as cache:
         os.environ["WORKBENCH_CACHE"] = cache
         from workbench.catalog import load_catalog
-        from workbench.cli import _side_bytecode
+        from workbench.pairs import side_bytecode
         from workbench.sass import compile as sass_compile
         from workbench.sass.stages import sass_of
         sass_compile.CACHE_DIR = Path(cache) / "cubin"
@@ -27,7 +27,7 @@ def main() -> None:
         for op in load_catalog().values():
             for side in ("python", "rust"):
                 start = time.perf_counter()
-                bytecode = _side_bytecode(op, side, 0)
+                bytecode = side_bytecode(op, side, 0)
                 t_export = time.perf_counter() - start
                 start = time.perf_counter()
                 result = sass_of(bytecode)

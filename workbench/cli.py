@@ -237,7 +237,8 @@ def _sass_for_diff(args, report) -> dict:
     from .sass.diff import diff_sass
     from .sass.stages import attribute, sass_of
     op = get_operator(args.target)
-    left, right = (sass_of(_side_bytecode(op, side, args.case)) for side in ("python", "rust"))
+    from .pairs import side_bytecode
+    left, right = (sass_of(side_bytecode(op, side, args.case)) for side in ("python", "rust"))
     sdiff = diff_sass(left.instructions, right.instructions, left.summary, right.summary)
     attributed = []
     for f in report.findings:
@@ -248,16 +249,6 @@ def _sass_for_diff(args, report) -> dict:
     return {"table": sdiff.text(), "attributed": attributed,
             "python": left.summary.to_json(), "rust": right.summary.to_json()}
 
-
-def _side_bytecode(op, side: str, case: int) -> bytes:
-    from .ir.export import export_bytecode, load_operator_kernel
-    if side == "rust":
-        from .build.cargo import build
-        from .port.rust_ir import emit_in_child, emit_request
-        result = build(op)
-        return emit_in_child(op.name, str(result.library), emit_request(op, case))
-    c = op.case(case)
-    return export_bytecode(load_operator_kernel(op), list(c.args), c.consts)[0]
 
 
 def _read_side(path_text: str, side: str):
@@ -359,7 +350,8 @@ def _cmd_sass(args) -> int:
         bytecode = export_bytecode(load_kernel(path, name), [parse_arg(a) for a in args.arg],
                                    consts)[0]
     else:
-        bytecode = _side_bytecode(get_operator(args.target), args.side, args.case)
+        from .pairs import side_bytecode
+        bytecode = side_bytecode(get_operator(args.target), args.side, args.case)
     result = sass_of(bytecode)
     if args.json:
         print(json.dumps({"summary": result.summary.to_json(),

@@ -113,10 +113,10 @@ class PortSession:
         return rows
 
     def sass(self) -> dict:
-        from .cli import _side_bytecode
+        from .pairs import side_bytecode
         from .sass.diff import diff_sass
         from .sass.stages import sass_of
-        left, right = (sass_of(_side_bytecode(self.op, s, self.case)) for s in ("python", "rust"))
+        left, right = (sass_of(side_bytecode(self.op, s, self.case)) for s in ("python", "rust"))
         table = diff_sass(left.instructions, right.instructions, left.summary, right.summary)
         return {"left": left.text, "right": right.text, "rows": table.summary_rows()}
 

@@ -129,15 +129,13 @@ def _changed(left: Operation, right: Operation):
         if l_vals != r_vals:
             found.append((category, kind, f"`{left.name}`: {_show(l_vals)} -> {_show(r_vals)}",
                           None))
-    if found and all(f[1] == "optimization_hints" for f in found):
-        pass
-    elif found:
+    if any(f[1] != "optimization_hints" for f in found):
+        # a named hint (latency, allow_tma) says more than the whole hints attribute
         found = [f for f in found if f[1] != "optimization_hints"]
     l_types, r_types = _TYPES.search(l_text), _TYPES.search(r_text)
     if (l_types and r_types and l_types[1] != r_types[1]
             and not any(f[1] in ("tile_shape", "padding_value") for f in found)):
-        category = CRITICAL if left.name in MEMORY_OPS | MMA_OPS | REDUCTION_OPS else CRITICAL
-        found.append((category, "types", f"`{left.name}`: {l_types[1]} -> {r_types[1]}", None))
+        found.append((CRITICAL, "types", f"`{left.name}`: {l_types[1]} -> {r_types[1]}", None))
     if not found:
         found.append((_category_of(left.name), "attributes",
                       f"`{left.name}`: `{l_text}` -> `{r_text}`", None))
