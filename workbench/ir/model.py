@@ -7,10 +7,27 @@ locations) is available as data.
 """
 from __future__ import annotations
 
+import gc
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Iterator, Union
 
 INDENT = "  "
+
+
+@contextmanager
+def gc_paused():
+    """Pause the cyclic garbage collector while building a model: a parse allocates tens of
+    thousands of small acyclic objects, and in a process with a large heap (cuda-tile
+    loaded) the collections they trigger double the parse time. Reference counting still
+    frees everything."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 @dataclass

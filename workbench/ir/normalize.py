@@ -12,7 +12,7 @@ from typing import Callable, Iterable, Iterator
 
 from .locations import SourceLoc, resolve_locations
 from .model import (Block, Entry, Group, Module, Node, Operation, Token, clone_module,
-                    split_value_ref)
+                    gc_paused, split_value_ref)
 
 COMMUTATIVE_OPS = {"addf", "mulf", "addi", "muli", "maxf", "minf", "maxi", "mini",
                    "andi", "ori", "xori"}
@@ -36,11 +36,12 @@ def normalize(module: Module, disabled: Iterable[str] = ()) -> Module:
         from ..errors import WorkbenchError
         raise WorkbenchError(f"unknown normalization rule(s): {', '.join(sorted(unknown))}",
                              "see `workbench ir --stage normalized --explain`")
-    result = clone_module(module)
-    _make_names_unique(result)
-    for rule in RULES:
-        if rule.name not in disabled:
-            rule.apply(result)
+    with gc_paused():
+        result = clone_module(module)
+        _make_names_unique(result)
+        for rule in RULES:
+            if rule.name not in disabled:
+                rule.apply(result)
     return result
 
 
@@ -153,11 +154,14 @@ def assume_predicates(op: Operation) -> list[str]:
 
 
 def _assume_body(preds: tuple[str, ...], root: str, old_body: list[Node]) -> list[Node]:
-    from .lexer import group, tokenize
+    """`P1, P2, %root` followed by the old body's type part (`: tile<i32>`)."""
     type_start = next(i for i, n in enumerate(old_body)
                       if isinstance(n, Token) and n.text == ":")
-    text = ", ".join(preds) + f", {root}"
-    nodes = group(tokenize(text, 0), 0, text)
+    nodes: list[Node] = []
+    for i, pred in enumerate(preds):
+        kind = "typed" if "<" in pred else "ident"
+        nodes += ([Token("punct", ",")] if i else []) + [Token(kind, pred, i > 0)]
+    nodes += [Token("punct", ","), Token("value", root, True)]
     return nodes + old_body[type_start:]
 
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from .lexer import ParseError, group, tokenize
 from .model import (Block, BlockArg, Entry, Group, Module, Node, Operation, Region, Result,
-                    Token)
+                    Token, gc_paused)
 
 
 def parse(text: str, source: str = "") -> Module:
-    return _Parser(text, source).module()
+    with gc_paused():
+        return _Parser(text, source).module()
 
 
 class _Parser:
