@@ -1329,7 +1329,7 @@ def render_lib(entries: list[tuple[str, Translator, dict]], spec: KernelSpec,
 
 mod kernel;
 
-use std::ffi::{{c_char, c_void}};
+use std::ffi::c_void;
 
 #[allow(unused_imports)]
 use cutile::half::{{bf16, f16}};
@@ -1362,20 +1362,7 @@ pub unsafe extern "C" fn wb_{op_name}(
 
 {launchers}
 
-/// Tile IR bytecode for a specialization request (see wb_ffi's emit module).
-///
-/// # Safety
-/// See `wb_ffi::emit_entry`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn wb_{op_name}_emit(request: *const c_char, out: *mut *mut u8, len: *mut usize) -> i32 {{
-    unsafe {{ wb_ffi::emit_entry({mod}::__module_ast_self, "{mod}", request, out, len) }}
-}}
-
-/// The build this library came from (`WB_BUILD_ID`, set by `workbench build`).
-#[unsafe(no_mangle)]
-pub extern "C" fn wb_{op_name}_build_id() -> *const c_char {{
-    wb_ffi::build_id(option_env!("WB_BUILD_ID"))
-}}
+wb_ffi::port_exports!(wb_{op_name}_emit, wb_{op_name}_build_id, {mod});
 """
 
 

@@ -11,6 +11,36 @@ pub use emit::emit_entry;
 pub use launch::{WbTensor, borrow, borrow_stream, device, dtype_name, guard, set_error, Error,
                  DTYPE_BF16, DTYPE_F16, DTYPE_F32};
 
+/// The two exports every port has besides its launcher: `$emit` compiles the entry of
+/// `$module` to Tile IR bytecode for a specialization request (see the emit module), and
+/// `$build_id` names the build (`WB_BUILD_ID`, set by `workbench build`; the `option_env!`
+/// expands in the port's crate, so cargo rebuilds it when the id changes).
+///
+/// `wb_ffi::port_exports!(wb_softmax_emit, wb_softmax_build_id, softmax_port);`
+#[macro_export]
+macro_rules! port_exports {
+    ($emit:ident, $build_id:ident, $module:ident) => {
+        /// Tile IR bytecode for a specialization request.
+        ///
+        /// # Safety
+        /// See `wb_ffi::emit_entry`.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $emit(
+            request: *const ::std::ffi::c_char, out: *mut *mut u8, len: *mut usize,
+        ) -> i32 {
+            unsafe {
+                $crate::emit_entry($module::__module_ast_self, stringify!($module), request, out, len)
+            }
+        }
+
+        /// The build this library came from.
+        #[unsafe(no_mangle)]
+        pub extern "C" fn $build_id() -> *const ::std::ffi::c_char {
+            $crate::build_id(option_env!("WB_BUILD_ID"))
+        }
+    };
+}
+
 /// A NUL-terminated copy of a port's build id, made once per library.
 pub fn build_id(id: Option<&'static str>) -> *const std::ffi::c_char {
     static ID: std::sync::OnceLock<std::ffi::CString> = std::sync::OnceLock::new();

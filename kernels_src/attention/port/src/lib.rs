@@ -2,7 +2,7 @@
 
 mod kernel;
 
-use std::ffi::{c_char, c_void};
+use std::ffi::c_void;
 
 use cutile::half::{bf16, f16};
 use cutile::prelude::*;
@@ -57,17 +57,4 @@ fn launch<T: DType>(call: &Call, tile_q: usize, tile_kv: usize, head_dim: usize)
     .map_err(|e| call.launch_error(e))
 }
 
-/// Tile IR bytecode for a specialization request (see wb_ffi's emit module).
-///
-/// # Safety
-/// See `wb_ffi::emit_entry`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn wb_attention_emit(request: *const c_char, out: *mut *mut u8, len: *mut usize) -> i32 {
-    unsafe { wb_ffi::emit_entry(attention_port::__module_ast_self, "attention_port", request, out, len) }
-}
-
-/// The build this library came from (`WB_BUILD_ID`, set by `workbench build`).
-#[unsafe(no_mangle)]
-pub extern "C" fn wb_attention_build_id() -> *const c_char {
-    wb_ffi::build_id(option_env!("WB_BUILD_ID"))
-}
+wb_ffi::port_exports!(wb_attention_emit, wb_attention_build_id, attention_port);

@@ -2,7 +2,7 @@
 
 mod kernel;
 
-use std::ffi::{c_char, c_void};
+use std::ffi::c_void;
 
 use cutile::half::{bf16, f16};
 use cutile::prelude::*;
@@ -51,17 +51,4 @@ fn launch<T: DType>(call: &Call, tile_rows: usize, tile_cols: usize) -> Result<(
     .map_err(|e| call.launch_error(e))
 }
 
-/// Tile IR bytecode for a specialization request (see wb_ffi's emit module).
-///
-/// # Safety
-/// See `wb_ffi::emit_entry`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn wb_silu_and_mul_emit(request: *const c_char, out: *mut *mut u8, len: *mut usize) -> i32 {
-    unsafe { wb_ffi::emit_entry(silu_and_mul_port::__module_ast_self, "silu_and_mul_port", request, out, len) }
-}
-
-/// The build this library came from (`WB_BUILD_ID`, set by `workbench build`).
-#[unsafe(no_mangle)]
-pub extern "C" fn wb_silu_and_mul_build_id() -> *const c_char {
-    wb_ffi::build_id(option_env!("WB_BUILD_ID"))
-}
+wb_ffi::port_exports!(wb_silu_and_mul_emit, wb_silu_and_mul_build_id, silu_and_mul_port);
