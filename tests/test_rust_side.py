@@ -115,3 +115,52 @@ def test_the_c_symbol_reports_errors_instead_of_crashing():
     with pytest.raises(PortError, match="softmax port .*launch failed"):
         library.launch([desc], [], [1024], 0)           # one tensor where two are needed
     assert "2 tensors" in library.last_error()
+
+
+# -- a machine without cargo (the GPU host) ----------------------------------------------
+
+def test_without_cargo_only_a_library_built_from_these_sources_is_loaded(monkeypatch, tmp_path):
+    """The bundle stands in for a port only while the port's sources are the ones it was
+    built from; an edited port is a failed build that says what to do, and a check refuses
+    to run the bundle in its place."""
+    import json
+    from workbench.build.cargo import code_hash
+    from workbench.check.report import _request
+    from workbench.errors import WorkbenchError
+    built = build(SOFTMAX)
+    bundle = tmp_path / "libwb_bundle.so"
+    bundle.write_bytes(built.library.read_bytes())
+    (tmp_path / "libwb_bundle.codes.json").write_text(json.dumps({"softmax": code_hash(SOFTMAX)}))
+    monkeypatch.setenv("WORKBENCH_PREBUILT", str(bundle))
+    same = build(SOFTMAX)
+    assert same.status == "prebuilt" and same.library == bundle
+    with edited(KERNEL_RS, "padding::NegInf", "padding::Zero"):
+        edited_build = build(SOFTMAX)
+        assert edited_build.status == "failed" and edited_build.library is None
+        assert "no library built from these sources" in edited_build.summary()
+        with pytest.raises(WorkbenchError, match="no cargo on this machine"):
+            _request(SOFTMAX, [0], ["python", "rust"], 0)
+
+
+def test_without_cargo_a_carried_build_of_a_copied_port_is_found(monkeypatch, tmp_path):
+    """A port copied inside the checkout (notebook 03's) built on a machine with cargo is
+    found by its code hash on one without, though the copy's Cargo.toml differs."""
+    import shutil
+    from dataclasses import replace
+    from workbench.build.cargo import code_hash, standalone_manifest
+    from workbench.catalog import REPO_ROOT
+    work = REPO_ROOT / "runs" / f"test-prebuilt-{uuid.uuid4().hex[:8]}" / "port"
+    shutil.copytree(SOFTMAX.port_folder, work, ignore=shutil.ignore_patterns(".history"))
+    try:
+        (work / "Cargo.toml").write_text(standalone_manifest((work / "Cargo.toml").read_text()))
+        shutil.copy(SOFTMAX.port_folder.parent.parent / "Cargo.lock", work / "Cargo.lock")
+        op = replace(SOFTMAX, port_path=work, kernel_path=SOFTMAX.kernel_file)
+        built = build(op)
+        assert built.ok, built.summary()
+        monkeypatch.setenv("WORKBENCH_PREBUILT", str(tmp_path / "no-bundle.so"))
+        (work / "Cargo.toml").write_text((work / "Cargo.toml").read_text() + "\n# moved\n")
+        found = build(op)
+        assert found.status == "prebuilt" and found.library == built.library
+        assert found.build_id == code_hash(op)
+    finally:
+        shutil.rmtree(work.parent)

@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # On the GPU machine (no network, no cargo): the carried toolchain and port bundle, then
 # tools/gpu_session.py. Usage: bash tools/gpu_run.sh [STEP ...]
+#   bash tools/gpu_run.sh notebooks   runs the three notebooks (tools/gpu_notebooks.py); it
+#   needs .gpu-notebooks/ carried, and .gpu and the bundle already there from a call just
+#   before it (one call cannot carry all three: 64 MiB).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+[ -f .gpu/activate.sh ] || { echo "no .gpu here: carry it (or run a call that carries it first)" >&2; exit 2; }
 source .gpu/activate.sh
+export WORKBENCH_NVIDIA_BIN=$CUDA_HOME/bin
 bundle=kernels_src/.build/bundle/libwb_bundle.so
 [ -f "$bundle" ] || xz -dkc "$bundle.xz" > "$bundle"
 export WORKBENCH_PREBUILT=$PWD/$bundle
@@ -14,4 +19,14 @@ export PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH}
 export OUT=${OUT:-gpu-out}
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
 python3 -c 'import torch, cuda.tile; print("torch", torch.__version__, "cuda", torch.version.cuda, "cuda-tile", cuda.tile.__version__)'
+if [ "${1:-}" = notebooks ]; then
+  site=${TMPDIR:-/tmp}/notebook-site
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+    --target "$site" .gpu-notebooks/wheels/*.whl
+  export PYTHONPATH=$PYTHONPATH:$site
+  tar -xJf .gpu-notebooks/payload.tar.xz -C "$CUDA_HOME" bin
+  tar -xJf .gpu-notebooks/payload.tar.xz --strip-components=1 prebuilt
+  unset CUDA_TILE_DUMP_BYTECODE       # the specialize step's, not the notebooks'
+  exec python3 tools/gpu_notebooks.py run
+fi
 exec python3 tools/gpu_session.py "$@"

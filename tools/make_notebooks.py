@@ -16,6 +16,8 @@ def notebook(cells):
     nb.metadata["language_info"] = {"name": "python"}
     nb.cells = [nbf.v4.new_markdown_cell(src) if kind == "md" else nbf.v4.new_code_cell(src)
                 for kind, src in cells]
+    for index, cell in enumerate(nb.cells):
+        cell.id = f"cell-{index:02}"          # stable ids: a regenerated notebook diffs cleanly
     return nb
 
 
@@ -75,7 +77,13 @@ for label, left, right in sass["rows"]:
     ("md", "## 7. On the GPU: correctness against the float64 PyTorch reference"),
     ("code", """from workbench.check.report import format_check
 print(format_check("softmax", session.check()))   # says `skipped: no CUDA device` without one"""),
-    ("md", """## 8. The three panes
+    ("md", """## 8. On the GPU: how fast, against the Python kernel
+
+Parity is the Python kernel's time over the port's (kernel time from CUPTI), per case."""),
+    ("code", """from workbench.check.report import format_bench
+report = session.bench()
+print(format_bench(report) if report["status"] != "skipped" else f"skipped: {report['reason']}")"""),
+    ("md", """## 9. The three panes
 
 Python kernel | Rust port (editable: Ctrl-S saves, keeps the old file in `port/.history/`,
 rebuilds and re-diffs) | the structural Tile IR diff. Hover a line to see its links."""),
@@ -156,6 +164,13 @@ print(session.rebuild().summary())"""),
 print(view.report.to_text())
 critical = [f for f in view.findings if f["category"] == "critical"]
 assert view.verdict == "FAIL" and any(f["kind"] == "padding_value" for f in critical)"""),
+    ("md", """On a GPU the check agrees: case 0's rows are 1000 wide in a 1024-wide tile, so 24 padded
+zeros join every row's sum. (Without a GPU the cell says it is skipped; the diff above
+needed none.)"""),
+    ("code", """from workbench.check.report import format_check
+before = session.check()
+print(format_check("softmax, mistranslated port", before))
+assert before.status == "skipped" or not all(r["sides"]["rust"]["ok"] for r in before.results)"""),
     ("code", """from workbench.ui.widget import PortWidget
 widget = PortWidget(session)
 widget"""),
@@ -169,6 +184,9 @@ Ctrl-S. The cell below does exactly what the Save button does."""),
 print(widget.save(fixed))
 print("verdict:", widget.verdict)
 assert widget.verdict in ("PASS", "PASS_WITH_NOTES")"""),
+    ("code", """after = session.check()
+print(format_check("softmax, fixed port", after))
+assert after.status == "skipped" or all(r["sides"]["rust"]["ok"] for r in after.results)"""),
     ("md", "The previous version is kept:"),
     ("code", """sorted(p.name for p in (work / ".history").iterdir())"""),
 ]

@@ -14,6 +14,26 @@ def response(raw: dict) -> CheckResponse:
                                               [] if k == "results" else "") for k in FIELDS})
 
 
+GPU_CALLS = ("check()", "bench()", "has_cuda_driver", "run_pipeline")   # cells that use the GPU
+
+
+def format_notebooks(summary: dict) -> str:
+    lines = []
+    for name, cells in summary.items():
+        notebook = json.loads((RESULTS.parent.parent / "notebooks" / name).read_text())
+        lines.append(f"{name}: {sum(c['status'] == 'ok' for c in cells)} of {len(cells)} "
+                     f"code cells ran")
+        lines += [f"  cell {c['cell']:2} {c['status']:5} {c['seconds']:6.2f} s  "
+                  f"{c['first_line'][:72]}" for c in cells]
+        for cell in cells:
+            source = "".join(notebook["cells"][cell["cell"]]["source"])
+            if any(call in source for call in GPU_CALLS):
+                output = [l for l in cell["output"].splitlines() if not l.startswith("bench:")]
+                lines += [f"  -- cell {cell['cell']}:"] + ["     " + l for l in output[:10]]
+        lines.append("")
+    return "\n".join(lines).rstrip()
+
+
 def main() -> None:
     load = lambda name: json.loads((RESULTS / name).read_text())
     bench, checks, ffi = load("bench.json"), load("checks.json"), load("ffi_cost.json")
@@ -27,6 +47,7 @@ def main() -> None:
             .replace("{{specialize}}", "\n".join(
                 f"{r['call']:32} predicted == cuda-tile: {r['predicted'] == r['cuda_tile']}; "
                 f"JIT compiled it: {bool(r['jit_dumped'])}   {r['predicted']}" for r in spec)))
+    text = text.replace("{{notebooks}}", format_notebooks(load("notebooks.json")))
     (RESULTS.parent / "RESULTS.md").write_text(text)
     print("wrote", RESULTS.parent / "RESULTS.md")
 

@@ -86,11 +86,11 @@ class PortSession:
 
     def check(self):
         from .check.report import check_operator
-        return check_operator(self.op.name, [self.case])
+        return check_operator(self.op, [self.case])
 
     def bench(self):
         from .check.report import bench_operators
-        return bench_operators([self.op.name])
+        return bench_operators([self.op])
 
     def specializations(self) -> list[dict]:
         """The JIT -> AOT view: per case, the kernel the JIT compiles and what it assumed."""

@@ -1,6 +1,7 @@
 """One way to run external tools: no shell, a timeout, and errors that carry stderr."""
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import sysconfig
@@ -34,7 +35,11 @@ def run_tool(args: list[str], *, timeout: float = DEFAULT_TIMEOUT_S, input: byte
 
 
 def nvidia_bin_dir() -> Path:
-    """The pip-installed CUDA 13 tools (tileiras, tileirdisasm, ptxas) of this environment."""
+    """The pinned CUDA 13 tools (tileiras, tileirdisasm, ptxas): this environment's pip
+    install, or the folder WORKBENCH_NVIDIA_BIN names (the GPU host, where the toolchain is
+    carried in, not installed)."""
+    if os.environ.get("WORKBENCH_NVIDIA_BIN"):
+        return Path(os.environ["WORKBENCH_NVIDIA_BIN"])
     purelib = Path(sysconfig.get_paths()["purelib"])
     return purelib / "nvidia" / "cu13" / "bin"
 

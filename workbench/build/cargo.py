@@ -131,13 +131,27 @@ def _toolchain_identity() -> str:
     return "|".join(parts)
 
 
-def source_hash(op: Operator) -> str:
-    digest = hashlib.sha256(_toolchain_identity().encode())
-    for path in port_sources(op):
+def _digest(op: Operator, seed: str, files: list[Path]) -> str:
+    digest = hashlib.sha256(seed.encode())
+    for path in files:
         base = op.port_folder if path.is_relative_to(op.port_folder) else KERNELS_DIR
         digest.update(str(path.relative_to(base)).encode() + b"\0")
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
+
+
+def source_hash(op: Operator) -> str:
+    """Names a build on this machine: every input, the Rust toolchain included."""
+    return _digest(op, _toolchain_identity(), port_sources(op))
+
+
+def code_hash(op: Operator) -> str:
+    """Names what a library was built from, the same on every machine: the port's Rust
+    sources and port.toml and the shared FFI crate. Manifests are left out (a copied port's
+    Cargo.toml holds absolute paths; Cargo.lock pins the rest). A machine without cargo
+    (the GPU host) loads only a library whose code hash matches the sources it has."""
+    return _digest(op, "code", [p for p in port_sources(op)
+                                if p.name not in ("Cargo.toml", "Cargo.lock")])
 
 
 def build_folder(op: Operator) -> Path:
@@ -145,7 +159,11 @@ def build_folder(op: Operator) -> Path:
     --out) gets its own, so it never becomes the catalog port's last good build."""
     if in_workspace(op):
         return BUILD_DIR / op.name
-    tag = hashlib.sha256(str(op.port_folder.resolve()).encode()).hexdigest()[:10]
+    folder = op.port_folder.resolve()
+    # inside the checkout, named by its relative path: the folder is the same on the GPU host
+    root = KERNELS_DIR.parent.resolve()
+    name = str(folder.relative_to(root)) if folder.is_relative_to(root) else str(folder)
+    tag = hashlib.sha256(name.encode()).hexdigest()[:10]
     return BUILD_DIR / "external" / f"{op.name}-{tag}"
 
 
@@ -181,20 +199,14 @@ def build(op: Operator) -> BuildResult:
                              f"draft one with `workbench port {op.name}`")
     start = time.perf_counter()
     if os.environ.get("WORKBENCH_PREBUILT"):
-        # a machine without cargo (the GPU host): the carried-over bundle of every port
-        # (kernels_src/bundle), or each port's last good build
-        bundle = Path(os.environ["WORKBENCH_PREBUILT"])
-        library = bundle if bundle.is_file() else last_good(op)
-        if library is None:
-            raise WorkbenchError(f"{op.name}: WORKBENCH_PREBUILT is set but no built library "
-                                 f"is in {BUILD_DIR / op.name}", "build it on a machine with cargo")
-        return BuildResult(op.name, "prebuilt", library, library.stem.rsplit("-", 1)[-1],
-                           time.perf_counter() - start)
+        return _prebuilt(op, Path(os.environ["WORKBENCH_PREBUILT"]), start)
     build_id = source_hash(op)
     target = library_path(op, build_id)
     if target.exists():
         if last_good(op) != target:       # back to an earlier version: it is the good one now
             _mark_last_good(target)
+        if not _code_file(target).exists():
+            _code_file(target).write_text(code_hash(op) + "\n")
         return BuildResult(op.name, "up-to-date", target, build_id, time.perf_counter() - start)
     with _locked(op):
         if target.exists():      # another process built it while we waited
@@ -207,6 +219,41 @@ def build(op: Operator) -> BuildResult:
         _install(op, target)
     return BuildResult(op.name, "built", target, build_id, time.perf_counter() - start,
                        diagnostics)
+
+
+def _code_file(library: Path) -> Path:
+    return library.with_suffix(".code")
+
+
+def bundle_codes(bundle: Path) -> dict[str, str]:
+    """Operator -> code hash of each port in a bundle (tools/make_bundle.sh writes them)."""
+    index = bundle.with_name(bundle.name.split(".")[0] + ".codes.json")
+    return json.loads(index.read_text()) if index.exists() else {}
+
+
+def _prebuilt(op: Operator, bundle: Path, start: float) -> BuildResult:
+    """On a machine without cargo: a library built elsewhere from exactly these sources,
+    from the bundle or from a carried build folder. Anything else is a failed build that
+    says what to do; the bundle is never passed off as an edited port."""
+    code = code_hash(op)
+    library = None
+    if in_workspace(op) and bundle.is_file() and bundle_codes(bundle).get(op.name) == code:
+        library = bundle
+    else:
+        library = next((_code_file(p).with_suffix(".so") for p in
+                        sorted(build_folder(op).glob("*.code"))
+                        if p.read_text().strip() == code and p.with_suffix(".so").exists()),
+                       None)
+    seconds = time.perf_counter() - start
+    if library is not None:
+        return BuildResult(op.name, "prebuilt", library, code, seconds)
+    message = (f"no cargo on this machine (WORKBENCH_PREBUILT is set) and no library built "
+               f"from these sources (code {code}) in {bundle.name} or "
+               f"{build_folder(op).relative_to(KERNELS_DIR.parent)}: build the port where cargo "
+               f"is (`workbench build {op.name}`, or run the notebook there) and carry "
+               f"kernels_src/.build")
+    return BuildResult(op.name, "failed", None, code, seconds,
+                       [Diagnostic("error", message, None, None, None)])
 
 
 def _run_cargo(op: Operator, build_id: str) -> tuple[bool, list[Diagnostic]]:
@@ -272,6 +319,7 @@ def _install(op: Operator, target: Path) -> None:
     with open(temporary, "rb") as handle:
         os.fsync(handle.fileno())
     os.replace(temporary, target)
+    _code_file(target).write_text(code_hash(op) + "\n")
     _mark_last_good(target)
 
 

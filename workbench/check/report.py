@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from ..build.cargo import build, has_port
-from ..catalog import get_operator, load_catalog
+from ..catalog import Operator, get_operator, load_catalog
+from ..errors import WorkbenchError
 from .compare import geomean
 from .runner import CheckResponse, has_cuda_driver, run_worker
 
@@ -10,21 +11,25 @@ PARITY_TARGET = 0.95
 
 
 def _request(op, cases, sides, seed, mode="check") -> dict:
-    request = {"op": op.name, "cases": cases, "sides": sides, "seed": seed, "mode": mode,
-               "rust_library": None}
+    request = {"op": op.name, "port": str(op.port_folder), "cases": cases, "sides": sides,
+               "seed": seed, "mode": mode, "rust_library": None}
     if "rust" in sides:
         if not has_port(op):
             request["sides"] = [s for s in sides if s != "rust"]
         else:
             result = build(op)          # built here, loaded there: the worker never runs cargo
-            if result.library is None:
-                raise RuntimeError(result.summary())
+            if not result.ok:
+                # never check the last good build in place of the sources the user has
+                raise WorkbenchError(result.summary(), "fix the port, then check again")
             request["rust_library"] = str(result.library)
     return request
 
 
-def check_operator(name: str, cases=None, sides=("python", "rust"), seed=0) -> CheckResponse:
-    op = get_operator(name)
+def check_operator(op: Operator | str, cases=None, sides=("python", "rust"),
+                   seed=0) -> CheckResponse:
+    """Check one operator's port (a catalog name, or an Operator whose port lives elsewhere)
+    against the reference, on the GPU."""
+    op = get_operator(op) if isinstance(op, str) else op
     if not has_cuda_driver():
         return CheckResponse("skipped", "no CUDA device")
     cases = cases if cases is not None else [c.index for c in op.cases]
@@ -49,8 +54,11 @@ def format_check(name: str, response: CheckResponse) -> str:
     return "\n".join(lines)
 
 
-def bench_operators(names: list[str]) -> dict:
-    ops = [get_operator(n) for n in names] or [o for o in load_catalog().values() if has_port(o)]
+def bench_operators(ops: list[Operator | str]) -> dict:
+    """Time both sides of every case (names, or Operators whose port lives elsewhere; none:
+    every catalog operator with a port)."""
+    ops = [get_operator(o) if isinstance(o, str) else o for o in ops] or \
+        [o for o in load_catalog().values() if has_port(o)]
     if not has_cuda_driver():
         return {"status": "skipped", "reason": "no CUDA device"}
     rows, ceilings, device, status = [], {}, {}, "ok"

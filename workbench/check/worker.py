@@ -18,6 +18,7 @@ import math
 import statistics
 import sys
 import traceback
+from pathlib import Path
 
 L2_FLUSH_BYTES = 128 * 1024 * 1024   # rotate inputs over at least this much (H200 L2: 50 MB)
 MAX_ROTATION = 64
@@ -46,8 +47,11 @@ def _reply(response: dict) -> int:
 
 
 def _run(request: dict, torch) -> dict:
+    from dataclasses import replace
     from ..catalog import get_operator
     op = get_operator(request["op"])
+    if request.get("port"):                 # a copy of the port (a draft, a notebook's copy)
+        op = replace(op, port_path=Path(request["port"]), kernel_path=op.kernel_file)
     torch.manual_seed(request.get("seed", 0))
     device = torch.cuda.get_device_properties(0)
     # One non-default stream for everything: inputs, both kernels, the reference, events.

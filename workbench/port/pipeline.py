@@ -155,7 +155,7 @@ def stage_gpu_check(ctx: RunContext) -> Artifact:
     if not (ctx.op.folder / "reference.py").exists():
         reason = "no PyTorch reference for this kernel (catalog operators have one)"
         return Artifact("gpu_check", "SKIPPED", reason, {"reason": reason, "results": []})
-    response = check_operator(ctx.op.name)
+    response = check_operator(ctx.op)
     verdict = {"ok": "PASS", "skipped": "SKIPPED"}.get(response.status, "FAIL")
     return Artifact("gpu_check", verdict, response.reason or response.status,
                     {"reason": response.reason, "results": response.results})
