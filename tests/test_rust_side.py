@@ -52,6 +52,20 @@ def test_rust_ir_comes_from_the_same_printer():
     assert result.text.startswith("entry @softmax")
 
 
+def test_rust_ops_resolve_to_the_port_statement_they_came_from():
+    """The port's kernel is inlined into its entry wrapper (loc(callsite(#stmt at #entry))):
+    each op links to its own statement, which is what the Rust pane highlights."""
+    from workbench.ir.locations import resolve_locations
+    module = parse(operator_rust_ir(SOFTMAX, 0).text)
+    locations = resolve_locations(module)
+    source = KERNEL_RS.read_text().splitlines()
+    line_of = lambda name: {source[locations[o.loc].line - 1].strip().split("=")[-1].strip()[:12]
+                            for o in module.walk() if o.name == name and o.loc in locations}
+    assert line_of("reduce") == {"reduce_max(t", "reduce_sum(e"}
+    assert line_of("exp") == {"exp(t - row_"}
+    assert line_of("store_view_tko") == {"rows_out.sto"}
+
+
 def test_emit_request_spells_out_the_specialization():
     request = emit_request(SOFTMAX, 2)
     assert "generics bf16 1024" in request

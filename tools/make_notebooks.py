@@ -23,7 +23,7 @@ def notebook(cells):
 
 SETUP = ("code", """import os, sys
 from pathlib import Path
-ROOT = Path.cwd().parent if Path.cwd().name == "notebooks" else Path.cwd()
+ROOT = next(p for p in (Path.cwd(), *Path.cwd().parents) if (p / "kernels_src").is_dir())
 os.chdir(ROOT)                      # paths in the catalog and in Tile IR locations are repo-relative
 %load_ext workbench""")
 

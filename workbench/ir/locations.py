@@ -1,7 +1,9 @@
 """Resolve `loc(#locN)` through the alias lines to a source file, line and column.
 
 tileirdisasm -g prints `#locK = loc("path":LINE:COL)` and
-`#locN = #cuda_tile.di_loc<#locK in #di_subprogram>`; ops carry `loc(#locN)`.
+`#locN = #cuda_tile.di_loc<#locK in #di_subprogram>`; ops carry `loc(#locN)`. The Rust side
+inlines the kernel into its entry wrapper, so its ops carry `loc(callsite(#callee at
+#caller))`: the callee is the statement the op came from, the caller the entry's line.
 """
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from .model import Module
 
 _FILE_LOC = re.compile(r'^loc\("(?P<file>(?:[^"\\]|\\.)*)":(?P<line>\d+):(?P<col>\d+)\)$')
 _DI_LOC = re.compile(r"^#cuda_tile\.di_loc<(?P<inner>#[\w.$]+) in ")
+_CALLSITE = re.compile(r"^loc\(callsite\((?P<callee>#[\w.$]+) at (?P<caller>#[\w.$]+)\)\)$")
 _INLINE = re.compile(r'^"(?P<file>(?:[^"\\]|\\.)*)":(?P<line>\d+):(?P<col>\d+)$')
 
 
@@ -50,4 +53,8 @@ def _resolve_alias(aliases: dict[str, str], name: str, depth: int) -> SourceLoc 
     match = _DI_LOC.match(text)
     if match:
         return _resolve_alias(aliases, match["inner"], depth + 1)
+    match = _CALLSITE.match(text)
+    if match:
+        return (_resolve_alias(aliases, match["callee"], depth + 1)
+                or _resolve_alias(aliases, match["caller"], depth + 1))
     return None

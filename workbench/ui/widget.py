@@ -72,7 +72,7 @@ class PortWidget(anywidget.AnyWidget):
         if content.get("type") == "save":
             self._run("save", lambda: self.save(content.get("text", "")))
         elif content.get("type") == "action":
-            action = {"rebuild": self._rebuild, "diff": self._diff, "check": self._check,
+            action = {"rebuild": self._rebuild_and_diff, "diff": self._diff, "check": self._check,
                       "bench": self._bench, "draft": self._draft, "sass": self._sass}.get(
                 content.get("name"))
             if action:
@@ -104,17 +104,17 @@ class PortWidget(anywidget.AnyWidget):
         """What the Save button does: write the port (keeping the old file), rebuild, diff."""
         kept = self.session.save_rust(text)
         self.rust_source = text
-        message = self._rebuild()
-        if self.session.last_build and self.session.last_build.ok:
-            message += "; " + self._diff()
+        message = self._rebuild_and_diff()
         return message + (f" (previous version kept as {kept.name})" if kept else "")
 
-    def _rebuild(self) -> str:
+    def _rebuild_and_diff(self) -> str:
+        """Build the port if it changed, then refresh the Rust side's IR and the diff (a
+        failed build raises, and the panes keep showing the last good build)."""
         self.status = dict(self.status, message="cargo build...", progress=0.3)
         result = self.session.rebuild()
         if not result.ok:
             raise BuildFailed(result.summary())
-        return result.summary()
+        return result.summary() + "; " + self._diff()
 
     def _diff(self) -> str:
         self.status = dict(self.status, message="exporting and diffing Tile IR...", progress=0.6)
@@ -145,7 +145,7 @@ class PortWidget(anywidget.AnyWidget):
 
     def _draft(self) -> str:
         from ..port.pipeline import run_pipeline
-        run = run_pipeline(self.session.op.name, drafter="rules")
+        run = run_pipeline(self.session.op, drafter="rules")     # into this session's port
         self._refresh_sources()
         self.last_result = run.summary()
         return f"draft: {run.verdict}"

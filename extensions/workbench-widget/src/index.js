@@ -37,7 +37,7 @@ function render({ model, el }) {
   for (const [name, label, title] of ACTIONS) {
     buttons[name] = h("button.wb-btn", {
       type: "button", title, "data-testid": `wb-btn-${name}`,
-      onClick: () => model.send({ type: "action", name }),
+      onClick: () => act(name),
     }, label);
   }
   buttons.save = h("button.wb-btn.wb-btn-save", {
@@ -106,6 +106,12 @@ function render({ model, el }) {
   rustView.dom.setAttribute("data-lm-suppress-shortcuts", "true");
   pyView.dom.setAttribute("data-lm-suppress-shortcuts", "true");
 
+  function act(name) {
+    // Rebuild builds what the Rust pane shows: unsaved edits are saved first (the old file
+    // is kept), which also rebuilds and re-diffs.
+    if (name === "rebuild" && rustView.state.doc.toString() !== savedRust) save();
+    else model.send({ type: "action", name });
+  }
   function save() {
     const text = rustView.state.doc.toString();
     model.send({ type: "save", text });
@@ -300,4 +306,4 @@ function render({ model, el }) {
 }
 
 export default { render };
-export { render };
+
