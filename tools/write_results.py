@@ -28,7 +28,8 @@ def format_notebooks(summary: dict) -> str:
         for cell in cells:
             source = "".join(notebook["cells"][cell["cell"]]["source"])
             if any(call in source for call in GPU_CALLS):
-                output = [l for l in cell["output"].splitlines() if not l.startswith("bench:")]
+                output = [l for l in cell["output"].splitlines()
+                          if l.strip() and not l.startswith("bench:")]     # no progress bars
                 lines += [f"  -- cell {cell['cell']}:"] + ["     " + l for l in output[:10]]
         lines.append("")
     return "\n".join(lines).rstrip()
