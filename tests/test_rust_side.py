@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from workbench.build.cargo import build, last_good
-from workbench.build.ffi import ArgumentError, check, describe
+from workbench.build.ffi import ArgumentError, check, describe, tensor_array
 from workbench.build.library import PortError, load, open_library
 from workbench.catalog import get_operator
 from workbench.ir.parse import parse
@@ -110,24 +110,28 @@ class FakeDeviceArray:
 
 def test_descriptors_are_checked_before_any_launch():
     rules = load_manifest(SOFTMAX).tensors
-    desc, dtype = describe("x", FakeDeviceArray((4, 8)))
-    check("x", desc, dtype, rules["x"])
-    assert list(desc.shape[:2]) == [4, 8] and list(desc.strides[:2]) == [8, 1]
+    view = describe("x", FakeDeviceArray((4, 8)))
+    check("x", view, rules["x"])
+    (desc,) = tensor_array([view])
+    assert (desc.ptr, desc.ndim, desc.dtype) == (0x7F0000000000, 2, 0)
+    assert list(desc.shape) == [4, 8, 0, 0] and list(desc.strides) == [8, 1, 0, 0]
     with pytest.raises(ArgumentError, match="rank 1"):
-        check("x", *describe("x", FakeDeviceArray((32,))), rules["x"])
+        check("x", describe("x", FakeDeviceArray((32,))), rules["x"])
     with pytest.raises(ArgumentError, match="dtype f64"):
-        check("x", *describe("x", FakeDeviceArray((4, 8), "<f8")), rules["x"])
+        check("x", describe("x", FakeDeviceArray((4, 8), "<f8")), rules["x"])
     with pytest.raises(ArgumentError, match="unit stride"):
-        check("x", *describe("x", FakeDeviceArray((4, 8), strides=(1, 4))), rules["x"])
+        check("x", describe("x", FakeDeviceArray((4, 8), strides=(1, 4))), rules["x"])
     with pytest.raises(ArgumentError, match="not a device array"):
         describe("x", [1, 2, 3])
 
 
 def test_the_c_symbol_reports_errors_instead_of_crashing():
+    import ctypes
     library, _ = load(SOFTMAX)
-    desc, _ = describe("x", FakeDeviceArray((4, 8)))
+    tensors = tensor_array([describe("x", FakeDeviceArray((4, 8)))])
+    consts = (ctypes.c_int64 * 1)(1024)
     with pytest.raises(PortError, match="softmax port .*launch failed"):
-        library.launch([desc], [], [1024], 0)           # one tensor where two are needed
+        library.call(tensors, 1, None, 0, consts, 1, 0)     # one tensor where two are needed
     assert "2 tensors" in library.last_error()
 
 
@@ -148,7 +152,8 @@ def test_without_cargo_only_a_library_built_from_these_sources_is_loaded(monkeyp
     monkeypatch.setenv("WORKBENCH_PREBUILT", str(bundle))
     same = build(SOFTMAX)
     assert same.status == "prebuilt" and same.library == bundle
-    with edited(KERNEL_RS, "padding::NegInf", "padding::Zero"):
+    never_built = f"// {uuid.uuid4().hex}\n"
+    with edited(KERNEL_RS, "padding::NegInf", "padding::Zero", prefix=never_built):
         edited_build = build(SOFTMAX)
         assert edited_build.status == "failed" and edited_build.library is None
         assert "no library built from these sources" in edited_build.summary()

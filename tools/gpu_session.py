@@ -110,10 +110,10 @@ def ffi_cost() -> None:
         case = op.case(0)
         values = make_values(op, case, torch)
         rust = rust_launcher(op, None, torch)
-        prepared = rust.plan.arguments(values, case.consts)
+        prepared = rust.plan.prepared(values, case.consts)
         sides = {"python ct.launch": _python_launcher(op, torch),
                  "rust C ABI": rust,
-                 "rust C symbol only": lambda v, c, s: rust.library.launch(*prepared, s.cuda_stream)}
+                 "rust C symbol only": lambda v, c, s: rust.library.call(*prepared, s.cuda_stream)}
         for label, launch in sides.items():
             for _ in range(20):
                 launch(values, case.consts, stream)

@@ -2,6 +2,11 @@
 `__cuda_array_interface__`), checked against the port's manifest before any launch."""
 from __future__ import annotations
 
+import ctypes
+import struct
+import threading
+from typing import NamedTuple
+
 from ..catalog import Operator
 from ..errors import WorkbenchError
 from ..port.manifest import PortManifest, TensorRule, load_manifest
@@ -17,32 +22,59 @@ class ArgumentError(WorkbenchError):
     """An argument the port cannot take; raised before any launch."""
 
 
-def describe(name: str, array) -> tuple[WbTensor, str]:
-    """A descriptor for a device array, and its dtype name."""
-    if hasattr(array, "dtype") and str(getattr(array, "dtype")) in _TORCH:
+class ArrayView(NamedTuple):
+    """What the C ABI needs of a device array (strides in elements)."""
+    ptr: int
+    shape: tuple
+    strides: tuple
+    dtype: str
+    device: int
+
+
+# wb_ffi::WbTensor (#[repr(C)]): ptr u64, ndim i32, 4 pad, shape [i64; 4], strides [i64; 4],
+# dtype i32, device i32. One packer per rank writes the used dims and zeros the rest.
+_PACKERS = {rank: struct.Struct(f"<Qi4x{rank}q{8 * (4 - rank)}x{rank}q{8 * (4 - rank)}xii")
+            for rank in range(5)}
+_torch_dtypes: dict = {}          # torch dtype object -> our name, learned on first sight
+
+
+def describe(name: str, array) -> ArrayView:
+    """The C ABI's view of a CUDA torch tensor or an object with __cuda_array_interface__."""
+    dtype = getattr(array, "dtype", None)
+    known = _torch_dtype(dtype)
+    if known:
         if not array.is_cuda:
             raise ArgumentError(f"{name}: on {array.device}, not a CUDA device",
                                 f"move it with {name}.cuda()")
-        dtype = _TORCH[str(array.dtype)]
-        ptr, shape, strides = array.data_ptr(), tuple(array.shape), tuple(array.stride())
-        device = array.device.index or 0
+        view = ArrayView(array.data_ptr(), tuple(array.shape), array.stride(), known,
+                         array.get_device())
     elif hasattr(array, "__cuda_array_interface__"):
-        iface = array.__cuda_array_interface__
-        dtype = _TYPESTR.get(iface["typestr"], iface["typestr"])
-        ptr, shape = iface["data"][0], tuple(iface["shape"])
-        itemsize = int(iface["typestr"][2:])
-        strides = tuple(s // itemsize for s in iface["strides"]) if iface.get("strides") else \
-            _contiguous(shape)
-        device = 0
+        view = _from_interface(array.__cuda_array_interface__)
     else:
         raise ArgumentError(f"{name}: {type(array).__name__} is not a device array",
                             "pass a CUDA torch tensor or an object with __cuda_array_interface__")
-    if len(shape) > 4:
-        raise ArgumentError(f"{name}: rank {len(shape)} > 4", "the C ABI carries up to 4 dims")
-    desc = WbTensor(ptr=ptr, ndim=len(shape), dtype=DTYPE_CODES.get(dtype, -1), device=device)
-    for i, (extent, stride) in enumerate(zip(shape, strides)):
-        desc.shape[i], desc.strides[i] = extent, stride
-    return desc, dtype
+    if len(view.shape) > 4:
+        raise ArgumentError(f"{name}: rank {len(view.shape)} > 4", "the C ABI carries up to 4 dims")
+    return view
+
+
+def _torch_dtype(dtype) -> str | None:
+    try:
+        known = _torch_dtypes.get(dtype)
+    except TypeError:                 # an unhashable dtype: not torch's
+        return None
+    if known is None and dtype is not None and str(dtype) in _TORCH:
+        known = _torch_dtypes[dtype] = _TORCH[str(dtype)]
+    return known
+
+
+def _from_interface(iface: dict) -> ArrayView:
+    shape = tuple(iface["shape"])
+    itemsize = int(iface["typestr"][2:])
+    strides = tuple(s // itemsize for s in iface["strides"]) if iface.get("strides") else \
+        _contiguous(shape)
+    return ArrayView(iface["data"][0], shape, strides,
+                     _TYPESTR.get(iface["typestr"], iface["typestr"]), 0)
 
 
 def _contiguous(shape: tuple[int, ...]) -> tuple[int, ...]:
@@ -53,48 +85,78 @@ def _contiguous(shape: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(reversed(strides))
 
 
-def check(name: str, desc: WbTensor, dtype: str, rule: TensorRule) -> None:
-    if desc.ndim != rule.rank:
-        raise ArgumentError(f"{name}: rank {desc.ndim}, the port takes rank {rule.rank}",
+def check(name: str, view: ArrayView, rule: TensorRule) -> None:
+    if len(view.shape) != rule.rank:
+        raise ArgumentError(f"{name}: rank {len(view.shape)}, the port takes rank {rule.rank}",
                             "reshape the tensor")
-    if dtype not in rule.dtypes:
-        raise ArgumentError(f"{name}: dtype {dtype}, the port takes {', '.join(rule.dtypes)}",
+    if view.dtype not in rule.dtypes:
+        raise ArgumentError(f"{name}: dtype {view.dtype}, the port takes {', '.join(rule.dtypes)}",
                             f"convert with .to(...) to one of {', '.join(rule.dtypes)}")
     for dim in rule.unit_stride:
-        if desc.shape[dim] > 1 and desc.strides[dim] != 1:
-            raise ArgumentError(f"{name}: stride {desc.strides[dim]} in dim {dim}; the port "
+        if view.shape[dim] > 1 and view.strides[dim] != 1:
+            raise ArgumentError(f"{name}: stride {view.strides[dim]} in dim {dim}; the port "
                                 "needs a unit stride there", "pass .contiguous()")
 
 
+def pack_into(buffer, index: int, view: ArrayView) -> None:
+    """Write one WbTensor at position `index` of a WbTensor array's bytes."""
+    _PACKERS[len(view.shape)].pack_into(buffer, index * _PACKERS[0].size, view.ptr,
+                                        len(view.shape), *view.shape, *view.strides,
+                                        DTYPE_CODES.get(view.dtype, -1), view.device)
+
+
+def tensor_array(views: list[ArrayView]):
+    """A fresh C array of WbTensor for these views."""
+    array = (WbTensor * max(1, len(views)))()
+    buffer = memoryview(array).cast("B")
+    for index, view in enumerate(views):
+        pack_into(buffer, index, view)
+    return array
+
+
 class CallPlan:
-    """What a launch needs to know about an operator's parameters, worked out once."""
+    """What a launch needs to know about an operator's parameters, worked out once, and the
+    C argument arrays it fills on every call (reused: a launch is a few microseconds of host
+    time, and allocating them costs about as much)."""
 
     def __init__(self, op: Operator, manifest: PortManifest | None = None):
         from ..ir.export import load_operator_kernel
         kernel = load_operator_kernel(op)
         manifest = manifest or load_manifest(op)
-        self.runtime = [(name, manifest.tensors.get(name)) for name in kernel.params
-                        if name not in kernel.const_params]
+        runtime = [(name, manifest.tensors.get(name)) for name in kernel.params
+                   if name not in kernel.const_params]
+        self.tensors = [(name, rule) for name, rule in runtime if rule is not None]
+        self.scalars = [name for name, rule in runtime if rule is None]
         self.consts = [name for name in kernel.params if name in kernel.const_params]
+        self._tensor_array = (WbTensor * max(1, len(self.tensors)))()
+        self._tensor_bytes = memoryview(self._tensor_array).cast("B")
+        self._scalar_array = (ctypes.c_double * max(1, len(self.scalars)))()
+        self._const_array = (ctypes.c_int64 * max(1, len(self.consts)))()
+        self._lock = threading.Lock()
 
-    def arguments(self, values: dict, consts: dict) -> tuple[list, list[float], list[int]]:
-        """Checked descriptors, scalars and constants, in the C ABI's order."""
-        tensors, scalars = [], []
-        for name, rule in self.runtime:
-            if rule is None:
-                scalars.append(float(values[name]))
-                continue
-            desc, dtype = describe(name, values[name])
-            check(name, desc, dtype, rule)
-            tensors.append(desc)
-        return tensors, scalars, [int(consts[name]) for name in self.consts]
+    def launch(self, library, values: dict, consts: dict, stream: int) -> None:
+        """Check every argument against the manifest, then launch the port on `stream`."""
+        with self._lock:              # the arrays are shared; the C call copies them
+            library.call(*self.prepared(values, consts), stream)
+
+    def prepared(self, values: dict, consts: dict) -> tuple:
+        """The C arguments, checked and filled in (call it under the plan's lock)."""
+        for index, (name, rule) in enumerate(self.tensors):
+            view = describe(name, values[name])
+            check(name, view, rule)
+            pack_into(self._tensor_bytes, index, view)
+        for index, name in enumerate(self.scalars):
+            self._scalar_array[index] = float(values[name])
+        for index, name in enumerate(self.consts):
+            self._const_array[index] = int(consts[name])
+        return (self._tensor_array, len(self.tensors), self._scalar_array, len(self.scalars),
+                self._const_array, len(self.consts))
 
 
 def call(op: Operator, library, values: dict, consts: dict, stream: int,
          plan: CallPlan | None = None) -> None:
     """Launch the port on `values` (every runtime parameter by its Python name)."""
-    tensors, scalars, const_values = (plan or CallPlan(op)).arguments(values, consts)
-    library.launch(tensors, scalars, const_values, stream)
+    (plan or CallPlan(op)).launch(library, values, consts, stream)
 
 
 def rust_launcher(op: Operator, library_path: str | None, torch):
@@ -105,6 +167,6 @@ def rust_launcher(op: Operator, library_path: str | None, torch):
     plan = CallPlan(op)
 
     def launch(values: dict, consts: dict, stream) -> None:
-        call(op, library, values, consts, stream.cuda_stream, plan)
+        plan.launch(library, values, consts, stream.cuda_stream)
     launch.library, launch.plan = library, plan
     return launch

@@ -31,6 +31,7 @@ class PortLibrary:
     op: str
     path: Path
     handle: ctypes.CDLL
+    launch_symbol: ctypes._CFuncPtr
 
     @classmethod
     def open(cls, op: str, path: Path) -> "PortLibrary":
@@ -49,7 +50,7 @@ class PortLibrary:
         handle.wb_last_error.restype = ctypes.c_size_t
         handle.wb_last_error.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
         handle.wb_free.argtypes = [ctypes.POINTER(ctypes.c_uint8), ctypes.c_size_t]
-        return cls(op, path, handle)
+        return cls(op, path, handle, launch)
 
     def build_id(self) -> str:
         return getattr(self.handle, f"wb_{self.op}_build_id")().decode()
@@ -76,15 +77,13 @@ class PortLibrary:
         finally:
             self.handle.wb_free(data, size)
 
-    def launch(self, tensors: list[WbTensor], scalars: list[float], consts: list[int],
-               stream: int) -> None:
-        tensor_array = (WbTensor * len(tensors))(*tensors)
-        scalar_array = (ctypes.c_double * max(1, len(scalars)))(*scalars)
-        const_array = (ctypes.c_int64 * max(1, len(consts)))(*consts)
-        code = getattr(self.handle, f"wb_{self.op}")(tensor_array, len(tensors), scalar_array,
-                                                     len(scalars), const_array, len(consts),
-                                                     ctypes.c_void_p(stream))
-        self._check(code, "launch")
+    def call(self, tensors, n_tensors: int, scalars, n_scalars: int, consts, n_consts: int,
+             stream: int) -> None:
+        """The C symbol on filled C arrays (ffi.CallPlan fills them from tensors)."""
+        code = self.launch_symbol(tensors, n_tensors, scalars, n_scalars, consts, n_consts,
+                                  stream)
+        if code != 0:
+            self._check(code, "launch")
 
 
 _OPEN: dict[tuple[str, Path], PortLibrary] = {}
