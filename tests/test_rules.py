@@ -391,3 +391,24 @@ def bad(x, out, T: ct.Constant[int]):
     d = draft(analyze(source, "bad.py", "bad", [case]), source, "bad")
     assert not d.ok
     assert any(u.line == 8 and "float32" in u.message for u in d.diagnostics), d.diagnostics
+
+
+def test_constant_through_a_module_level_alias():
+    spec, source = fixture("const_alias.py", "double_rows", ["f32[8,128]", "f32[8,128]"],
+                           {"TILE": 128})
+    assert spec.param("TILE").kind == "constant" and spec.param("TILE").values == [128]
+    assert [p.name for p in spec.constants] == ["TILE"]
+    d = draft(spec, source, "double_rows")
+    assert d.ok, [str(u) for u in d.diagnostics]
+    assert "const TILE: i32" in d.files["src/kernel.rs"]
+
+
+def test_constant_alias_port_end_to_end(tmp_path, cli):
+    """The alias-declared constant is a const generic in the port, which builds and emits the
+    Python kernel's Tile IR."""
+    out = tmp_path / "double_rows"
+    result = cli("port", "tests/fixtures/drafter/const_alias.py:double_rows", "--arg", "f32[8,128]",
+                 "--arg", "f32[8,128]", "--const", "TILE=128", "--out", str(out), timeout=900)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "build          #1 BUILT" in result.stdout
+    assert re.search(r"ir_diff +#1 PASS", result.stdout), result.stdout

@@ -153,12 +153,6 @@ class CallPlan:
                 self._const_array, len(self.consts))
 
 
-def call(op: Operator, library, values: dict, consts: dict, stream: int,
-         plan: CallPlan | None = None) -> None:
-    """Launch the port on `values` (every runtime parameter by its Python name)."""
-    (plan or CallPlan(op)).launch(library, values, consts, stream)
-
-
 def rust_launcher(op: Operator, library_path: str | None, torch):
     """The worker's launcher for the Rust side: the given library (or a fresh build)."""
     from pathlib import Path

@@ -154,11 +154,22 @@ def ct_name(node: ast.AST) -> str | None:
     return None
 
 
-def is_constant_annotation(annotation: ast.AST | None) -> bool:
+def is_constant_annotation(annotation: ast.AST | None, aliases: frozenset = frozenset()) -> bool:
+    """`ct.Constant[int]`, `ct.Constant`, or a module-level alias of one (`ConstInt`)."""
     if annotation is None:
         return False
+    if isinstance(annotation, ast.Name):
+        return annotation.id in aliases
     target = annotation.value if isinstance(annotation, ast.Subscript) else annotation
     return ct_name(target) == "Constant"
+
+
+def constant_aliases(tree: ast.Module) -> frozenset:
+    """Module-level names bound to a constant annotation: `ConstInt = ct.Constant[int]`."""
+    return frozenset(node.targets[0].id for node in tree.body
+                     if isinstance(node, ast.Assign) and len(node.targets) == 1
+                     and isinstance(node.targets[0], ast.Name)
+                     and is_constant_annotation(node.value))
 
 
 def find_kernel(tree: ast.Module, kernel_name: str) -> ast.FunctionDef | None:
@@ -191,7 +202,8 @@ def analyze(source: str, filename: str, kernel_name: str, cases: list[Case]) -> 
 
     # parameters: constants from the annotation; the rest are runtime, typed by the cases
     names = [a.arg for a in fn.args.args]
-    const_names = [a.arg for a in fn.args.args if is_constant_annotation(a.annotation)]
+    aliases = constant_aliases(tree)
+    const_names = [a.arg for a in fn.args.args if is_constant_annotation(a.annotation, aliases)]
     runtime = [n for n in names if n not in const_names]
     lines = {a.arg: a.lineno for a in fn.args.args}
     params: list[ParamSpec] = []

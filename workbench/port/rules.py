@@ -1435,7 +1435,7 @@ def draft(spec: KernelSpec, source: str, op_name: str) -> Draft:
                 seen.add((d.line, d.construct))
                 diagnostics.append(d)
         where = f" (entry {name})" if combo else ""
-        if not t.outputs and (spec.line, "ct.store") not in seen:
+        if not t.outputs and not t.diagnostics and (spec.line, "ct.store") not in seen:
             seen.add((spec.line, "ct.store"))
             diagnostics.append(Unsupported(spec.line, "ct.store",
                                            f"the kernel stores nothing{where}"))
