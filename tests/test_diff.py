@@ -138,3 +138,21 @@ def test_constants_in_another_order_pass():
     lines.insert(zero + 1, lines.pop(one))        # the 1 now comes after the 0
     report = diff_texts(text, "\n".join(lines) + "\n")
     assert report.verdict == "PASS", report.to_text()
+
+
+def test_hints_compare_as_they_apply_on_the_target():
+    """cuTile Python writes `default = {..}`; a Rust port names each GPU. The same hints for
+    sm_90 are equal; other values for sm_90 are a finding; no hints at all is no attribute."""
+    text = golden_path(load_catalog()["softmax"], "python", 0).read_text()
+    python_hints = "optimization_hints=<default = {num_worker_warps_per_cta = 8, occupancy = 8}>"
+    assert python_hints in text
+    per_gpu = text.replace(python_hints, "optimization_hints=<sm_100 = {occupancy = 2}, "
+                                         "sm_90 = {occupancy = 8, num_worker_warps_per_cta = 8}>")
+    assert diff_texts(text, per_gpu).verdict == "PASS"
+    other = per_gpu.replace("sm_90 = {occupancy = 8", "sm_90 = {occupancy = 4")
+    report = diff_texts(text, other)
+    assert report.verdict == "PASS_WITH_NOTES"
+    assert [(f.category, f.kind) for f in report.findings if "occupancy" in f.detail] == [
+        ("hint", "signature")]
+    none = text.replace(python_hints, "optimization_hints=<default = {}>")
+    assert diff_texts(none, none.replace(" optimization_hints=<default = {}>", "")).verdict == "PASS"

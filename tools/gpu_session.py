@@ -130,8 +130,63 @@ def ffi_cost() -> None:
     save("ffi_cost.json", rows)
 
 
+MEMORY_BOUND = ["silu_and_mul", "softmax", "rms_norm", "layer_norm"]
+
+
+def hints() -> None:
+    """The large case of each memory-bound Python kernel under cuda-tile's occupancy and
+    worker-warp hints: GB/s against a device copy measured in the same run (how far is the
+    70%-of-copy target from a hint both front ends can state?)."""
+    import torch
+    from workbench.catalog import get_operator
+    from workbench.check.worker import _call_by_name, _grid_function, make_values, measure_ceilings
+    from workbench.ir.export import load_operator_kernel
+    import cuda.tile as ct
+    copy = measure_ceilings(torch)["copy_gbps"]
+    stream = torch.cuda.current_stream()
+    rows = []
+    for name in MEMORY_BOUND:
+        op = get_operator(name)
+        case = op.cases[-1]
+        kernel = load_operator_kernel(op)
+        values = make_values(op, case, torch)
+        grid = _call_by_name(_grid_function(op), {**values, **case.consts})
+        args = tuple(case.consts[p] if p in kernel.const_params else values[p]
+                     for p in kernel.params)
+        moved = sum(v.numel() * v.element_size() for v in values.values() if torch.is_tensor(v))
+        for occupancy in (None, 1, 2, 4, 8):
+            for warps in (None, 4, 8):
+                # None is the compiler's default, whatever the kernel's decorator says
+                variant = kernel.kernel.replace_hints(occupancy=occupancy, num_worker_warps=warps)
+                row = {"op": name, "case": case.label(), "occupancy": occupancy, "warps": warps}
+                try:
+                    us = _launch_time_us(lambda: ct.launch(stream, grid, variant, args), torch)
+                    row.update(us=us, gbps=moved / (us * 1e-6) / 1e9)
+                    row["copy_pct"] = 100 * row["gbps"] / copy
+                    print(f"{name:14} occupancy {str(occupancy):4} warps {str(warps):4} "
+                          f"{us:9.1f} us {row['gbps']:7.0f} GB/s {row['copy_pct']:4.0f}% of copy",
+                          flush=True)
+                except Exception as e:       # a hint the compiler refuses is a result too
+                    row["error"] = f"{type(e).__name__}: {e}"[:300]
+                    print(f"{name:14} occupancy {occupancy} warps {warps}: {row['error']}", flush=True)
+                rows.append(row)
+    save("hints.json", {"copy_gbps": copy, "rows": rows})
+
+
+def _launch_time_us(launch, torch, warmup: int = 3, repeats: int = 20) -> float:
+    for _ in range(warmup):
+        launch()
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    for _ in range(repeats):
+        launch()
+    end.record()
+    end.synchronize()
+    return start.elapsed_time(end) / repeats * 1e3
+
+
 STEPS = {"checks": checks, "fault": fault, "bench": bench, "specialize": specialize,
-         "ffi_cost": ffi_cost}
+         "ffi_cost": ffi_cost, "hints": hints}
 
 if __name__ == "__main__":
     OUT.mkdir(parents=True, exist_ok=True)

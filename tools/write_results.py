@@ -35,6 +35,17 @@ def format_notebooks(summary: dict) -> str:
     return "\n".join(lines).rstrip()
 
 
+def format_hints(sweep: dict) -> str:
+    lines = [f"copy ceiling {sweep['copy_gbps']:.0f} GB/s",
+             f"{'operator':14} {'occupancy':>9} {'warps':>5} {'us':>8} {'GB/s':>6} {'%copy':>6}"]
+    for row in sweep["rows"]:
+        setting = f"{row['occupancy'] or '-':>9} {row['warps'] or '-':>5}"
+        lines.append(f"{row['op']:14} {setting} " + (
+            f"{row['us']:8.1f} {row['gbps']:6.0f} {row['copy_pct']:5.0f}%" if "us" in row
+            else row["error"][:60]))
+    return "\n".join(lines)
+
+
 def main() -> None:
     load = lambda name: json.loads((RESULTS / name).read_text())
     bench, checks, ffi = load("bench.json"), load("checks.json"), load("ffi_cost.json")
@@ -49,6 +60,7 @@ def main() -> None:
                 f"{r['call']:32} predicted == cuda-tile: {r['predicted'] == r['cuda_tile']}; "
                 f"JIT compiled it: {bool(r['jit_dumped'])}   {r['predicted']}" for r in spec)))
     text = text.replace("{{notebooks}}", format_notebooks(load("notebooks.json")))
+    text = text.replace("{{hints}}", format_hints(load("hints.json")))
     (RESULTS.parent / "RESULTS.md").write_text(text)
     print("wrote", RESULTS.parent / "RESULTS.md")
 

@@ -6,7 +6,7 @@ of the padding are masked back to zero before the variance is taken.
 import cuda.tile as ct
 
 
-@ct.kernel
+@ct.kernel(occupancy=8, num_worker_warps=8)
 def layer_norm(x, weight, bias, out, eps, TILE_COLS: ct.Constant[int]):
     row = ct.bid(0)
     cols = x.shape[1]

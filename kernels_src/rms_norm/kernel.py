@@ -6,7 +6,7 @@ by the true column count read from the array's shape.
 import cuda.tile as ct
 
 
-@ct.kernel
+@ct.kernel(occupancy=8, num_worker_warps=8)
 def rms_norm(x, weight, out, eps, TILE_COLS: ct.Constant[int]):
     row = ct.bid(0)
     cols = x.shape[1]

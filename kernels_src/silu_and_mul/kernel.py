@@ -6,7 +6,7 @@ strided views (row stride 2*cols): the kernel never assumes a packed layout.
 import cuda.tile as ct
 
 
-@ct.kernel
+@ct.kernel(occupancy=8, num_worker_warps=8)
 def silu_and_mul(gate, up, out, TILE_ROWS: ct.Constant[int], TILE_COLS: ct.Constant[int]):
     row_block = ct.bid(0)
     col_block = ct.bid(1)

@@ -6,7 +6,7 @@ that padding never wins the max and contributes exp(-inf) = 0 to the sum.
 import cuda.tile as ct
 
 
-@ct.kernel
+@ct.kernel(occupancy=8, num_worker_warps=8)
 def softmax(x, out, TILE_COLS: ct.Constant[int]):
     row = ct.bid(0)
     t = ct.load(x, index=(row, 0), shape=(1, TILE_COLS), padding_mode=ct.PaddingMode.NEG_INF)

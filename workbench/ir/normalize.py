@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
 
+from .lexer import group, tokenize
 from .locations import SourceLoc, resolve_locations
 from .model import (Block, Entry, Group, Module, Node, Operation, Token, clone_module,
                     gc_paused, split_value_ref)
@@ -288,27 +289,38 @@ def _join_commas(parts: list[list[Node]]) -> list[Node]:
     return items
 
 
-_DEFAULT_HINTS = re.compile(r"^optimization_hints\s*=\s*<\s*default\s*=\s*\{\s*\}\s*>$")
+TARGET = "sm_90"                      # the GPU the workbench exports and compiles for
+_ARCH_HINTS = re.compile(r"([A-Za-z_]\w*)\s*=\s*\{([^}]*)\}")
 
 
-def rule_drop_default_hints(module: Module) -> None:
-    """Treat `optimization_hints=<default = {}>` (no hints) as absent."""
+def rule_target_hints(module: Module) -> None:
+    """Entry hints as they apply on the target (sm_90): its own `sm_90 = {..}` hints, else
+    the `default` ones, keys sorted; none at all is the same as no attribute. cuTile Python
+    writes `default`, and cutile Rust can only name architectures."""
     for entry in module.entries:
-        entry.attrs = _without_default_hints(entry.attrs)
-        for op in entry.walk():
-            body = _without_default_hints(op.body)
-            if body is not op.body:
-                op.body = body
-                op.refresh()
+        entry.attrs = _target_hints(entry.attrs)
 
 
-def _without_default_hints(nodes: list[Node]) -> list[Node]:
+def _target_hints(nodes: list[Node]) -> list[Node]:
     for i in range(len(nodes) - 2):
-        window = nodes[i:i + 3]
-        if (isinstance(window[0], Token) and window[0].text == "optimization_hints"
-                and _DEFAULT_HINTS.match(_print(window).replace(" ", " "))):
+        if not (isinstance(nodes[i], Token) and nodes[i].text == "optimization_hints"):
+            continue
+        by_arch = {arch: dict(_hint_pairs(body))
+                   for arch, body in _ARCH_HINTS.findall(_print(nodes[i:i + 3]))}
+        hints = by_arch.get(TARGET, by_arch.get("default", {}))
+        if not hints:
             return nodes[:i] + nodes[i + 3:]
+        text = (f"optimization_hints=<{TARGET} = {{"
+                + ", ".join(f"{k} = {v}" for k, v in sorted(hints.items())) + "}>")
+        replacement = group(tokenize(text, 0), 0, text)
+        replacement[0].space_before = nodes[i].space_before
+        return nodes[:i] + replacement + nodes[i + 3:]
     return nodes
+
+
+def _hint_pairs(body: str) -> list[tuple[str, str]]:
+    pairs = [item.split("=", 1) for item in body.split(",") if "=" in item]
+    return [(key.strip(), value.strip()) for key, value in pairs]
 
 
 def rule_entry_symbol(module: Module) -> None:
@@ -352,8 +364,8 @@ RULES: list[Rule] = [
     Rule("commutative_operands", "operands of addf/mulf/maxf/... put in definition order",
          rule_commutative_operands),
     Rule("sort_dict_attrs", "dictionary attribute entries sorted by key", rule_sort_dict_attrs),
-    Rule("drop_default_hints", "optimization_hints=<default = {}> treated as absent",
-         rule_drop_default_hints),
+    Rule("target_hints", "entry optimization_hints resolved for sm_90 (its own, else "
+         "`default`); none treated as absent", rule_target_hints),
     Rule("entry_symbol", "mangled entry symbols mapped to `kernel` (original kept)",
          rule_entry_symbol),
     Rule("locations", "loc(...) moved to a side table of source lines; alias lines dropped",

@@ -85,6 +85,7 @@ class KernelSpec:
     specializations: list[Specialization]
     line: int = 0                       # the `def` line
     problems: list[dict] = field(default_factory=list)   # {"line", "construct", "message"}
+    hints: dict[str, int] = field(default_factory=dict)  # @ct.kernel(...) as Tile IR hints
     schema: str = SCHEMA
 
     # ---- views
@@ -138,6 +139,7 @@ class KernelSpec:
             outputs=list(data["outputs"]),
             specializations=[Specialization(**s) for s in data["specializations"]],
             line=data.get("line", 0), problems=list(data.get("problems", [])),
+            hints=dict(data.get("hints", {})),
             schema=data["schema"])
 
 
@@ -170,6 +172,30 @@ def constant_aliases(tree: ast.Module) -> frozenset:
                      if isinstance(node, ast.Assign) and len(node.targets) == 1
                      and isinstance(node.targets[0], ast.Name)
                      and is_constant_annotation(node.value))
+
+
+# `@ct.kernel(...)` options -> the Tile IR entry hints both front ends write
+HINT_NAMES = {"occupancy": "occupancy", "num_worker_warps": "num_worker_warps_per_cta",
+              "num_ctas": "num_cta_in_cga"}
+
+
+def kernel_hints(fn: ast.FunctionDef, problems: list[dict]) -> dict[str, int]:
+    """The optimization hints of the kernel's decorator (integers only: a per-GPU
+    `ct.ByTarget` value is a problem the drafter reports)."""
+    hints = {}
+    for decorator in fn.decorator_list:
+        if not (isinstance(decorator, ast.Call) and ct_name(decorator.func) == "kernel"):
+            continue
+        for kw in decorator.keywords:
+            if kw.arg not in HINT_NAMES:
+                continue              # opt_level is a tileiras flag, not in the Tile IR
+            if isinstance(kw.value, ast.Constant) and type(kw.value.value) is int:
+                hints[HINT_NAMES[kw.arg]] = kw.value.value
+            else:
+                problems.append({"line": decorator.lineno, "construct": f"ct.kernel({kw.arg}=..)",
+                                 "message": f"`{ast.unparse(kw.value)}` is not an integer: "
+                                            "write the hint per GPU in the port by hand"})
+    return hints
 
 
 def find_kernel(tree: ast.Module, kernel_name: str) -> ast.FunctionDef | None:
@@ -309,7 +335,7 @@ def analyze(source: str, filename: str, kernel_name: str, cases: list[Case]) -> 
     spec = KernelSpec(kernel_name=kernel_name, filename=filename, params=params,
                       tile_accesses=accesses, operations=ops, const_branches=branches,
                       loops=loops, outputs=outputs, specializations=specs, line=fn.lineno,
-                      problems=problems)
+                      problems=problems, hints=kernel_hints(fn, problems))
     # a store's tile shape is the shape of the stored value: the drafter's type inference
     # knows it (imported here, late, as rules.py imports this module)
     from .rules import store_shapes

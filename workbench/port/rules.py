@@ -1147,7 +1147,7 @@ def render_entry(t: Translator, spec: KernelSpec, name: str) -> list[str]:
         body.append("}")
     for s in t.blocks[0]:
         body += s.render("")
-    attr = "#[cutile::entry(unchecked_accesses = true)]" if t.unchecked else "#[cutile::entry()]"
+    attr = entry_attribute(t.unchecked, spec.hints)
     fn = "pub unsafe fn" if t.unchecked else "pub fn"
     lines = [f"    // NOTE {note}" for note in t.notes]
     if t.const_values:
@@ -1160,6 +1160,18 @@ def render_entry(t: Translator, spec: KernelSpec, name: str) -> list[str]:
     lines += ["        " + b if b else "" for b in body]
     lines.append("    }")
     return lines
+
+
+HINT_GPUS = ("sm_90", "sm_100")   # cuTile Python's hints apply to every GPU; cutile names each
+
+
+def entry_attribute(unchecked: bool, hints: dict[str, int]) -> str:
+    parts = ["unchecked_accesses = true"] if unchecked else []
+    if hints:
+        per_gpu = "(" + ", ".join(f"{k} = {v}" for k, v in sorted(hints.items())) + ",)"
+        parts.append("optimization_hints = (" + ", ".join(f"{gpu} = {per_gpu}"
+                                                          for gpu in HINT_GPUS) + ",)")
+    return f"#[cutile::entry({', '.join(parts)})]"
 
 
 def render_kernel(entries: list[tuple[str, Translator]], spec: KernelSpec, op_name: str) -> str:

@@ -3,7 +3,10 @@
 pub mod silu_and_mul_port {
     use cutile::core::*;
 
-    #[cutile::entry()]
+    // the Python kernel's hints (cuTile Python's apply to every GPU; cutile names each)
+    #[cutile::entry(optimization_hints = (
+        sm_90 = (occupancy = 8, num_worker_warps_per_cta = 8),
+        sm_100 = (occupancy = 8, num_worker_warps_per_cta = 8)))]
     pub fn silu_and_mul<E: ElementType, const TILE_ROWS: i32, const TILE_COLS: i32>(
         gate: &Tensor<E, { [-1, -1] }>,
         up: &Tensor<E, { [-1, -1] }>,

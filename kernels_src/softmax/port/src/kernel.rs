@@ -5,7 +5,10 @@
 pub mod softmax_port {
     use cutile::core::*;
 
-    #[cutile::entry(unchecked_accesses = true)]
+    // the Python kernel's hints (cuTile Python's apply to every GPU; cutile names each)
+    #[cutile::entry(unchecked_accesses = true, optimization_hints = (
+        sm_90 = (occupancy = 8, num_worker_warps_per_cta = 8),
+        sm_100 = (occupancy = 8, num_worker_warps_per_cta = 8)))]
     pub unsafe fn softmax<E: ElementType, const TILE_COLS: i32>(
         x: &Tensor<E, { [-1, -1] }>,
         out: &mut Tensor<E, { [1, TILE_COLS] }>,
