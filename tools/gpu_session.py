@@ -154,8 +154,8 @@ def hints() -> None:
         args = tuple(case.consts[p] if p in kernel.const_params else values[p]
                      for p in kernel.params)
         moved = sum(v.numel() * v.element_size() for v in values.values() if torch.is_tensor(v))
-        for occupancy in (None, 1, 2, 4, 8):
-            for warps in (None, 4, 8):
+        for occupancy in (None, 1, 2, 4, 8, 16):
+            for warps in (None, 4, 8, 16):
                 # None is the compiler's default, whatever the kernel's decorator says
                 variant = kernel.kernel.replace_hints(occupancy=occupancy, num_worker_warps=warps)
                 row = {"op": name, "case": case.label(), "occupancy": occupancy, "warps": warps}
