@@ -42,7 +42,7 @@ def format_hints(sweep: dict) -> str:
         setting = f"{row['occupancy'] or '-':>9} {row['warps'] or '-':>5}"
         lines.append(f"{row['op']:14} {setting} " + (
             f"{row['us']:8.1f} {row['gbps']:6.0f} {row['copy_pct']:5.0f}%" if "us" in row
-            else row["error"].split(". ")[0][:72]))
+            else row["error"].split(". ")[0][:80]))
     return "\n".join(lines)
 
 
