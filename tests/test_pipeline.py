@@ -1,5 +1,6 @@
 """The drafting pipeline with the offline drafter: stages, artifacts, resume, run folders."""
 import json
+import re
 
 import pytest
 
@@ -39,6 +40,10 @@ def test_unsupported_construct_ends_the_run_with_a_named_line(runs, cli):
                  "--arg", "f32[64,128]", "--const", "TILE_COLS=128", "--out", str(runs / "scan" / "port"))
     assert result.returncode == 1
     assert "UNSUPPORTED" in result.stdout and "line " in result.stdout
+    # what stopped it, as file:line: construct: message, the way a compiler says it
+    stopped = result.stdout.split("write_kernel stopped the run:\n", 1)[1].splitlines()
+    assert any(re.match(r"  \S*scan_rows\.py:10: ct\.scan: ", line) for line in stopped), stopped
+    assert not any("prefix" in line for line in stopped)      # no follow-on error
 
 
 def test_artifacts_are_validated_on_write_and_read(tmp_path):

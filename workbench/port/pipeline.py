@@ -57,7 +57,22 @@ class RunResult:
         for a in self.artifacts:
             lines.append(f"  {a.stage:14} #{a.attempt} {a.verdict:16} {a.summary}")
         lines.append(f"final verdict: {self.verdict}")
-        return "\n".join(lines)
+        return "\n".join(lines + self.what_stopped_it())
+
+    def what_stopped_it(self) -> list[str]:
+        """The diagnostics of the stage that stopped the run, one `file:line: message` each."""
+        stopped = next((a for a in reversed(self.artifacts) if a.stage != "final"
+                        and a.verdict in ("UNSUPPORTED", "CAP_REACHED", "BUILD_FAILED")), None)
+        if stopped is None:
+            return []
+        analyze = next((a for a in self.artifacts if a.stage == "analyze"), None)
+        kernel_file = analyze.data["spec"]["filename"] if analyze else "kernel"
+        lines = [f"{stopped.stage} stopped the run:"]
+        for d in stopped.data.get("diagnostics", [])[:20]:
+            where = f"{d.get('file') or kernel_file}:{d.get('line') or '?'}"
+            what = f"{d['construct']}: " if d.get("construct") else ""
+            lines.append(f"  {where}: {what}{d['message']}")
+        return lines
 
 
 def _timed(fn):

@@ -74,11 +74,12 @@ class Draft:
 
 
 class Fail(Exception):
-    def __init__(self, node, construct: str, message: str):
+    def __init__(self, node, construct: str, message: str, follows: bool = False):
         super().__init__(message)
         self.line = getattr(node, "lineno", 0) if not isinstance(node, int) else node
         self.construct = construct
         self.message = message
+        self.follows = follows        # caused by an earlier failure: not worth reporting
 
 
 # ------------------------------------------------------------------------------ values
@@ -330,6 +331,7 @@ class Translator:
         self.store_shapes: dict[int, list[str]] = {}
         self.notes: list[str] = []
         self.loop_stack: list[dict] = []
+        self.unported: set[str] = set()      # names whose assignment failed
         for p in spec.params:
             self.used.add(p.name)
             if p.kind == ARRAY:
@@ -390,7 +392,10 @@ class Translator:
             try:
                 self.statement(stmt)
             except Fail as f:
-                self.diag(f.line, f.construct, f.message)
+                if isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name):
+                    self.unported.add(stmt.targets[0].id)
+                if not f.follows:
+                    self.diag(f.line, f.construct, f.message)
 
     def statement(self, stmt):
         if isinstance(stmt, ast.Assign):
@@ -689,6 +694,8 @@ class Translator:
                 return Value(Lit(node.value))
             raise Fail(node, "constant", f"literal {node.value!r} is not ported")
         if isinstance(node, ast.Name):
+            if node.id in self.unported and node.id not in self.env:
+                raise Fail(node, node.id, f"`{node.id}` was not ported", follows=True)
             if node.id not in self.env:
                 raise Fail(node, node.id, f"unknown name `{node.id}` (globals are not ported)")
             return self.env[node.id]
