@@ -125,6 +125,41 @@ def test_descriptors_are_checked_before_any_launch():
         describe("x", [1, 2, 3])
 
 
+class FakeTorchDtype:
+    def __str__(self):
+        return "torch.float32"
+
+
+class FakeTorchTensor:
+    """What the launch path reads of a CUDA torch tensor (torch is not installed here)."""
+    dtype, is_cuda = FakeTorchDtype(), True
+
+    def __init__(self, shape, strides):
+        self.shape, self._strides = shape, strides
+
+    def data_ptr(self):
+        return 0x7F0000000000
+
+    def stride(self):
+        return self._strides
+
+    def get_device(self):
+        return 0
+
+
+def test_the_fast_path_packs_what_the_general_path_packs():
+    from workbench.build.ffi import CallPlan
+    plan = CallPlan(SOFTMAX)
+    good = {"x": FakeTorchTensor((4, 8), (8, 1)), "out": FakeTorchTensor((4, 8), (8, 1))}
+    first = bytes(memoryview(plan.prepared(good, {"TILE_COLS": 1024})[0]))  # learns the dtype
+    again = bytes(memoryview(plan.prepared(good, {"TILE_COLS": 1024})[0]))
+    expected = bytes(memoryview(tensor_array([describe(n, good[n]) for n in ("x", "out")])))
+    assert first == again == expected
+    bad = dict(good, x=FakeTorchTensor((4, 8), (1, 4)))        # column-major: not taken as is
+    with pytest.raises(ArgumentError, match="x: stride 4 in dim 1"):
+        plan.prepared(bad, {"TILE_COLS": 1024})
+
+
 def test_the_c_symbol_reports_errors_instead_of_crashing():
     import ctypes
     library, _ = load(SOFTMAX)
@@ -166,16 +201,22 @@ def test_without_cargo_a_carried_build_of_a_copied_port_is_found(monkeypatch, tm
     found by its code hash on one without, though the copy's Cargo.toml differs."""
     import shutil
     from dataclasses import replace
-    from workbench.build.cargo import code_hash, standalone_manifest
+    from workbench.build.cargo import code_hash, crate_name, folder_tag, standalone_manifest
+    from workbench.build.toolchain import TARGET_DIR
     from workbench.catalog import REPO_ROOT
     work = REPO_ROOT / "runs" / f"test-prebuilt-{uuid.uuid4().hex[:8]}" / "port"
     shutil.copytree(SOFTMAX.port_folder, work, ignore=shutil.ignore_patterns(".history"))
     try:
-        (work / "Cargo.toml").write_text(standalone_manifest((work / "Cargo.toml").read_text()))
+        (work / "Cargo.toml").write_text(standalone_manifest((work / "Cargo.toml").read_text(), work))
         shutil.copy(SOFTMAX.port_folder.parent.parent / "Cargo.lock", work / "Cargo.lock")
         op = replace(SOFTMAX, port_path=work, kernel_path=SOFTMAX.kernel_file)
+        catalog_output = TARGET_DIR / "release" / "libport_softmax.so"
+        before = catalog_output.stat().st_mtime_ns if catalog_output.exists() else None
         built = build(op)
         assert built.ok, built.summary()
+        # the copy is a package of its own: it never overwrites the catalog port's output
+        assert crate_name(op) == f"port_softmax_{folder_tag(work)}"
+        assert (catalog_output.stat().st_mtime_ns if catalog_output.exists() else None) == before
         monkeypatch.setenv("WORKBENCH_PREBUILT", str(tmp_path / "no-bundle.so"))
         (work / "Cargo.toml").write_text((work / "Cargo.toml").read_text() + "\n# moved\n")
         found = build(op)

@@ -80,17 +80,24 @@ def in_workspace(op: Operator) -> bool:
     return op.port_folder.resolve().is_relative_to(KERNELS_DIR.resolve())
 
 
-def standalone_manifest(text: str) -> str:
-    """A port's Cargo.toml made to build outside kernels_src/: its own workspace, the
-    pinned versions spelled out, the shared FFI crate by absolute path. The shared target
-    folder and a copy of Cargo.lock keep the cutile crates from being rebuilt."""
+def standalone_manifest(text: str, folder: Path) -> str:
+    """A port's Cargo.toml made to build outside kernels_src/ in `folder`: its own workspace,
+    the pinned versions spelled out, the shared FFI crate by absolute path. The shared target
+    folder and a copy of Cargo.lock keep the cutile crates from being rebuilt. The package
+    gets a name of its own: a cdylib's files in the target folder carry no hash, so a copy
+    named like the catalog port would overwrite the catalog port's build there."""
     import tomllib
     workspace = tomllib.loads((KERNELS_DIR / "Cargo.toml").read_text())["workspace"]
     deps = workspace["dependencies"]
-    out = []
+    out, section = [], ""
     for line in text.splitlines():
         name, _, rest = line.partition(".workspace = true")
-        if rest == "" and _ and name.strip() in deps:
+        if line.startswith("["):
+            section = line.strip()
+        if section == "[package]" and line.startswith("name = "):
+            package = tomllib.loads(line)["name"]
+            out.append(f'name = "{package}_{folder_tag(folder)}"')
+        elif rest == "" and _ and name.strip() in deps:
             value = deps[name.strip()]
             spec = (f'{{ path = "{(KERNELS_DIR / value["path"]).resolve()}" }}'
                     if isinstance(value, dict) else f'"{value}"')
@@ -103,6 +110,14 @@ def standalone_manifest(text: str) -> str:
         else:
             out.append(line)
     return "\n".join(out) + "\n\n[workspace]\n"
+
+
+def folder_tag(folder: Path) -> str:
+    """A short name for a port folder outside kernels_src/. Inside the checkout it comes from
+    the relative path, so it is the same on the GPU host."""
+    folder, root = Path(folder).resolve(), KERNELS_DIR.parent.resolve()
+    name = str(folder.relative_to(root)) if folder.is_relative_to(root) else str(folder)
+    return hashlib.sha256(name.encode()).hexdigest()[:10]
 
 
 def has_port(op: Operator) -> bool:
@@ -159,11 +174,7 @@ def build_folder(op: Operator) -> Path:
     --out) gets its own, so it never becomes the catalog port's last good build."""
     if in_workspace(op):
         return BUILD_DIR / op.name
-    folder = op.port_folder.resolve()
-    # inside the checkout, named by its relative path: the folder is the same on the GPU host
-    root = KERNELS_DIR.parent.resolve()
-    name = str(folder.relative_to(root)) if folder.is_relative_to(root) else str(folder)
-    tag = hashlib.sha256(name.encode()).hexdigest()[:10]
+    tag = folder_tag(op.port_folder)
     return BUILD_DIR / "external" / f"{op.name}-{tag}"
 
 

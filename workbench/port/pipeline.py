@@ -124,7 +124,7 @@ def stage_write_host(ctx: RunContext) -> Artifact:
                         {"files": [], "drafter": ctx.drafter.name})
     from ..build.cargo import in_workspace, standalone_manifest
     if "Cargo.toml" in files and not in_workspace(ctx.op):
-        files["Cargo.toml"] = standalone_manifest(files["Cargo.toml"])
+        files["Cargo.toml"] = standalone_manifest(files["Cargo.toml"], ctx.port)
         lock = REPO_ROOT / "kernels_src" / "Cargo.lock"
         if lock.exists():
             files["Cargo.lock"] = lock.read_text()
