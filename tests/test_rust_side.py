@@ -151,7 +151,7 @@ def test_the_fast_path_packs_what_the_general_path_packs():
     from workbench.build.ffi import CallPlan
     plan = CallPlan(SOFTMAX)
     good = {"x": FakeTorchTensor((4, 8), (8, 1)), "out": FakeTorchTensor((4, 8), (8, 1))}
-    first = bytes(memoryview(plan.prepared(good, {"TILE_COLS": 1024})[0]))  # learns the dtype
+    first = bytes(memoryview(plan.prepared(good, {"TILE_COLS": 1024})[0]))
     again = bytes(memoryview(plan.prepared(good, {"TILE_COLS": 1024})[0]))
     expected = bytes(memoryview(tensor_array([describe(n, good[n]) for n in ("x", "out")])))
     assert first == again == expected

@@ -247,12 +247,10 @@ def _prebuilt(op: Operator, bundle: Path, start: float) -> BuildResult:
     from the bundle or from a carried build folder. Anything else is a failed build that
     says what to do; the bundle is never passed off as an edited port."""
     code = code_hash(op)
-    library = None
     if in_workspace(op) and bundle.is_file() and bundle_codes(bundle).get(op.name) == code:
         library = bundle
     else:
-        library = next((_code_file(p).with_suffix(".so") for p in
-                        sorted(build_folder(op).glob("*.code"))
+        library = next((p.with_suffix(".so") for p in sorted(build_folder(op).glob("*.code"))
                         if p.read_text().strip() == code and p.with_suffix(".so").exists()),
                        None)
     seconds = time.perf_counter() - start

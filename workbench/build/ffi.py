@@ -160,10 +160,7 @@ class CallPlan:
         """The per-call fast path: a CUDA torch tensor the port takes as it is, packed
         straight from its attributes (the general path costs about twice as much host time).
         False, having written nothing, for anything else."""
-        try:
-            dtype = _torch_dtypes.get(array.dtype)
-        except (AttributeError, TypeError):
-            return False
+        dtype = _torch_dtype(getattr(array, "dtype", None))
         if dtype not in rule.dtypes or not array.is_cuda:
             return False
         shape, strides = array.shape, array.stride()

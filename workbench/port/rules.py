@@ -49,7 +49,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from .analyze import ARRAY, CONSTANT, SCALAR, KernelSpec, analyze, ct_name  # noqa: F401
+from .analyze import ARRAY, CONSTANT, SCALAR, KernelSpec, analyze, ct_name, keyword  # noqa: F401
 
 
 @dataclass
@@ -604,17 +604,17 @@ class Translator:
 
     def load(self, call) -> Value:
         self.check_kwargs(call, {"index", "shape", "padding_mode"}, "ct.load")
-        arr = self.array_arg(arg(call, "array", 0), "ct.load")
+        arr = self.array_arg(keyword(call, "array", 0), "ct.load")
         if arr.name in self.outputs:
             raise Fail(call, "ct.load", f"{arr.name} is loaded after being stored")
         self.loaded.add(arr.name)
-        index_node, shape_node = arg(call, "index", 1), arg(call, "shape", 2)
+        index_node, shape_node = keyword(call, "index", 1), keyword(call, "shape", 2)
         if index_node is None or shape_node is None:
             raise Fail(call, "ct.load", "index and shape are required")
         shape = self.const_shape(shape_node, "ct.load")
         if len(shape) != arr.rank:
             raise Fail(call, "ct.load", f"tile rank {len(shape)} != array rank {arr.rank}")
-        pad_node = arg(call, "padding_mode", None)
+        pad_node = keyword(call, "padding_mode", None)
         pad = None
         if pad_node is not None:
             pad = (ct_name(pad_node) or "").removeprefix("PaddingMode.")
@@ -644,12 +644,12 @@ class Translator:
         self.check_kwargs(call, {"index", "tile"}, "ct.store")
         if self.loop_stack:
             raise Fail(call, "ct.store", "a store inside a loop is not ported")
-        arr = self.array_arg(arg(call, "array", 0), "ct.store")
+        arr = self.array_arg(keyword(call, "array", 0), "ct.store")
         if arr.name in self.outputs:
             raise Fail(call, "ct.store", f"{arr.name} is stored twice")
         if arr.name in self.loaded:
             raise Fail(call, "ct.store", f"{arr.name} is both loaded and stored (in place)")
-        index_node, tile_node = arg(call, "index", 1), arg(call, "tile", 2)
+        index_node, tile_node = keyword(call, "index", 1), keyword(call, "tile", 2)
         if index_node is None or tile_node is None:
             raise Fail(call, "ct.store", "index and tile are required")
         tile = self.expr(tile_node, hint="result")
@@ -915,7 +915,7 @@ class Translator:
 
     # ---- ct.* rules
     def ct_bid(self, node, hint):
-        axis = arg(node, "axis", 0)
+        axis = keyword(node, "axis", 0)
         if not (isinstance(axis, ast.Constant) and axis.value in (0, 1, 2)):
             raise Fail(node, "ct.bid", "the axis must be 0, 1 or 2")
         return self.let(hint or f"bid{axis.value}", Scalar("i32"),
@@ -930,8 +930,8 @@ class Translator:
 
     def ct_astype(self, node, hint):
         self.check_kwargs(node, set(), "ct.astype")
-        x = self.expr(arg(node, "x", 0))
-        dt = self.expr(arg(node, "dtype", 1))
+        x = self.expr(keyword(node, "x", 0))
+        dt = self.expr(keyword(node, "dtype", 1))
         if not isinstance(dt.kind, DType):
             raise Fail(node, "ct.astype", "the dtype must be ct.float32/int32 or array.dtype")
         if not isinstance(x.kind, Tile):
@@ -963,9 +963,9 @@ class Translator:
 
     def reduce(self, node, hint, fname):
         self.check_kwargs(node, {"axis", "keepdims"}, f"ct.{fname}")
-        x = self.expr(arg(node, "x", 0))
-        axis = arg(node, "axis", 1)
-        keep = arg(node, "keepdims", 2)
+        x = self.expr(keyword(node, "x", 0))
+        axis = keyword(node, "axis", 1)
+        keep = keyword(node, "keepdims", 2)
         if not isinstance(x.kind, Tile) or not x.kind.shape:
             raise Fail(node, f"ct.{fname}", "the argument must be a tile of rank >= 1")
         if not (isinstance(axis, ast.Constant) and isinstance(axis.value, int)):
@@ -1023,7 +1023,7 @@ class Translator:
                         f"select({tc.expr}, {tx.expr}, {ty.expr})")
 
     def dtype_kw(self, node, what, default=None) -> str:
-        dt = arg(node, "dtype", None)
+        dt = keyword(node, "dtype", None)
         if dt is None:
             if default is None:
                 raise Fail(node, what, "dtype= is required")
@@ -1038,8 +1038,8 @@ class Translator:
 
     def ct_full(self, node, hint, value_node=None):
         self.check_kwargs(node, {"shape", "fill_value", "dtype"}, "ct.full")
-        shape = self.const_shape(arg(node, "shape", 0), "ct.full")
-        value_node = value_node or arg(node, "fill_value", 1)
+        shape = self.const_shape(keyword(node, "shape", 0), "ct.full")
+        value_node = value_node or keyword(node, "fill_value", 1)
         value = self.expr(value_node)
         if not isinstance(value.kind, Lit):
             raise Fail(node, "ct.full", "the fill value must be a literal")
@@ -1099,9 +1099,9 @@ class Translator:
 
     def ct_num_tiles(self, node, hint):
         self.check_kwargs(node, {"axis", "shape"}, "ct.num_tiles")
-        arr = self.array_arg(arg(node, "array", 0), "ct.num_tiles")
-        axis = arg(node, "axis", 1)
-        shape = self.const_shape(arg(node, "shape", 2), "ct.num_tiles")
+        arr = self.array_arg(keyword(node, "array", 0), "ct.num_tiles")
+        axis = keyword(node, "axis", 1)
+        shape = self.const_shape(keyword(node, "shape", 2), "ct.num_tiles")
         if not (isinstance(axis, ast.Constant) and isinstance(axis.value, int)):
             raise Fail(node, "ct.num_tiles", "the axis must be an integer literal")
         if len(shape) != arr.rank:
@@ -1116,15 +1116,6 @@ class Translator:
         a, b = (self.scalar_i32(x) for x in node.args)
         texts = [x if isinstance(x, str) else x.expr for x in (a, b)]
         return self.let(hint or "cdiv", Scalar("i32"), f"ceil_div({texts[0]}, {texts[1]})")
-
-
-def arg(call: ast.Call, name: str, position: int | None):
-    for kw in call.keywords:
-        if kw.arg == name:
-            return kw.value
-    if position is not None and len(call.args) > position:
-        return call.args[position]
-    return None
 
 
 # ------------------------------------------------------------------------------ rendering
