@@ -16,6 +16,7 @@ from pathlib import Path
 from ..catalog import REPO_ROOT, Operator, get_operator
 from ..errors import WorkbenchError
 from .artifacts import Artifact, read_artifacts, write_artifact
+from .drafters import Drafter
 
 RUNS_DIR = REPO_ROOT / "runs"
 STAGES = ["analyze", "write_kernel", "write_host", "build", "ir_diff", "gpu_check"]
@@ -27,7 +28,7 @@ class RunContext:
     op: Operator
     folder: Path                 # runs/<op>/<timestamp>
     port: Path                   # where the port's files go
-    drafter: object              # rules or agent drafter
+    drafter: Drafter             # rules or agent drafter
     artifacts: list[Artifact] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
 
@@ -105,7 +106,7 @@ def stage_write_kernel(ctx: RunContext) -> Artifact:
         return Artifact("write_kernel", "ERROR", str(e).splitlines()[0],
                         {"files": [], "diagnostics": [], "drafter": ctx.drafter.name})
     _write_files(ctx.port, {k: v for k, v in draft.files.items() if k.startswith("src/kernel")})
-    diagnostics = [d if isinstance(d, dict) else dict(d.__dict__) for d in draft.diagnostics]
+    diagnostics = [d.to_json() for d in draft.diagnostics]
     capped = any(d.get("construct") == "run cap" for d in diagnostics)
     verdict = "DRAFTED" if draft.ok else "CAP_REACHED" if capped else "UNSUPPORTED"
     summary = ("kernel drafted" if draft.ok else
@@ -318,9 +319,9 @@ def _relocated(op: Operator, port: Path) -> Operator:
     return replace(op, port_path=port, kernel_path=op.kernel_file)
 
 
-def make_drafter(kind: str, model: str | None, folder: Path):
+def make_drafter(kind: str, model: str | None, folder: Path) -> Drafter:
     if kind == "rules":
-        from .drafters import RulesDrafter
+        from .rules.drafter import RulesDrafter
         return RulesDrafter()
     if kind == "agent":
         from .agent import AgentDrafter
