@@ -13,7 +13,8 @@ import pytest
 from workbench.argspec import parse_arg
 from workbench.catalog import Case, load_catalog
 from workbench.port.analyze import KernelSpec, analyze
-from workbench.port.rules import Draft, Unsupported, draft
+from workbench.port.drafters import Diagnostic, Draft
+from workbench.port.rules import draft, store_shapes
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "drafter"
 OPS = ["silu_and_mul", "softmax", "rms_norm", "layer_norm", "matmul", "attention"]
@@ -90,29 +91,36 @@ def test_analyze_constants_and_dtypes():
 
 
 def test_analyze_tile_shapes():
-    spec, _ = spec_for("softmax")
+    """Loads and num_tiles carry their tile shape; a store's is the stored value's, which the
+    drafter infers (store_shapes): analyze does not import the drafter."""
+    def shaped(spec, source):
+        shapes = store_shapes(spec, source)
+        return [(a.kind, a.array, shapes[a.line] if a.kind == "store" else a.shape)
+                for a in spec.tile_accesses]
+
+    spec, source = spec_for("softmax")
     load, store = spec.tile_accesses
     assert (load.kind, load.array, load.index, load.shape, load.padding) == \
         ("load", "x", ["row", "0"], ["1", "TILE_COLS"], "NEG_INF")
-    assert (store.kind, store.array, store.index, store.shape) == \
-        ("store", "out", ["row", "0"], ["1", "TILE_COLS"])
+    assert (store.kind, store.array, store.index, store.shape) == ("store", "out", ["row", "0"], [])
+    assert store_shapes(spec, source) == {store.line: ["1", "TILE_COLS"]}
 
-    spec, _ = spec_for("rms_norm")
-    assert [(a.kind, a.array, a.shape) for a in spec.tile_accesses] == [
+    spec, source = spec_for("rms_norm")
+    assert shaped(spec, source) == [
         ("load", "x", ["1", "TILE_COLS"]), ("load", "weight", ["TILE_COLS"]),
         ("store", "out", ["1", "TILE_COLS"])]
 
-    spec, _ = spec_for("matmul")
-    kinds = [(a.kind, a.array, a.shape) for a in spec.tile_accesses]
-    assert kinds == [("num_tiles", "a", ["TILE_M", "TILE_K"]), ("load", "a", ["TILE_M", "TILE_K"]),
-                     ("load", "b", ["TILE_K", "TILE_N"]), ("store", "c", ["TILE_M", "TILE_N"])]
+    spec, source = spec_for("matmul")
+    assert shaped(spec, source) == [
+        ("num_tiles", "a", ["TILE_M", "TILE_K"]), ("load", "a", ["TILE_M", "TILE_K"]),
+        ("load", "b", ["TILE_K", "TILE_N"]), ("store", "c", ["TILE_M", "TILE_N"])]
     assert spec.tile_accesses[0].axis == 1
     assert [lp.var for lp in spec.loops] == ["k"] and spec.loops[0].bound == "k_tiles"
 
-    spec, _ = spec_for("attention")
+    spec, source = spec_for("attention")
     assert ["1", "TILE_Q", "HEAD_DIM"] in spec.tile_shapes
     assert ["1", "TILE_KV", "HEAD_DIM"] in spec.tile_shapes
-    assert spec.tile_accesses[-1].shape == ["1", "TILE_Q", "HEAD_DIM"]
+    assert shaped(spec, source)[-1][2] == ["1", "TILE_Q", "HEAD_DIM"]
 
 
 def test_analyze_operations_with_lines():
@@ -164,9 +172,9 @@ def test_draft_files_and_layout(name):
     hand = tomllib.loads((load_catalog()[name].port_folder / "port.toml").read_text())
     assert manifest == hand      # the same mapping as the hand-written port
     lib = d.files["src/lib.rs"]
-    assert f"fn wb_{name}(" in lib
-    # the emitter and build id exports come from wb_ffi's macro, for the port's module
-    assert f"wb_ffi::port_exports!(wb_{name}_emit, wb_{name}_build_id, {name}_port);" in lib
+    # the launcher's C call, the emitter and build id exports come from wb_ffi's macro
+    assert f"wb_ffi::port! {{" in lib
+    assert f"wb_{name}, wb_{name}_emit, wb_{name}_build_id, {name}_port;" in lib
     kernel = d.files["src/kernel.rs"]
     assert f"pub mod {name}_port" in kernel and "#[cutile::module]" in kernel
 
@@ -265,7 +273,7 @@ def test_unsupported_atomic_add():
     d = draft(spec, source, "atomic_hist")
     assert not d.ok
     assert [(u.line, u.construct) for u in d.diagnostics] == [(10, "ct.atomic_add")]
-    assert isinstance(d.diagnostics[0], Unsupported)
+    assert isinstance(d.diagnostics[0], Diagnostic)
     assert "atomic_add" in d.diagnostics[0].message
     assert set(d.files) == FILES          # a partial draft still comes back
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..catalog import REPO_ROOT
 from ..errors import WorkbenchError
+from .drafters import Diagnostic, Draft
 from .stages import stage_build, stage_gpu_check, stage_ir_diff
 
 DEFAULT_MODEL = os.environ.get("WORKBENCH_AGENT_MODEL", "claude-sonnet-4-5")
@@ -41,13 +42,6 @@ SUBMIT_SCHEMAS = {
 
 class CapReached(Exception):
     pass
-
-
-@dataclass
-class AgentDraft:
-    files: dict[str, str]
-    diagnostics: list = field(default_factory=list)
-    ok: bool = True
 
 
 @dataclass
@@ -93,12 +87,16 @@ class AgentDrafter:
         return message, False
 
     # -- stages -------------------------------------------------------------------------------
-    def write_kernel(self, ctx) -> AgentDraft:
+    def write_kernel(self, ctx) -> Draft:
         try:
             out = self._converse(ctx, "write_kernel", _kernel_prompt(ctx))
         except CapReached as e:
-            return AgentDraft({}, [{"line": 0, "construct": "run cap", "message": str(e)}], False)
-        return AgentDraft(out.get("files", {}), out.get("diagnostics", []), bool(out.get("ok")))
+            return Draft({}, [Diagnostic(0, "run cap", str(e))])
+        diagnostics = [Diagnostic.from_json(d) for d in out.get("diagnostics", [])]
+        if not out.get("ok") and not diagnostics:
+            diagnostics.append(Diagnostic(0, "agent", "the agent submitted ok=false without "
+                                                      "saying why"))
+        return Draft(out.get("files", {}), diagnostics)
 
     def write_host(self, ctx) -> dict[str, str]:
         return self._converse(ctx, "write_host", _host_prompt(ctx)).get("files", {})

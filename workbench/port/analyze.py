@@ -1,5 +1,5 @@
 """What a cuTile Python kernel is made of, read from its source (no import, no GPU): the
-facts the rule-based drafter (`rules.py`) needs to write a cuTile Rust port.
+facts the rule-based drafter (`rules/`) needs to write a cuTile Rust port.
 
     spec = analyze(source, "kernels_src/softmax/kernel.py", "softmax", list(op.cases))
     spec.to_json()   # schema "workbench.kernelspec/1"
@@ -39,7 +39,9 @@ class TileAccess:
     kind: str                           # "load" | "store" | "num_tiles"
     array: str
     index: list[str]                    # source text of each index expression
-    shape: list[str]                    # tile shape: constant names or integer literals
+    shape: list[str]                    # loads, num_tiles: the tile shape (constant names or
+                                        # integer literals); stores: [] (the stored value's
+                                        # shape is the drafter's inference: rules.store_shapes)
     padding: str | None = None          # "ZERO", "NEG_INF", ... (loads); None when not given
     axis: int | None = None             # num_tiles
 
@@ -332,15 +334,7 @@ def analyze(source: str, filename: str, kernel_name: str, cases: list[Case]) -> 
             ops.append(OpUse(node.lineno, "while"))
     ops.sort(key=lambda o: o.line)
     accesses.sort(key=lambda a: a.line)
-    spec = KernelSpec(kernel_name=kernel_name, filename=filename, params=params,
+    return KernelSpec(kernel_name=kernel_name, filename=filename, params=params,
                       tile_accesses=accesses, operations=ops, const_branches=branches,
                       loops=loops, outputs=outputs, specializations=specs, line=fn.lineno,
                       problems=problems, hints=kernel_hints(fn, problems))
-    # a store's tile shape is the shape of the stored value: the drafter's type inference
-    # knows it (imported here, late, as rules.py imports this module)
-    from .rules import store_shapes
-    shapes = store_shapes(spec, source)
-    for access in spec.tile_accesses:
-        if access.kind == "store":
-            access.shape = shapes.get(access.line, [])
-    return spec

@@ -12,15 +12,12 @@ import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..catalog import KERNELS_DIR, REPO_ROOT, Operator, get_operator
 from ..errors import WorkbenchError
 from .artifacts import Artifact, read_artifacts, read_operator, write_operator
+from .drafters import Drafter
 from .stages import RUN_CAPS, STAGE_FUNCTIONS, STAGES, RunContext, stage_diff_analysis
-
-if TYPE_CHECKING:
-    from .drafters import Drafter
 
 RUNS_DIR = REPO_ROOT / "runs"
 
@@ -166,7 +163,7 @@ def run_operator(folder: Path) -> Operator:
 
 def make_drafter(kind: str, model: str | None, folder: Path) -> Drafter:
     if kind == "rules":
-        from .drafters import RulesDrafter
+        from .rules.drafter import RulesDrafter
         return RulesDrafter()
     if kind == "agent":
         from .agent import AgentDrafter

@@ -12,6 +12,7 @@ from pathlib import Path
 from ..catalog import REPO_ROOT, Operator
 from ..errors import WorkbenchError
 from .artifacts import Artifact, write_artifact
+from .drafters import Drafter
 
 STAGES = ["analyze", "write_kernel", "write_host", "build", "ir_diff", "gpu_check"]
 RUN_CAPS = {"write_kernel": 3, "write_host": 2, "build": 4, "fix": 3}
@@ -22,7 +23,7 @@ class RunContext:
     op: Operator
     folder: Path                 # runs/<op>/<timestamp>
     port: Path                   # where the port's files go
-    drafter: object              # rules or agent drafter
+    drafter: Drafter             # rules or agent drafter
     artifacts: list[Artifact] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
 
@@ -68,7 +69,7 @@ def stage_write_kernel(ctx: RunContext) -> Artifact:
         return Artifact("write_kernel", "ERROR", str(e).splitlines()[0],
                         {"files": [], "diagnostics": [], "drafter": ctx.drafter.name})
     _write_files(ctx.port, {k: v for k, v in draft.files.items() if k.startswith("src/kernel")})
-    diagnostics = [d if isinstance(d, dict) else dict(d.__dict__) for d in draft.diagnostics]
+    diagnostics = [d.to_json() for d in draft.diagnostics]
     capped = any(d.get("construct") == "run cap" for d in diagnostics)
     verdict = "DRAFTED" if draft.ok else "CAP_REACHED" if capped else "UNSUPPORTED"
     summary = ("kernel drafted" if draft.ok else

@@ -91,6 +91,11 @@ impl<'a> Call<'a> {
         unsafe { borrow::<T>(&self.tensors[index], self.op) }
     }
 
+    /// The error of a dtype code the port has no arm for.
+    pub fn bad_dtype(&self, code: i32) -> Result<(), Error> {
+        Err(set_error(Error::BadArgument, format!("{}: dtype code {code}", self.op)))
+    }
+
     pub fn launch_error(&self, error: impl std::fmt::Debug) -> Error {
         set_error(Error::Launch, format!("{} launch: {error:?}", self.op))
     }

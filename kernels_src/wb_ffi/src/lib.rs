@@ -41,6 +41,49 @@ macro_rules! port_exports {
     };
 }
 
+/// A port's three C symbols around the body particular to it: `$launcher` unpacks and checks
+/// the C call (counts, device, stream) into `$call` (a `wb_ffi::Call`), runs the body (the
+/// port's checks, its dtype dispatch, its launch: `Result<(), Error>`) under `guard`, and
+/// returns 0 or the error code; `$emit` and `$build_id` are `port_exports!`.
+///
+/// ```ignore
+/// wb_ffi::port! {
+///     /// softmax(x, out, TILE_COLS): tensors [x, out], no scalars, constants [TILE_COLS].
+///     wb_softmax, wb_softmax_emit, wb_softmax_build_id, softmax_port;
+///     op "softmax", tensors 2, scalars 0, consts 1;
+///     |call| {
+///         call.rank(0, 2)?;
+///         match call.dtype()? { DTYPE_F32 => launch::<f32>(&call), other => call.bad_dtype(other) }
+///     }
+/// }
+/// ```
+#[macro_export]
+macro_rules! port {
+    ($(#[$doc:meta])* $launcher:ident, $emit:ident, $build_id:ident, $module:ident;
+     op $op:literal, tensors $n_tensors:expr, scalars $n_scalars:expr, consts $n_consts:expr;
+     |$call:ident| $body:block) => {
+        $(#[$doc])*
+        ///
+        /// # Safety
+        /// Pointers valid for their counts; tensors live device memory; `stream` a live CUstream.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $launcher(
+            tensors: *const $crate::WbTensor, n_tensors: i32, scalars: *const f64, n_scalars: i32,
+            consts: *const i64, n_consts: i32, stream: *mut ::std::ffi::c_void,
+        ) -> i32 {
+            $crate::guard(|| {
+                let $call = unsafe {
+                    $crate::Call::new($op, tensors, n_tensors, $n_tensors, scalars, n_scalars,
+                                      $n_scalars, consts, n_consts, $n_consts, stream)?
+                };
+                $body
+            })
+        }
+
+        $crate::port_exports!($emit, $build_id, $module);
+    };
+}
+
 /// A NUL-terminated copy of a port's build id, made once per library.
 pub fn build_id(id: Option<&'static str>) -> *const std::ffi::c_char {
     static ID: std::sync::OnceLock<std::ffi::CString> = std::sync::OnceLock::new();

@@ -2,27 +2,17 @@
 
 mod kernel;
 
-use std::ffi::c_void;
-
 use cutile::half::{bf16, f16};
 use cutile::prelude::*;
-use wb_ffi::{Call, DTYPE_BF16, DTYPE_F16, DTYPE_F32, Error, WbTensor, set_error};
+use wb_ffi::{Call, DTYPE_BF16, DTYPE_F16, DTYPE_F32, Error};
 
 pub use kernel::attention_port;
 
-/// attention(q, k, v, out, scale, TILE_Q, TILE_KV, HEAD_DIM): tensors [q, k, v, out], scalars [scale], constants [TILE_Q, TILE_KV, HEAD_DIM].
-///
-/// # Safety
-/// Pointers valid for their counts; tensors live device memory; `stream` a live CUstream.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn wb_attention(
-    tensors: *const WbTensor, n_tensors: i32, scalars: *const f64, n_scalars: i32,
-    consts: *const i64, n_consts: i32, stream: *mut c_void,
-) -> i32 {
-    wb_ffi::guard(|| {
-        let call = unsafe {
-            Call::new("attention", tensors, n_tensors, 4, scalars, n_scalars, 1, consts, n_consts, 3, stream)?
-        };
+wb_ffi::port! {
+    /// attention(q, k, v, out, scale, TILE_Q, TILE_KV, HEAD_DIM): tensors [q, k, v, out], scalars [scale], constants [TILE_Q, TILE_KV, HEAD_DIM].
+    wb_attention, wb_attention_emit, wb_attention_build_id, attention_port;
+    op "attention", tensors 4, scalars 1, consts 3;
+    |call| {
         for i in 0..4 {
             call.rank(i, 3)?;
         }
@@ -36,9 +26,9 @@ pub unsafe extern "C" fn wb_attention(
         match call.dtype()? {
             DTYPE_F16 => launch::<f16>(&call, tile_q, tile_kv, head_dim),
             DTYPE_BF16 => launch::<bf16>(&call, tile_q, tile_kv, head_dim),
-            other => Err(set_error(Error::BadArgument, format!("attention: dtype code {other}"))),
+            other => call.bad_dtype(other),
         }
-    })
+    }
 }
 
 fn launch<T: DType>(call: &Call, tile_q: usize, tile_kv: usize, head_dim: usize) -> Result<(), Error> {
@@ -56,5 +46,3 @@ fn launch<T: DType>(call: &Call, tile_q: usize, tile_kv: usize, head_dim: usize)
     .map(|_| ())
     .map_err(|e| call.launch_error(e))
 }
-
-wb_ffi::port_exports!(wb_attention_emit, wb_attention_build_id, attention_port);

@@ -2,27 +2,17 @@
 
 mod kernel;
 
-use std::ffi::c_void;
-
 use cutile::half::{bf16, f16};
 use cutile::prelude::*;
-use wb_ffi::{Call, DTYPE_BF16, DTYPE_F16, DTYPE_F32, Error, WbTensor, set_error};
+use wb_ffi::{Call, DTYPE_BF16, DTYPE_F16, DTYPE_F32, Error};
 
 pub use kernel::layer_norm_port;
 
-/// layer_norm(x, weight, bias, out, eps, TILE_COLS): tensors [x, weight, bias, out], scalars [eps], constants [TILE_COLS].
-///
-/// # Safety
-/// Pointers valid for their counts; tensors live device memory; `stream` a live CUstream.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn wb_layer_norm(
-    tensors: *const WbTensor, n_tensors: i32, scalars: *const f64, n_scalars: i32,
-    consts: *const i64, n_consts: i32, stream: *mut c_void,
-) -> i32 {
-    wb_ffi::guard(|| {
-        let call = unsafe {
-            Call::new("layer_norm", tensors, n_tensors, 4, scalars, n_scalars, 1, consts, n_consts, 1, stream)?
-        };
+wb_ffi::port! {
+    /// layer_norm(x, weight, bias, out, eps, TILE_COLS): tensors [x, weight, bias, out], scalars [eps], constants [TILE_COLS].
+    wb_layer_norm, wb_layer_norm_emit, wb_layer_norm_build_id, layer_norm_port;
+    op "layer_norm", tensors 4, scalars 1, consts 1;
+    |call| {
         call.rank(0, 2)?;
         call.rank(1, 1)?;
         call.rank(2, 1)?;
@@ -35,9 +25,9 @@ pub unsafe extern "C" fn wb_layer_norm(
             DTYPE_F32 => launch::<f32>(&call, tile_cols),
             DTYPE_F16 => launch::<f16>(&call, tile_cols),
             DTYPE_BF16 => launch::<bf16>(&call, tile_cols),
-            other => Err(set_error(Error::BadArgument, format!("layer_norm: dtype code {other}"))),
+            other => call.bad_dtype(other),
         }
-    })
+    }
 }
 
 fn launch<T: DType>(call: &Call, tile_cols: usize) -> Result<(), Error> {
@@ -54,5 +44,3 @@ fn launch<T: DType>(call: &Call, tile_cols: usize) -> Result<(), Error> {
     .map(|_| ())
     .map_err(|e| call.launch_error(e))
 }
-
-wb_ffi::port_exports!(wb_layer_norm_emit, wb_layer_norm_build_id, layer_norm_port);

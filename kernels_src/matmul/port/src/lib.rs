@@ -2,27 +2,17 @@
 
 mod kernel;
 
-use std::ffi::c_void;
-
 use cutile::half::{bf16, f16};
 use cutile::prelude::*;
-use wb_ffi::{Call, DTYPE_BF16, DTYPE_F16, DTYPE_F32, Error, WbTensor, set_error};
+use wb_ffi::{Call, DTYPE_BF16, DTYPE_F16, DTYPE_F32, Error};
 
 pub use kernel::matmul_port;
 
-/// matmul(a, b, c, TILE_M, TILE_N, TILE_K): tensors [a, b, c], scalars [], constants [TILE_M, TILE_N, TILE_K].
-///
-/// # Safety
-/// Pointers valid for their counts; tensors live device memory; `stream` a live CUstream.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn wb_matmul(
-    tensors: *const WbTensor, n_tensors: i32, scalars: *const f64, n_scalars: i32,
-    consts: *const i64, n_consts: i32, stream: *mut c_void,
-) -> i32 {
-    wb_ffi::guard(|| {
-        let call = unsafe {
-            Call::new("matmul", tensors, n_tensors, 3, scalars, n_scalars, 0, consts, n_consts, 3, stream)?
-        };
+wb_ffi::port! {
+    /// matmul(a, b, c, TILE_M, TILE_N, TILE_K): tensors [a, b, c], scalars [], constants [TILE_M, TILE_N, TILE_K].
+    wb_matmul, wb_matmul_emit, wb_matmul_build_id, matmul_port;
+    op "matmul", tensors 3, scalars 0, consts 3;
+    |call| {
         for i in 0..3 {
             call.rank(i, 2)?;
         }
@@ -34,9 +24,9 @@ pub unsafe extern "C" fn wb_matmul(
             DTYPE_F32 => launch::<f32>(&call, tile_m, tile_n, tile_k),
             DTYPE_F16 => launch::<f16>(&call, tile_m, tile_n, tile_k),
             DTYPE_BF16 => launch::<bf16>(&call, tile_m, tile_n, tile_k),
-            other => Err(set_error(Error::BadArgument, format!("matmul: dtype code {other}"))),
+            other => call.bad_dtype(other),
         }
-    })
+    }
 }
 
 fn launch<T: DType>(call: &Call, tile_m: usize, tile_n: usize, tile_k: usize) -> Result<(), Error> {
@@ -48,5 +38,3 @@ fn launch<T: DType>(call: &Call, tile_m: usize, tile_n: usize, tile_k: usize) ->
     .map(|_| ())
     .map_err(|e| call.launch_error(e))
 }
-
-wb_ffi::port_exports!(wb_matmul_emit, wb_matmul_build_id, matmul_port);

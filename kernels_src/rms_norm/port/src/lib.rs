@@ -2,27 +2,17 @@
 
 mod kernel;
 
-use std::ffi::c_void;
-
 use cutile::half::{bf16, f16};
 use cutile::prelude::*;
-use wb_ffi::{Call, DTYPE_BF16, DTYPE_F16, DTYPE_F32, Error, WbTensor, set_error};
+use wb_ffi::{Call, DTYPE_BF16, DTYPE_F16, DTYPE_F32, Error};
 
 pub use kernel::rms_norm_port;
 
-/// rms_norm(x, weight, out, eps, TILE_COLS): tensors [x, weight, out], scalars [eps], constants [TILE_COLS].
-///
-/// # Safety
-/// Pointers valid for their counts; tensors live device memory; `stream` a live CUstream.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn wb_rms_norm(
-    tensors: *const WbTensor, n_tensors: i32, scalars: *const f64, n_scalars: i32,
-    consts: *const i64, n_consts: i32, stream: *mut c_void,
-) -> i32 {
-    wb_ffi::guard(|| {
-        let call = unsafe {
-            Call::new("rms_norm", tensors, n_tensors, 3, scalars, n_scalars, 1, consts, n_consts, 1, stream)?
-        };
+wb_ffi::port! {
+    /// rms_norm(x, weight, out, eps, TILE_COLS): tensors [x, weight, out], scalars [eps], constants [TILE_COLS].
+    wb_rms_norm, wb_rms_norm_emit, wb_rms_norm_build_id, rms_norm_port;
+    op "rms_norm", tensors 3, scalars 1, consts 1;
+    |call| {
         call.rank(0, 2)?;
         call.rank(1, 1)?;
         call.rank(2, 2)?;
@@ -33,9 +23,9 @@ pub unsafe extern "C" fn wb_rms_norm(
             DTYPE_F32 => launch::<f32>(&call, tile_cols),
             DTYPE_F16 => launch::<f16>(&call, tile_cols),
             DTYPE_BF16 => launch::<bf16>(&call, tile_cols),
-            other => Err(set_error(Error::BadArgument, format!("rms_norm: dtype code {other}"))),
+            other => call.bad_dtype(other),
         }
-    })
+    }
 }
 
 fn launch<T: DType>(call: &Call, tile_cols: usize) -> Result<(), Error> {
@@ -51,5 +41,3 @@ fn launch<T: DType>(call: &Call, tile_cols: usize) -> Result<(), Error> {
     .map(|_| ())
     .map_err(|e| call.launch_error(e))
 }
-
-wb_ffi::port_exports!(wb_rms_norm_emit, wb_rms_norm_build_id, rms_norm_port);

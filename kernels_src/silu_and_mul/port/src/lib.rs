@@ -2,27 +2,17 @@
 
 mod kernel;
 
-use std::ffi::c_void;
-
 use cutile::half::{bf16, f16};
 use cutile::prelude::*;
-use wb_ffi::{Call, DTYPE_BF16, DTYPE_F16, DTYPE_F32, Error, WbTensor, set_error};
+use wb_ffi::{Call, DTYPE_BF16, DTYPE_F16, DTYPE_F32, Error};
 
 pub use kernel::silu_and_mul_port;
 
-/// silu_and_mul(gate, up, out, TILE_ROWS, TILE_COLS): tensors [gate, up, out], scalars [], constants [TILE_ROWS, TILE_COLS].
-///
-/// # Safety
-/// Pointers valid for their counts; tensors live device memory; `stream` a live CUstream.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn wb_silu_and_mul(
-    tensors: *const WbTensor, n_tensors: i32, scalars: *const f64, n_scalars: i32,
-    consts: *const i64, n_consts: i32, stream: *mut c_void,
-) -> i32 {
-    wb_ffi::guard(|| {
-        let call = unsafe {
-            Call::new("silu_and_mul", tensors, n_tensors, 3, scalars, n_scalars, 0, consts, n_consts, 2, stream)?
-        };
+wb_ffi::port! {
+    /// silu_and_mul(gate, up, out, TILE_ROWS, TILE_COLS): tensors [gate, up, out], scalars [], constants [TILE_ROWS, TILE_COLS].
+    wb_silu_and_mul, wb_silu_and_mul_emit, wb_silu_and_mul_build_id, silu_and_mul_port;
+    op "silu_and_mul", tensors 3, scalars 0, consts 2;
+    |call| {
         for i in 0..3 {
             call.rank(i, 2)?;
         }
@@ -33,9 +23,9 @@ pub unsafe extern "C" fn wb_silu_and_mul(
             DTYPE_F32 => launch::<f32>(&call, tile_rows, tile_cols),
             DTYPE_F16 => launch::<f16>(&call, tile_rows, tile_cols),
             DTYPE_BF16 => launch::<bf16>(&call, tile_rows, tile_cols),
-            other => Err(set_error(Error::BadArgument, format!("silu_and_mul: dtype code {other}"))),
+            other => call.bad_dtype(other),
         }
-    })
+    }
 }
 
 fn launch<T: DType>(call: &Call, tile_rows: usize, tile_cols: usize) -> Result<(), Error> {
@@ -50,5 +40,3 @@ fn launch<T: DType>(call: &Call, tile_rows: usize, tile_cols: usize) -> Result<(
     .map(|_| ())
     .map_err(|e| call.launch_error(e))
 }
-
-wb_ffi::port_exports!(wb_silu_and_mul_emit, wb_silu_and_mul_build_id, silu_and_mul_port);

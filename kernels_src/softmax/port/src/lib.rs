@@ -2,27 +2,17 @@
 
 mod kernel;
 
-use std::ffi::c_void;
-
 use cutile::half::{bf16, f16};
 use cutile::prelude::*;
-use wb_ffi::{Call, DTYPE_BF16, DTYPE_F16, DTYPE_F32, Error, WbTensor, set_error};
+use wb_ffi::{Call, DTYPE_BF16, DTYPE_F16, DTYPE_F32, Error};
 
 pub use kernel::softmax_port;
 
-/// softmax(x, out, TILE_COLS): tensors [x, out], no scalars, constants [TILE_COLS].
-///
-/// # Safety
-/// Pointers valid for their counts; tensors live device memory; `stream` a live CUstream.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn wb_softmax(
-    tensors: *const WbTensor, n_tensors: i32, scalars: *const f64, n_scalars: i32,
-    consts: *const i64, n_consts: i32, stream: *mut c_void,
-) -> i32 {
-    wb_ffi::guard(|| {
-        let call = unsafe {
-            Call::new("softmax", tensors, n_tensors, 2, scalars, n_scalars, 0, consts, n_consts, 1, stream)?
-        };
+wb_ffi::port! {
+    /// softmax(x, out, TILE_COLS): tensors [x, out], no scalars, constants [TILE_COLS].
+    wb_softmax, wb_softmax_emit, wb_softmax_build_id, softmax_port;
+    op "softmax", tensors 2, scalars 0, consts 1;
+    |call| {
         call.rank(0, 2)?;
         call.rank(1, 2)?;
         let tile_cols = call.tile(0)?;
@@ -31,9 +21,9 @@ pub unsafe extern "C" fn wb_softmax(
             DTYPE_F32 => launch::<f32>(&call, tile_cols),
             DTYPE_F16 => launch::<f16>(&call, tile_cols),
             DTYPE_BF16 => launch::<bf16>(&call, tile_cols),
-            other => Err(set_error(Error::BadArgument, format!("softmax: dtype code {other}"))),
+            other => call.bad_dtype(other),
         }
-    })
+    }
 }
 
 fn launch<T: DType>(call: &Call, tile_cols: usize) -> Result<(), Error> {
@@ -44,5 +34,3 @@ fn launch<T: DType>(call: &Call, tile_cols: usize) -> Result<(), Error> {
         .map(|_| ())
         .map_err(|e| call.launch_error(e))
 }
-
-wb_ffi::port_exports!(wb_softmax_emit, wb_softmax_build_id, softmax_port);
