@@ -153,7 +153,7 @@ work = ROOT / "runs" / "notebook-debug" / "softmax" / "port"
 if work.exists():
     shutil.rmtree(work)
 shutil.copytree(ROOT / "kernels_src" / "softmax" / "port", work, ignore=shutil.ignore_patterns(".history"))
-from workbench.rust.cargo import standalone_manifest
+from workbench.rust.standalone import standalone_manifest
 (work / "Cargo.toml").write_text(standalone_manifest((work / "Cargo.toml").read_text(), work))
 shutil.copy(ROOT / "kernels_src" / "Cargo.lock", work / "Cargo.lock")
 shutil.copy(ROOT / "kernels_src" / "fixtures" / "mistranslated" / "softmax_kernel.rs", work / "src" / "kernel.rs")

@@ -9,7 +9,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..catalog import REPO_ROOT, Operator
+from ..catalog import Operator
 from ..errors import WorkbenchError
 from .artifacts import Artifact, write_artifact
 from .drafters import Drafter
@@ -86,13 +86,11 @@ def stage_write_host(ctx: RunContext) -> Artifact:
     except WorkbenchError as e:
         return Artifact("write_host", "ERROR", str(e).splitlines()[0],
                         {"files": [], "drafter": ctx.drafter.name})
-    from ..rust.cargo import in_workspace, standalone_manifest
-    if "Cargo.toml" in files and not in_workspace(ctx.op):
-        files["Cargo.toml"] = standalone_manifest(files["Cargo.toml"], ctx.port)
-        lock = REPO_ROOT / "kernels_src" / "Cargo.lock"
-        if lock.exists():
-            files["Cargo.lock"] = lock.read_text()
+    from ..rust.cargo import in_workspace
+    from ..rust.standalone import make_standalone
     _write_files(ctx.port, files)
+    if "Cargo.toml" in files and not in_workspace(ctx.op):
+        make_standalone(ctx.port)
     return Artifact("write_host", "DRAFTED", f"{len(files)} files",
                     {"files": sorted(files), "drafter": ctx.drafter.name})
 

@@ -15,12 +15,13 @@ import json
 import os
 import shutil
 import time
+import tomllib
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from ..catalog import KERNELS_DIR, Operator
+from ..catalog import KERNELS_DIR, Operator, display_path
 from ..errors import ToolTimeout, WorkbenchError
 from ..tools import run_tool
 from .toolchain import TARGET_DIR, cargo_env, cargo_path
@@ -66,50 +67,26 @@ class BuildResult:
         return f"{self.op}: {self.status} ({self.library.name}, {self.seconds * 1e3:.0f} ms)"
 
 
+def _manifest(op: Operator) -> dict:
+    try:
+        return tomllib.loads((op.port_folder / "Cargo.toml").read_text())
+    except (OSError, tomllib.TOMLDecodeError):
+        return {}
+
+
 def crate_name(op: Operator) -> str:
     """The port's package name, from its Cargo.toml."""
-    import tomllib
-    manifest = op.port_folder / "Cargo.toml"
-    try:
-        return tomllib.loads(manifest.read_text())["package"]["name"]
-    except (OSError, KeyError, tomllib.TOMLDecodeError):
-        return f"port_{op.name}"
+    return _manifest(op).get("package", {}).get("name", f"port_{op.name}")
+
+
+def workspace_root(op: Operator) -> Path:
+    """The folder cargo names the port's files relative to: the port's own folder where its
+    Cargo.toml is a workspace of its own (a standalone copy), else kernels_src/."""
+    return op.port_folder if "workspace" in _manifest(op) else KERNELS_DIR
 
 
 def in_workspace(op: Operator) -> bool:
     return op.port_folder.resolve().is_relative_to(KERNELS_DIR.resolve())
-
-
-def standalone_manifest(text: str, folder: Path) -> str:
-    """A port's Cargo.toml made to build outside kernels_src/ in `folder`: its own workspace,
-    the pinned versions spelled out, the shared FFI crate by absolute path. The shared target
-    folder and a copy of Cargo.lock keep the cutile crates from being rebuilt. The package
-    gets a name of its own: a cdylib's files in the target folder carry no hash, so a copy
-    named like the catalog port would overwrite the catalog port's build there."""
-    import tomllib
-    workspace = tomllib.loads((KERNELS_DIR / "Cargo.toml").read_text())["workspace"]
-    deps = workspace["dependencies"]
-    out, section = [], ""
-    for line in text.splitlines():
-        name, _, rest = line.partition(".workspace = true")
-        if line.startswith("["):
-            section = line.strip()
-        if section == "[package]" and line.startswith("name = "):
-            package = tomllib.loads(line)["name"]
-            out.append(f'name = "{package}_{folder_tag(folder)}"')
-        elif rest == "" and _ and name.strip() in deps:
-            value = deps[name.strip()]
-            spec = (f'{{ path = "{(KERNELS_DIR / value["path"]).resolve()}" }}'
-                    if isinstance(value, dict) else f'"{value}"')
-            out.append(f"{name.strip()} = {spec}")
-        elif line.strip() in ("edition.workspace = true", "version.workspace = true",
-                              "publish.workspace = true"):
-            key = line.strip().split(".")[0]
-            value = workspace["package"][key]
-            out.append(f"{key} = {str(value).lower() if isinstance(value, bool) else repr(value).replace(chr(39), chr(34))}")
-        else:
-            out.append(line)
-    return "\n".join(out) + "\n\n[workspace]\n"
 
 
 def folder_tag(folder: Path) -> str:
@@ -258,7 +235,7 @@ def _prebuilt(op: Operator, bundle: Path, start: float) -> BuildResult:
         return BuildResult(op.name, "prebuilt", library, code, seconds)
     message = (f"no cargo on this machine (WORKBENCH_PREBUILT is set) and no library built "
                f"from these sources (code {code}) in {bundle.name} or "
-               f"{build_folder(op).relative_to(KERNELS_DIR.parent)}: build the port where cargo "
+               f"{display_path(build_folder(op))}: build the port where cargo "
                f"is (`workbench build {op.name}`, or run the notebook there) and carry "
                f"kernels_src/.build")
     return BuildResult(op.name, "failed", None, code, seconds,
@@ -276,16 +253,17 @@ def _run_cargo(op: Operator, build_id: str) -> tuple[bool, list[Diagnostic]]:
     except ToolTimeout:
         return False, [Diagnostic("error", f"cargo did not finish in {BUILD_TIMEOUT_S} s",
                                   None, None, None)]
-    diagnostics = parse_cargo_messages(proc.stdout)
+    diagnostics = parse_cargo_messages(proc.stdout, workspace_root(op))
     if proc.returncode != 0 and not any(d.level == "error" for d in diagnostics):
         tail = "\n".join(proc.stderr.strip().splitlines()[-15:])
         diagnostics.append(Diagnostic("error", f"cargo failed:\n{tail}", None, None, None))
     return proc.returncode == 0, diagnostics
 
 
-def parse_cargo_messages(stdout: str) -> list[Diagnostic]:
-    """compiler-message lines of `cargo --message-format=json` -> file:line diagnostics,
-    paths made relative to kernels_src/ so they point into the port."""
+def parse_cargo_messages(stdout: str, root: Path = KERNELS_DIR) -> list[Diagnostic]:
+    """compiler-message lines of `cargo --message-format=json` -> file:line diagnostics.
+    cargo names files relative to the workspace `root`; they are named again the way the
+    user sees them (relative to the checkout, else absolute)."""
     out = []
     for line in stdout.splitlines():
         if not line.startswith("{"):
@@ -300,22 +278,12 @@ def parse_cargo_messages(stdout: str) -> list[Diagnostic]:
         if message.get("level") not in ("error", "warning") or not message.get("message"):
             continue
         span = next((s for s in message.get("spans", []) if s.get("is_primary")), None)
-        file = _port_relative(span["file_name"]) if span else None
+        file = display_path(root / span["file_name"]) if span else None
         out.append(Diagnostic(message["level"], message["message"], file,
                               span["line_start"] if span else None,
                               span["column_start"] if span else None,
                               message.get("rendered") or ""))
     return out
-
-
-def _port_relative(file_name: str) -> str:
-    path = Path(file_name)
-    if not path.is_absolute():
-        path = KERNELS_DIR / path
-    try:
-        return str(path.resolve().relative_to(KERNELS_DIR.parent))
-    except ValueError:
-        return file_name
 
 
 def _install(op: Operator, target: Path) -> None:
