@@ -35,7 +35,10 @@ def checks() -> None:
 
 def fault() -> None:
     from workbench.check.report import check_operator, format_check
-    bad = check_operator("oob_store", sides=["rust"])
+    from workbench.fixtures import fixture_operator
+    # the planted fault: softmax with kernels_src/fixtures/oob_store's patch (the worker
+    # finds it through WORKBENCH_EXTRA_CATALOG, which tools/gpu_run.sh sets)
+    bad = check_operator(fixture_operator("oob_store"), sides=["rust"])
     print(format_check("oob_store (planted fault)", bad), flush=True)
     good = check_operator("softmax", cases=[0])
     print(format_check("softmax, next check from the same process", good), flush=True)
