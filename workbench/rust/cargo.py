@@ -159,6 +159,11 @@ def library_path(op: Operator, build_id: str) -> Path:
     return build_folder(op) / f"lib{crate_name(op)}-{build_id}.so"
 
 
+def is_built(op: Operator) -> bool:
+    """A library built from the port's current sources is here (decided without cargo)."""
+    return library_path(op, source_hash(op)).exists()
+
+
 def last_good(op: Operator) -> Path | None:
     marker = build_folder(op) / "last_good"
     if marker.exists():
