@@ -2,6 +2,7 @@
 
 These build the real port with cargo (scripts/setup builds the catalog's ports once, so the
 cutile crates are built before any test waits on them). Tests that edit a port edit a copy."""
+import json
 import re
 import uuid
 from contextlib import contextmanager
@@ -11,7 +12,7 @@ import pytest
 
 from workbench.catalog import display_path, get_operator
 from workbench.ir.parse import parse
-from workbench.rust.cargo import build, last_good
+from workbench.rust.cargo import BuildResult, build, last_good
 from workbench.rust.emit import emit_request, operator_rust_ir
 from workbench.rust.ffi import ArgumentError, check, describe, tensor_array
 from workbench.rust.library import PortError, load
@@ -110,6 +111,8 @@ def test_failed_build_keeps_the_last_good_library(softmax_copy):
     assert errors and errors[0].file == display_path(kernel_rs)
     assert errors[0].line is not None
     assert re.search(r"kernel\.rs:\d+:\d+: error", result.summary())
+    # the result reloads from its JSON, diagnostics and all
+    assert BuildResult.from_json(json.loads(json.dumps(result.to_json()))) == result
 
 
 class FakeDeviceArray:
@@ -189,7 +192,6 @@ def test_without_cargo_only_a_library_built_from_these_sources_is_loaded(monkeyp
     """The bundle stands in for a port only while the port's sources are the ones it was
     built from; an edited port is a failed build that says what to do, and a check refuses
     to run the bundle in its place."""
-    import json
     from workbench.rust import cargo
     from workbench.check.report import _request
     from workbench.errors import WorkbenchError

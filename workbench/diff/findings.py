@@ -56,6 +56,11 @@ class Finding:
     def to_json(self) -> dict:
         return dict(asdict(self), severity=self.severity)
 
+    @classmethod
+    def from_json(cls, data: dict) -> "Finding":
+        return cls(data["category"], data["kind"], data["detail"], data["left"], data["right"],
+                   data.get("noise_id"))
+
 
 @cache
 def noise_catalog() -> dict[str, dict]:

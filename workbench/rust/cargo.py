@@ -17,7 +17,7 @@ import shutil
 import time
 import tomllib
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from functools import cache
 from pathlib import Path
 
@@ -29,6 +29,7 @@ from .toolchain import TARGET_DIR, cargo_env, cargo_path
 BUILD_DIR = KERNELS_DIR / ".build"
 BUILD_TIMEOUT_S = 3600
 SHARED_INPUTS = ("Cargo.toml", "Cargo.lock", "wb_ffi")
+BUILD_SCHEMA = "workbench.build/1"
 
 
 @dataclass
@@ -44,6 +45,13 @@ class Diagnostic:
         where = f"{self.file}:{self.line}:{self.column}: " if self.file else ""
         return f"{where}{self.level}: {self.message}"
 
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Diagnostic":
+        return cls(**data)
+
 
 @dataclass
 class BuildResult:
@@ -57,6 +65,20 @@ class BuildResult:
     @property
     def ok(self) -> bool:
         return self.status != "failed"
+
+    def to_json(self) -> dict:
+        """Schema `workbench.build/1`: op, status, library (a path or null), build_id,
+        seconds, diagnostics [{level, message, file, line, column, rendered}]."""
+        return {"schema": BUILD_SCHEMA, "op": self.op, "status": self.status,
+                "library": str(self.library) if self.library else None,
+                "build_id": self.build_id, "seconds": self.seconds,
+                "diagnostics": [d.to_json() for d in self.diagnostics]}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "BuildResult":
+        return cls(data["op"], data["status"], Path(data["library"]) if data["library"] else None,
+                   data["build_id"], data["seconds"],
+                   [Diagnostic.from_json(d) for d in data.get("diagnostics", [])])
 
     def summary(self) -> str:
         if self.status == "failed":
