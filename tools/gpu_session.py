@@ -193,6 +193,7 @@ STEPS = {"checks": checks, "fault": fault, "bench": bench, "specialize": special
 
 if __name__ == "__main__":
     OUT.mkdir(parents=True, exist_ok=True)
+    failed = []
     for step in sys.argv[1:] or list(STEPS):
         start = time.time()
         print(f"===== {step}", flush=True)
@@ -202,4 +203,7 @@ if __name__ == "__main__":
             import traceback
             traceback.print_exc()
             save(f"{step}.error.txt", f"{type(e).__name__}: {e}")
+            failed.append(step)
         print(f"===== {step} took {time.time() - start:.0f} s", flush=True)
+    if failed:
+        sys.exit(f"steps that failed: {', '.join(failed)} (their tracebacks are above)")

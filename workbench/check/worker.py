@@ -34,7 +34,9 @@ def main() -> int:
         return _reply({"status": "skipped", "reason": "no CUDA device"})
     try:
         response = _run(request, torch)
-    except Exception as e:  # a Python-level error in the worker itself
+    except Exception as e:
+        # Justified: this process exists to report; the parent reads only its JSON reply, so
+        # any error here (a bug included) goes back whole, with its traceback, as "error".
         return _reply({"status": "error", "reason": f"{type(e).__name__}: {e}",
                        "traceback": traceback.format_exc()})
     return _reply(response)
@@ -200,6 +202,9 @@ def _check_case(op, case, launchers, torch) -> dict:
             launch(values, case.consts, stream)
             torch.cuda.synchronize()
         except Exception as e:
+            # Justified: a launch can fail in any layer (the port's C ABI, cuda.tile's
+            # compiler, torch, the driver) and that failure is this side's result, reported
+            # with its type and message; a fault that kills the context ends the request.
             if _is_device_fault(e):
                 raise DeviceFault(side, f"{type(e).__name__}: {e}")
             sides[side] = {"ok": False, "reason": f"{type(e).__name__}: {e}"}
@@ -230,7 +235,7 @@ def _bench_case(op, case, launchers, settings: dict, torch) -> dict:
         try:
             times = _time_batches(lambda i: launch(sets[i % len(sets)], case.consts, stream),
                                   settings, torch)
-        except Exception as e:
+        except Exception as e:     # as in _check_case: a failed launch is this side's result
             sides[side] = {"ok": False, "reason": f"{type(e).__name__}: {e}"}
             continue
         median = statistics.median(times)
@@ -281,7 +286,7 @@ def _cupti_time(run, torch, launches: int = 20) -> float | None:
                  if getattr(e, "device_type", None) is not None and e.device_time > 0
                  and "memcpy" not in e.name.lower() and "memset" not in e.name.lower()]
         return statistics.median(times) if times else None
-    except Exception:
+    except (ImportError, RuntimeError):     # no profiler, or CUPTI unavailable: events only
         return None
 
 
