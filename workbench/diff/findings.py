@@ -103,6 +103,11 @@ def _predicates(pair: OpPair):
     return found
 
 
+# an op on one side only, of one of these families, is critical: (ops, finding kind)
+_CRITICAL_ONE_SIDED = ((MEMORY_OPS, "memory"), (CONTROL_OPS, "control_flow"), (MMA_OPS, "mma"),
+                       (BLOCK_ID_OPS, "block_id"))
+
+
 def _one_sided(op: Operation, parent: str | None, where: str):
     name = op.name
     text = _attr_text(op)
@@ -110,20 +115,15 @@ def _one_sided(op: Operation, parent: str | None, where: str):
         return CRITICAL, "reduction_kind", f"`{name}` in the {parent} body {where}", None
     if name in STORE_OPS:
         return CRITICAL, "store", f"a store {where}", None
-    if name in MEMORY_OPS:
-        return CRITICAL, "memory", f"`{name}` {where}", None
     if name == "assume" and "bounded<" in text:
         return NOISE, "bounded", f"`assume {text.split(',')[0]}` {where}", "extra_assume_bounded"
     if name == "assume":
         return HINT, "div_by", f"`assume {text.split(',')[0]}` {where}", None
     if name == "make_token":
         return NOISE, "token", f"`make_token` {where}", "make_token"
-    if name in CONTROL_OPS:
-        return CRITICAL, "control_flow", f"`{name}` {where}", None
-    if name in MMA_OPS:
-        return CRITICAL, "mma", f"`{name}` {where}", None
-    if name in BLOCK_ID_OPS:
-        return CRITICAL, "block_id", f"`{name}` {where}", None
+    kind = next((kind for ops, kind in _CRITICAL_ONE_SIDED if name in ops), None)
+    if kind:
+        return CRITICAL, kind, f"`{name}` {where}", None
     return ARITHMETIC, "op", f"`{name}` {where}", None
 
 
