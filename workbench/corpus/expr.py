@@ -3,7 +3,7 @@ tensors, written as data in the corpus manifest.
 
     evaluate("min(NUM_SM * occupancy, x.shape[0])", {"NUM_SM": 132, "occupancy": 2, "x": view})
 
-Python expression syntax, restricted to numbers, names, `a.shape[i]`-style reads of the
+Python expression syntax, restricted to numbers, strings (dtype names), names, `a.shape[i]`-style reads of the
 kernel's array arguments, arithmetic, comparisons, `and`/`or`/`not`, `x if c else y` and the
 functions in FUNCTIONS. Anything else is a WorkbenchError naming the expression.
 """
@@ -74,8 +74,8 @@ def evaluate(text: str, names: dict):
 
 def _eval(node: ast.expr, names: dict, text: str):
     ev = lambda n: _eval(n, names, text)          # noqa: E731
-    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, bool)):
-        return node.value
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, bool, str)):
+        return node.value                # a string only to compare a dtype: x.dtype == "bf16"
     if isinstance(node, ast.Name):
         if node.id not in names:
             raise WorkbenchError(f"rule {text!r}: unknown name {node.id!r}",
