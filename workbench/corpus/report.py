@@ -6,6 +6,7 @@ reasons under it, and a summary; the same table as Markdown for bench/corpus.md.
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from .run import GOOD, VERDICTS, EntryResult
@@ -57,9 +58,10 @@ def top_reasons(results: list[EntryResult], n: int = 10) -> list[tuple[str, int]
 
 
 def _construct_why(reason: str) -> str:
+    """`construct: why` with the file:line and the case numbers dropped."""
     parts = reason.split(": ", 1)
-    head = parts[0]
-    return parts[1] if len(parts) == 2 and ":" in head else reason
+    text = parts[1] if len(parts) == 2 and ":" in parts[0] else reason
+    return re.sub(r"\(case \d+\)$", "", re.sub(r"\bcase \d+ ", "case N ", text)).strip()
 
 
 def markdown(results: list[EntryResult], title: str) -> str:

@@ -21,6 +21,7 @@ from ..argspec import parse_arg, parse_const
 from ..catalog import REPO_ROOT, Case, Operator, all_operators, display_path
 from ..corpus.manifest import corpus_entry
 from ..errors import WorkbenchError
+from .kernel import load_kernel
 from .module import reduce_module
 
 PORTS_DIR = REPO_ROOT / "runs" / "ports"
@@ -114,9 +115,13 @@ def kernel_parameters(path: Path, kernel: str, strict: bool) -> list[str] | None
     None for a file's kernel made some other way (`k = ct.kernel(f)`)."""
     reduced = reduce_module(path.read_text(), display_path(path))
     if kernel in {k.name for k in reduced.kernels}:
+        if strict:
+            reduced.check_uses(kernel)      # reads a name only the package's runtime defines
         return [a.arg for a in reduced.functions[kernel].args.args]
     if not strict and kernel in _top_level_names(path):
         return None
+    if not strict:
+        load_kernel(path, kernel)       # a file runs: its own import error says more, if any
     found = ", ".join(k.name for k in reduced.kernels) or "none"
     raise WorkbenchError(f"{display_path(path)}: no @ct.kernel named {kernel!r}",
                          f"kernels in this {'module' if strict else 'file'}: {found}")
