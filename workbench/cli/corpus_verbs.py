@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 from ..errors import WorkbenchError
 from .common import EXIT_FAIL, EXIT_OK, Verb
@@ -16,12 +17,14 @@ def _corpus_arguments(p) -> None:
     p.add_argument("--jobs", type=int, default=1, metavar="N",
                    help="entries in parallel on a dask LocalCluster of N processes (default 1: "
                         "in this process)")
+    p.add_argument("--out", metavar="DIR",
+                   help="where each entry's draft and run folder go (default runs/corpus)")
 
 
 def cmd_corpus(args) -> int:
     from ..corpus.manifest import load_manifest
     from ..corpus.report import format_table, summary_line
-    from ..corpus.run import run_corpus
+    from ..corpus.run import CORPUS_RUNS, run_corpus
 
     manifest = load_manifest()
     entries = manifest.select(args.only)
@@ -31,7 +34,9 @@ def cmd_corpus(args) -> int:
                              "kernels_src/corpus/tilegym.toml)")
     if args.jobs < 1:
         raise WorkbenchError(f"--jobs {args.jobs}: needs at least 1", "try --jobs 2")
-    results = run_corpus(entries, jobs=args.jobs, progress=None if args.json else _progress)
+    root = Path(args.out).resolve() if args.out else CORPUS_RUNS
+    results = run_corpus(entries, jobs=args.jobs, root=root,
+                         progress=None if args.json else _progress)
     if args.json:
         print(json.dumps([r.to_json() for r in results], indent=1))
     else:
