@@ -39,7 +39,14 @@ def kernel_target(text: str) -> tuple[str, str, str] | None:
 def resolve_target(text: str, args: list[str] = (), consts: list[str] = (),
                    out: str | Path | None = None) -> Operator:
     """The Operator `text` names; `out` is where its port goes (relative to the current
-    directory), by default the catalog's port or runs/ports/<kernel>/port."""
+    directory), by default the catalog's port or runs/ports/<kernel>/port.
+    A `@triton.jit` kernel (or a name in kernels_src/triton/catalog.toml) is an Operator
+    with language="triton": the pipeline translates it first (sources/triton/)."""
+    from .triton.targets import triton_target
+    target = triton_target(text, list(args), list(consts))
+    if target is not None:
+        op = target.operator()
+        return op.with_port(Path(out).resolve()) if out is not None else op
     parsed = kernel_target(text)
     if parsed is None:
         if args or consts:

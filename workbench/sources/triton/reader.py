@@ -69,6 +69,8 @@ class TritonSource:
         linecache.cache[self.filename] = (len(text), None, text.splitlines(True), self.filename)
         module = types.ModuleType(f"workbench_triton_{abs(hash(self.filename))}")
         module.__file__ = self.filename
+        from ..module import Unavailable
+        module.__dict__.update({n: Unavailable(n) for n in self.reduced.placeholders})
         try:
             exec(compile(text, self.filename, "exec", dont_inherit=True), module.__dict__)
         except Exception as e:
