@@ -94,7 +94,8 @@ def _arange(t, call):
     start = t.static_int(arg(call, "start", 0), "tl.arange")
     end = t.expr(arg(call, "end", 1))
     begin = t.expr(arg(call, "start", 0))
-    size = static_op(lambda e, s: e - s, f"({end.text} - {begin.text})", end, begin)
+    size = end if start == 0 and begin.uniform else \
+        static_op(lambda e, s: e - s, f"({end.text} - {begin.text})", end, begin)
     code = f"ct.arange({size.text}, dtype=ct.int32)"
     terms = (Term((), 0, size),)
     if start:

@@ -41,7 +41,7 @@ def decompose(t, ptr, node) -> Access:
     scalar, axis, strided = [[] for _ in range(rank)], [None] * rank, False
     constant = [0] * len(specs)
     for term in ptr.terms:
-        if term.axis is None and all(isinstance(f, Static) for f in term.factors):
+        if term.axis is None and all(isinstance(f, Static) and f.uniform for f in term.factors):
             for c, v in enumerate(_product_values(term.factors, len(specs))):
                 constant[c] += v
             continue
