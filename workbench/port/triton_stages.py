@@ -122,3 +122,19 @@ def meaning(verdict: str) -> str:
             "FAIL": "a different kernel: the Triton kernel's algorithm or tiling is not the "
                     "corpus kernel's, so this is not a defect of the port by itself"}.get(
         verdict, verdict)
+
+
+def ir_pane(target, port: Path) -> dict:
+    """What the widget's panes show for a Triton source (data only; workbench/ui draws it):
+    the Triton kernel as the original, its TTIR with no structural verdict and the reason,
+    and the derived cuTile kernel, labelled as derived, that the port's Tile IR is diffed
+    against."""
+    from ..sources.triton.ttir import NO_VERDICT
+    derived, op, ttir, why = translate_target(target, port)
+    return {"original": "triton", "triton_label": target.label,
+            "triton_file": str(target.path), "triton_line": derived.translation and
+            target.source().line, "ttir": ttir, "ttir_missing": why or None,
+            "verdict": None, "no_verdict": NO_VERDICT,
+            "derived_file": str(op.kernel_file), "derived_label": DERIVED_LABEL,
+            "derived_source": derived.text, "derived_to_triton_lines": derived.lines,
+            "diagnostics": derived.translation.diagnostics}
