@@ -54,6 +54,7 @@ class TritonTarget:
                       tolerance=dict(self.tolerance), cases=self.cases, folder=folder,
                       kernel_path=self.path, port_path=port or folder / "port",
                       kernel_module=self.module, language="triton", triton=self)
+        return op.with_port(Path(port).resolve()) if port is not None else op
         return op
 
     def to_json(self) -> dict:
