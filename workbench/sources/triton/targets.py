@@ -85,7 +85,7 @@ def _cases(raw: list) -> tuple:
 
 
 def _locate(where: str, kind: str, base: Path | None = None) -> Path:
-    from ..targets import module_file
+    from ..locate import module_file
     if kind == "module":
         return module_file(where)
     path = Path(where).expanduser()
@@ -100,7 +100,7 @@ def _locate(where: str, kind: str, base: Path | None = None) -> Path:
 def triton_target(text: str, args=(), consts=()) -> TritonTarget | None:
     """The Triton kernel `text` names (FILE.py:KERNEL / MODULE:KERNEL), or None when it
     names something else (a cuTile kernel, a catalog operator)."""
-    from ..targets import kernel_target
+    from ..locate import kernel_target
     catalog = triton_catalog()
     if text in catalog and not args and not consts:
         return catalog[text]
@@ -138,7 +138,7 @@ def triton_catalog(path: Path = TRITON_CATALOG) -> dict[str, TritonTarget]:
 
 
 def _catalog_entry(name: str, entry: dict, base: Path) -> TritonTarget:
-    from ..targets import kernel_target
+    from ..locate import kernel_target
     kind, where, kernel = kernel_target(entry["kernel"])
     path = _locate(where, kind, base)
     corpus = entry.get("corpus")
