@@ -25,6 +25,12 @@ MAX_ROTATION = 64
 
 
 def main() -> int:
+    return serve(_run)
+
+
+def serve(run) -> int:
+    """The worker protocol: one JSON request on stdin, `run(request, torch)`'s reply as one
+    JSON line on stdout; skipped without a GPU (this worker's and the Triton side's)."""
     request = json.loads(sys.stdin.read())
     try:
         import torch
@@ -33,7 +39,7 @@ def main() -> int:
     if not torch.cuda.is_available():
         return _reply({"status": "skipped", "reason": "no CUDA device"})
     try:
-        response = _run(request, torch)
+        response = run(request, torch)
     except Exception as e:
         # Justified: this process exists to report; the parent reads only its JSON reply, so
         # any error here (a bug included) goes back whole, with its traceback, as "error".
@@ -43,7 +49,7 @@ def main() -> int:
 
 
 def _reply(response: dict) -> int:
-    sys.stdout.write(json.dumps(response) + "\n")
+    sys.stdout.write(json.dumps(response, default=str) + "\n")
     sys.stdout.flush()
     return 0
 
