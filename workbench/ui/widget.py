@@ -118,6 +118,8 @@ class PortWidget(anywidget.AnyWidget):
     def _run(self, name: str, action, background: bool = True) -> None:
         def work():
             if not self._lock.acquire(blocking=False):
+                if name == "save":          # the front end marks the pane unsaved again
+                    self.send({"type": "save_refused"})
                 self.status = dict(self.status, error=f"{self.status.get('action')} is running")
                 return
             try:
