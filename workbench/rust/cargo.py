@@ -122,6 +122,16 @@ def is_plain_copy(folder: Path) -> bool:
     return ".workspace = true" in text and "[workspace]" not in text
 
 
+def target_name(op: Operator) -> str:
+    """How the command line names `op`: the catalog name, FILE.py:KERNEL or MODULE:KERNEL."""
+    from ..catalog import display_path
+    if op.kernel_module:
+        return f"{op.kernel_module}:{op.kernel_name}"
+    if op.kernel_path and op.kernel_path != op.folder / "kernel.py":
+        return f"{display_path(op.kernel_path)}:{op.kernel_name}"
+    return op.name
+
+
 def check_not_plain_copy(op: Operator) -> None:
     """Say what a plain copy is and how to make it build (cargo's own error does not)."""
     from ..catalog import display_path
@@ -130,7 +140,7 @@ def check_not_plain_copy(op: Operator) -> None:
         raise WorkbenchError(
             f"{folder}/Cargo.toml: a plain copy of a kernels_src port: it takes its settings from the "
             "kernels_src workspace (`.workspace = true`), which it has no access to here",
-            f"`workbench port {op.name} --copy --out {folder}` makes it build on its "
+            f"`workbench port {target_name(op)} --copy --out {folder}` makes it build on its "
             "own (its sources stay as they are; in a notebook, `%port ... --out` does the same)")
 
 
@@ -228,8 +238,11 @@ def build(op: Operator) -> BuildResult:
     """Build the port if its sources changed since the last good build; never raises on
     a compile error (the result says FAILED and keeps the last good library)."""
     if not has_port(op):
-        raise WorkbenchError(f"{op.name} has no Rust port yet ({op.port_folder} is missing)",
-                             f"draft one with `workbench port {op.name}`")
+        from ..catalog import display_path
+        raise WorkbenchError(f"{op.name} has no Rust port yet (no {display_path(op.port_folder)}/"
+                             "Cargo.toml)", f"draft one with `workbench port {target_name(op)}"
+                             f"{' --out ' + display_path(op.port_folder) if op.port_path else ''}`"
+                             " (in the widget: the Draft button)")
     check_not_plain_copy(op)
     start = time.perf_counter()
     if os.environ.get("WORKBENCH_PREBUILT"):
