@@ -107,10 +107,16 @@ def pane_widths(root) -> dict[str, float]:
 
 
 def shoot(page, root, name: str) -> Path:
-    """A screenshot of the page with the widget in view, under tests/.output/browser/."""
+    """Screenshots under tests/.output/browser/: the page with the widget in view (`name`),
+    and the widget alone (`widget-<name>`)."""
     OUTPUT.mkdir(parents=True, exist_ok=True)
     root.evaluate("e => e.scrollIntoView({block: 'start'})")
     time.sleep(0.3)
     path = OUTPUT / name
     page.screenshot(path=str(path))
+    box, size = root.bounding_box(), page.viewport_size
+    top = max(0, box["y"])
+    page.screenshot(path=str(OUTPUT / f"widget-{name}"), clip={
+        "x": box["x"], "y": top, "width": box["width"],
+        "height": min(box["y"] + box["height"], size["height"] - 24) - top})
     return path

@@ -69,16 +69,21 @@ def test_the_three_panes_have_room_at_1400_px(page):
     wait_until(root, "e => e.getAttribute('data-layout') === 'stacked'", 10)
 
 
+def drag(page, bar, dx: float) -> None:
+    box = bar.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + 40)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2 + dx, box["y"] + 40, steps=6)
+    page.mouse.up()
+
+
 def test_splitters_resize_the_panes_and_wrap_switches_off(page):
     root = widget(page, 0)
     before = pane_widths(root)
-    bar = root.get_by_test_id("wb-split-a").bounding_box()
-    page.mouse.move(bar["x"] + bar["width"] / 2, bar["y"] + 40)
-    page.mouse.down()
-    page.mouse.move(bar["x"] + bar["width"] / 2 + 120, bar["y"] + 40, steps=6)
-    page.mouse.up()
+    drag(page, root.get_by_test_id("wb-split-a"), 120)
     after = pane_widths(root)
     assert after["python"] > before["python"] + 100 and after["rust"] < before["rust"] - 100
+    drag(page, root.get_by_test_id("wb-split-a"), -120)
     findings = root.locator(".wb-findings").bounding_box()["height"]
     bar = root.get_by_test_id("wb-split-findings").bounding_box()
     page.mouse.move(bar["x"] + 200, bar["y"] + bar["height"] / 2)

@@ -5,7 +5,7 @@
 import { Compartment, EditorState, Prec, RangeSetBuilder, StateEffect, StateField } from "@codemirror/state";
 import {
   Decoration, EditorView, ViewPlugin, drawSelection, highlightActiveLine,
-  highlightActiveLineGutter, highlightSpecialChars, keymap, lineNumbers, placeholder,
+  highlightActiveLineGutter, highlightSpecialChars, keymap, lineNumbers, placeholder, tooltips,
 } from "@codemirror/view";
 import { bracketMatching, indentOnInput, indentUnit, syntaxHighlighting } from "@codemirror/language";
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
@@ -108,6 +108,8 @@ export function makeEditor(opts) {
   const extensions = [
     wrapping.of(opts.wrap ? EditorView.lineWrapping : []),
     lintGutter(),
+    // tooltips (rustc's messages) in the page, not clipped by the pane's edges
+    tooltips({ parent: document.body }),
     opts.placeholder ? placeholder(opts.placeholder) : [],
     lineNumbers(),
     highlightSpecialChars(),
