@@ -4,10 +4,15 @@ copy's crate name (and so cargo's cached build of it) the same from one run to t
 import shutil
 from pathlib import Path
 
+import pytest
+
 from workbench.catalog import REPO_ROOT, get_operator
 from workbench.session import copy_port
 
 WORK = REPO_ROOT / "runs" / "tests"
+# a test whose fixture may make the first build on a fresh machine (the cutile crates take
+# ~7 min on 2 cores) gets more than pytest's 900 s
+COLD_BUILD = pytest.mark.timeout(3600)
 
 
 def fresh_folder(name: str) -> Path:

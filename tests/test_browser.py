@@ -13,13 +13,13 @@ from browser_helpers import (ARGS, CHROMIUM, NOTEBOOKS, OUTPUT, attr, cursor_at_
                              needs_chromium, run_all, select_in_rust_pane, verdict,
                              wait_for_verdict, widget)
 from jupyter_process import jupyter
-from port_copies import build_first, fresh_copy
+from port_copies import COLD_BUILD, build_first, fresh_copy
 from workbench.catalog import REPO_ROOT, get_operator
 
 NOTEBOOK_COPY = NOTEBOOKS / "01_port_softmax.ipynb"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 
-pytestmark = needs_chromium
+pytestmark = [needs_chromium, COLD_BUILD]
 
 
 @pytest.fixture(scope="module")

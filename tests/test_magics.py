@@ -5,7 +5,7 @@ import shutil
 import pytest
 from IPython.core.interactiveshell import InteractiveShell
 
-from port_copies import fresh_copy, fresh_folder
+from port_copies import COLD_BUILD, fresh_copy, fresh_folder
 from workbench.catalog import REPO_ROOT, get_operator
 from workbench.errors import WorkbenchError
 
@@ -18,6 +18,7 @@ def scale_rows(x, y, TILE: ct.Constant[int]):
     ct.store(y, index=(ct.bid(0),), tile=t * 2.0)
 '''
 CATALOG_KERNEL = get_operator("softmax").port_folder / "src" / "kernel.rs"
+pytestmark = COLD_BUILD
 
 
 @pytest.fixture(scope="module")

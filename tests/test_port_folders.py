@@ -3,9 +3,11 @@ with the command that fixes it), and build errors that point into the port's own
 rustc's whole message. Every folder is under runs/tests/."""
 import shutil
 
-from port_copies import fresh_copy, fresh_folder
+from port_copies import COLD_BUILD, fresh_copy, fresh_folder
 from workbench.catalog import REPO_ROOT, get_operator
 from workbench.rust.cargo import build
+
+pytestmark = COLD_BUILD
 
 
 def relative(path) -> str:

@@ -12,7 +12,7 @@ import pytest
 
 from browser_helpers import ARGS, CHROMIUM, hover
 from jupyter_process import jupyter
-from port_copies import WORK, build_first, fresh_copy
+from port_copies import COLD_BUILD, WORK, build_first, fresh_copy
 from workbench.catalog import REPO_ROOT, get_operator
 
 DIST = REPO_ROOT / "tests" / "vscode_host" / "dist"
@@ -25,6 +25,7 @@ CELL = (f"import os\nos.chdir({str(REPO_ROOT)!r})\n%load_ext workbench\n"
         f"%port softmax --out {PORT_COPY.relative_to(REPO_ROOT)}")
 
 pytestmark = [
+    COLD_BUILD,
     pytest.mark.skipif(not Path(CHROMIUM).exists(),
                        reason="Debian's chromium is not installed (scripts/setup installs it)"),
     pytest.mark.skipif(not (DIST / "index.html").exists(),

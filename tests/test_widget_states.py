@@ -9,11 +9,11 @@ import pytest
 from browser_helpers import (ARGS, CHROMIUM, SETUP_CELL, attr, idle, lab_url, needs_chromium,
                              pane_widths, run_all, select_in_rust_pane, shoot, verdict,
                              wait_until, widget, write_notebook)
-from port_copies import WORK, build_first, fresh_copy, fresh_folder
+from port_copies import COLD_BUILD, WORK, build_first, fresh_copy, fresh_folder
 from test_browser import lab  # noqa: F401  (the module's jupyter lab)
 from workbench.catalog import REPO_ROOT
 
-pytestmark = needs_chromium
+pytestmark = [needs_chromium, COLD_BUILD]
 UNSUPPORTED = "tests/fixtures/widget/unsupported.py:scale2"
 VIEWPORT = {"width": 1400, "height": 1000}
 SOFTMAX_COPY = WORK / "browser-draft" / "port"
