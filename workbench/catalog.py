@@ -51,6 +51,8 @@ class Operator:
     kernel_path: Path | None = field(default=None, repr=False)   # default: folder/kernel.py
     port_path: Path | None = field(default=None, repr=False)     # default: folder/port
     kernel_module: str | None = None    # the kernel is in this module of an installed package
+    language: str = "cutile"            # "triton": a @triton.jit kernel (sources/triton/)
+    triton: object = field(default=None, repr=False, compare=False)   # its TritonTarget
 
     def __post_init__(self):
         if self.folder is None:
@@ -69,6 +71,10 @@ class Operator:
         return replace(self, port_path=Path(port), kernel_path=self.kernel_file)
 
     def case(self, index: int) -> Case:
+        if not self.cases:
+            raise WorkbenchError(f"{self.summary}: no case to compile",
+                                 "give the call: --arg SPEC per runtime parameter and "
+                                 "--const NAME=VALUE per constant")
         if not 0 <= index < len(self.cases):
             raise WorkbenchError(f"{self.name} has no case {index}",
                                  f"pick --case 0..{len(self.cases) - 1}")
