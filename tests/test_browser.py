@@ -111,6 +111,8 @@ def edit_save_and_rebuild(page, root, kernel_rs):
     it back, unsaved, and press Rebuild: it builds what the pane shows."""
     ir = root.get_by_test_id("wb-pane-ir")
     before_ir = ir.inner_text()
+    cursor_at_end_of_line(root, 1)           # a comment never built: cargo really compiles
+    page.keyboard.type(f" // edited {uuid.uuid4().hex[:8]}")
     select_in_rust_pane(root, "NegInf")
     page.keyboard.type("Zero")
     assert attr(root.get_by_test_id("wb-verdict"), "data-stale") == "true"
