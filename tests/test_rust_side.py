@@ -17,7 +17,7 @@ from workbench.rust.emit import emit_request, operator_rust_ir
 from workbench.rust.ffi import ArgumentError, check, describe, tensor_array
 from workbench.rust.library import PortError, load
 from workbench.rust.manifest import load_manifest
-from workbench.rust.standalone import copy_port
+from workbench.session import copy_port
 
 SOFTMAX = get_operator("softmax")
 KERNEL_RS = SOFTMAX.port_folder / "src" / "kernel.rs"
@@ -26,8 +26,7 @@ KERNEL_RS = SOFTMAX.port_folder / "src" / "kernel.rs"
 @pytest.fixture(scope="module")
 def softmax_copy(tmp_path_factory):
     """softmax with its port copied out of the checkout, built once for this module."""
-    op = SOFTMAX.with_port(copy_port(SOFTMAX.port_folder,
-                                     tmp_path_factory.mktemp("softmax") / "port"))
+    op = copy_port(SOFTMAX, tmp_path_factory.mktemp("softmax") / "port")
     assert build(op).ok
     return op
 
@@ -226,7 +225,7 @@ def test_without_cargo_a_carried_build_of_a_copied_port_is_found(monkeypatch, tm
     from workbench.rust.toolchain import TARGET_DIR
     work = REPO_ROOT / "runs" / f"test-prebuilt-{uuid.uuid4().hex[:8]}" / "port"
     try:
-        op = SOFTMAX.with_port(copy_port(SOFTMAX.port_folder, work))
+        op = copy_port(SOFTMAX, work)
         catalog_output = TARGET_DIR / "release" / "libport_softmax.so"
         before = catalog_output.stat().st_mtime_ns if catalog_output.exists() else None
         built = build(op)

@@ -47,7 +47,8 @@ class RunResult:
         kernel_file = analyze.data["spec"]["filename"] if analyze else "kernel"
         lines = [f"{stopped.stage} stopped the run:"]
         for d in stopped.data.get("diagnostics", [])[:20]:
-            where = f"{d.get('file') or kernel_file}:{d.get('line') or '?'}"
+            file = d.get("file") or (kernel_file if stopped.stage != "build" else None)
+            where = f"{file}:{d.get('line') or '?'}" if file else stopped.stage
             what = f"{d['construct']}: " if d.get("construct") else ""
             lines.append(f"  {where}: {what}{d['message']}")
         return lines
@@ -65,7 +66,7 @@ def run_pipeline(target: str | Operator, drafter: str | Drafter = "rules",
     <runs_dir>/<op>/<time>, runs_dir by default runs/."""
     op = get_operator(target) if isinstance(target, str) else target
     folder = resume or _new_run_folder(op, runs_dir or RUNS_DIR)
-    port = Path(out) if out else draft_folder(op, into_catalog)
+    port = Path(out).expanduser().resolve() if out else draft_folder(op, into_catalog)
     if port.resolve() != op.port_folder.resolve():
         op = op.with_port(port)
     drafter = make_drafter(drafter, model, folder) if isinstance(drafter, str) else drafter

@@ -104,7 +104,8 @@ def stage_write_host(ctx: RunContext) -> Artifact:
 def stage_build(ctx: RunContext) -> Artifact:
     from ..rust.cargo import build
     result = build(ctx.op)
-    diagnostics = [{"level": d.level, "message": d.message, "file": d.file, "line": d.line}
+    diagnostics = [{"level": d.level, "message": d.message, "file": d.file, "line": d.line,
+                    "column": d.column, "rendered": d.rendered}
                    for d in result.diagnostics if d.level == "error"]
     ok = result.status in ("built", "up-to-date", "prebuilt")
     return Artifact("build", "BUILT" if ok else "BUILD_FAILED",

@@ -1,5 +1,5 @@
-"""A port that builds outside the cargo workspace (a draft with --out, a notebook's copy, a
-materialised fixture): its manifest, and copies of a catalog port made that way."""
+"""A port that builds outside the cargo workspace (a draft with --out, a copy of a port, a
+materialised fixture): its manifest and lock file (session.copy_port copies a port so)."""
 from __future__ import annotations
 
 import shutil
@@ -51,14 +51,3 @@ def make_standalone(port: Path) -> None:
     lock = KERNELS_DIR / "Cargo.lock"
     if lock.exists():
         shutil.copy(lock, port / "Cargo.lock")
-
-
-def copy_port(source: Path, into: Path) -> Path:
-    """A copy of the catalog port in `source` at `into` (replacing what is there), which
-    builds as a package of its own. The copy's kept versions (.history) stay behind."""
-    into = Path(into)
-    if into.exists():
-        shutil.rmtree(into)
-    shutil.copytree(source, into, ignore=shutil.ignore_patterns(".history", "target"))
-    make_standalone(into)
-    return into
