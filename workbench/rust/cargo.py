@@ -23,7 +23,7 @@ from pathlib import Path
 from ..catalog import KERNELS_DIR, Operator
 from ..errors import ToolTimeout, WorkbenchError
 from ..tools import run_tool
-from .toolchain import TARGET_DIR, cargo_env, cargo_path
+from .toolchain import cargo_env, cargo_path, target_dir
 
 BUILD_DIR = KERNELS_DIR / ".build"
 BUILD_TIMEOUT_S = 3600
@@ -321,7 +321,7 @@ def _port_relative(file_name: str) -> str:
 def _install(op: Operator, target: Path) -> None:
     """Copy cargo's output to its versioned name atomically; a crash mid-copy leaves only
     a temporary file that is never loaded."""
-    built = TARGET_DIR / "release" / f"lib{crate_name(op)}.so"
+    built = target_dir() / "release" / f"lib{crate_name(op)}.so"
     target.parent.mkdir(parents=True, exist_ok=True)
     temporary = target.with_suffix(f".tmp{os.getpid()}")
     shutil.copyfile(built, temporary)

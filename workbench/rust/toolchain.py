@@ -12,6 +12,13 @@ from ..errors import WorkbenchError
 from ..tools import nvidia_bin_dir
 
 TARGET_DIR = KERNELS_DIR / "target"
+TARGET_DIR_VARIABLE = "WORKBENCH_CARGO_TARGET_DIR"
+
+
+def target_dir() -> Path:
+    """cargo's target folder: the checkout's, or a batch worker's own copy of it (cargo locks
+    its target folder for a whole build, so workers sharing one would build one at a time)."""
+    return Path(os.environ.get(TARGET_DIR_VARIABLE) or TARGET_DIR)
 
 
 def cuda_toolkit_path() -> Path:
@@ -30,11 +37,11 @@ def cargo_path() -> str:
 def cargo_env(build_id: str | None = None) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items()
            if k not in ("CUDA_HOME", "CUDA_PATH", "CUTILE_SETUP_DIAGNOSTICS", "RUSTFLAGS",
-                        "CARGO_TARGET_DIR", "WB_BUILD_ID")}
+                        "CARGO_TARGET_DIR", "WB_BUILD_ID", TARGET_DIR_VARIABLE)}
     cargo_bin = str(Path(cargo_path()).parent)
     env["PATH"] = cargo_bin + os.pathsep + env.get("PATH", "")
     env["CUDA_TOOLKIT_PATH"] = str(cuda_toolkit_path())
-    env["CARGO_TARGET_DIR"] = str(TARGET_DIR)
+    env["CARGO_TARGET_DIR"] = str(target_dir())
     env["CARGO_TERM_COLOR"] = "never"
     if build_id:
         env["WB_BUILD_ID"] = build_id
