@@ -1,6 +1,7 @@
 """The distributed engine, dask.distributed, in one place: a local cluster or a running one,
 CPU and GPU workers told apart by scheduler resources, tasks retried when their worker dies,
-and results as they finish. Nothing here schedules: dask places every task.
+and results as they finish. Dask places every task; the engine only holds a task back until
+the cluster has a worker free for its resource (see Engine.submit).
 
     with open_engine(EngineOptions(jobs=2, gpus=1)) as engine:
         engine.submit(key, fn, args, gpu=False)
@@ -17,6 +18,7 @@ import logging
 import os
 import time
 import uuid
+from collections import deque
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Callable, Iterator
@@ -62,6 +64,9 @@ class Engine:
         self.client, self.options = client, options
         self._futures: dict[str, object] = {}
         self._keys: dict[str, str] = {}         # dask key -> our key
+        self._waiting: dict[str, deque] = {"CPU": deque(), "GPU": deque()}
+        self._running: dict[str, int] = {"CPU": 0, "GPU": 0}
+        self._resource: dict[str, str] = {}     # our key -> the resource it holds
         from dask.distributed import as_completed
         self._completed = as_completed([], with_results=False, loop=client.loop)
 
@@ -90,14 +95,25 @@ class Engine:
     # -- tasks ---------------------------------------------------------------------------
 
     def submit(self, key: str, fn: Callable, args: tuple, gpu: bool) -> None:
-        dask_key = f"{key}-{uuid.uuid4().hex[:8]}"
-        future = self.client.submit(run_logged, fn, args, dask_key, key=dask_key, pure=False,
-                                    resources={"GPU": 1} if gpu else {"CPU": 1})
-        self._futures[key], self._keys[dask_key] = future, key
-        self._completed.add(future)
+        """Hand the task to dask as soon as a worker offering its resource is free. Dask
+        sends a task that asks for a resource to a worker at once, to wait in that worker's
+        own queue; a worker that dies then takes its queued tasks' tries with it. So no more
+        are handed over than the cluster has of the resource."""
+        self._waiting["GPU" if gpu else "CPU"].append((key, fn, args))
+        self._hand_over()
 
-    def pending(self) -> int:
-        return len(self._futures)
+    def _hand_over(self) -> None:
+        have = self.resources()
+        for resource, waiting in self._waiting.items():
+            while waiting and self._running[resource] < max(1, int(have.get(resource, 0))):
+                key, fn, args = waiting.popleft()
+                dask_key = f"{key}-{uuid.uuid4().hex[:8]}"
+                future = self.client.submit(run_logged, fn, args, dask_key, key=dask_key,
+                                            pure=False, resources={resource: 1})
+                self._futures[key], self._keys[dask_key] = future, key
+                self._resource[key] = resource
+                self._running[resource] += 1
+                self._completed.add(future)
 
     def finished(self) -> Iterator[Done]:
         """Each submitted task once it is done, in the order they finish; tasks submitted
@@ -106,24 +122,31 @@ class Engine:
         for future in self._completed:
             key = self._keys.pop(future.key)
             self._futures.pop(key, None)
-            attempts = self._attempts(future.key)
+            self._running[self._resource.pop(key)] -= 1
+            self._hand_over()
             try:
                 worker, result = future.result()
-                yield Done(key, result, "", attempts, worker)
             except KilledWorker as e:
-                yield Done(key, None, f"its worker died {attempts} times running it (at most "
-                           f"{self.options.allowed_failures + 1} tries): {_last_line(e)}",
-                           attempts, lost=True)
+                tries = self.options.allowed_failures + 1
+                yield Done(key, None, f"its worker died {tries} times running it (the most "
+                           f"tries allowed): {_last_line(e)}", tries, lost=True)
+                continue
             except Exception as e:          # noqa: BLE001 - the engine's own error is the row's
-                yield Done(key, None, f"{type(e).__name__}: {_last_line(e)}", attempts,
-                           lost=True)
+                yield Done(key, None, f"{type(e).__name__}: {_last_line(e)}",
+                           self._attempts(future.key), lost=True)
+                continue
+            yield Done(key, result, "", self._attempts(future.key), worker)
 
     def cancel(self) -> None:
+        for waiting in self._waiting.values():
+            waiting.clear()
         if self._futures:
             self.client.cancel(list(self._futures.values()), force=True)
         self._futures.clear()
 
     def _attempts(self, dask_key: str) -> int:
+        """How many times a worker started the task, from the event each start logs (a
+        worker killed within milliseconds of a start may take that event with it)."""
         events = self.client.get_events(TOPIC)
         return sum(1 for _, message in events if message.get("key") == dask_key) or 1
 
@@ -148,6 +171,8 @@ def open_engine(options: EngineOptions) -> Iterator[Engine]:
     """A client on the cluster at options.address, or on a local cluster started here and
     stopped on the way out (Ctrl-C included)."""
     import dask
+    import distributed  # noqa: F401 - first: its import adds its defaults to dask's config,
+    # and a first import inside config.set would lose them again when the set ends
     with dask.config.set({"distributed.scheduler.allowed-failures": options.allowed_failures,
                           "distributed.comm.timeouts.connect": f"{options.connect_timeout}s"}):
         if options.address:

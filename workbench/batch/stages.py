@@ -148,8 +148,8 @@ def _no_gpu() -> dict | None:
     from ..check.runner import has_cuda_driver
     if has_cuda_driver():
         return None
-    return {"verdict": "NO_GPU", "summary": "this worker offers a GPU but libcuda.so.1 does "
-            "not load here", "data": {}, "downstream": False}
+    return {"verdict": "NO_GPU", "summary": "libcuda.so.1 does not load there", "data": {},
+            "downstream": False}
 
 
 @_guarded
