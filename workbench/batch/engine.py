@@ -23,6 +23,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
+from distributed.diagnostics.plugin import WorkerPlugin
+
 from ..errors import WorkbenchError
 
 TOPIC = "workbench-batch"             # the event each task logs when it starts (attempts)
@@ -181,8 +183,18 @@ def open_engine(options: EngineOptions) -> Iterator[Engine]:
         else:
             with _local_cluster(options) as cluster, _client(cluster.scheduler_address,
                                                              options) as client:
+                client.register_plugin(QuietInterrupt(), name="workbench-quiet-interrupt")
                 client.wait_for_workers(options.jobs + options.gpus, timeout=120)
                 yield Engine(client, options)
+
+
+class QuietInterrupt(WorkerPlugin):
+    """A local worker shares the terminal: Ctrl-C reaches it too. It then ends at once and
+    quietly (the batch's process stops the cluster); the tools it runs still get the signal."""
+
+    def setup(self, worker) -> None:
+        import signal
+        signal.signal(signal.SIGINT, lambda *_: os._exit(130))
 
 
 @contextmanager
