@@ -137,6 +137,58 @@ def test_a_crash_in_one_entry_is_its_error_row(monkeypatch, tmp_path):
                     result.reasons[0]), result.reasons
 
 
+SPEC = {"spec": {"filename": "tilegym/ops/cutile/x.py", "line": 7}}
+
+
+def test_a_run_that_stops_in_the_drafter_is_unsupported_with_its_diagnostics():
+    from workbench.corpus.run import classify
+    from workbench.port.artifacts import Artifact
+    artifacts = [Artifact("analyze", "OK", "", SPEC),
+                 Artifact("write_kernel", "UNSUPPORTED", "", {"diagnostics": [
+                     {"line": 12, "construct": "ct.gather", "message": "no translation rule"}]})]
+    assert classify("UNSUPPORTED", artifacts) == (
+        "UNSUPPORTED", ["tilegym/ops/cutile/x.py:12: ct.gather: no translation rule"])
+
+
+def test_a_failed_build_or_diff_is_fail_with_the_finding():
+    from workbench.corpus.run import classify
+    from workbench.port.artifacts import Artifact
+    build = Artifact("build", "BUILD_FAILED", "", {"diagnostics": [
+        {"level": "error", "message": "cannot find value `ids`", "file": "runs/p/src/kernel.rs",
+         "line": 33}]})
+    assert classify("FAIL", [Artifact("analyze", "OK", "", SPEC), build]) == (
+        "FAIL", ["runs/p/src/kernel.rs:33: rustc: cannot find value `ids`"])
+    finding = {"category": "critical", "kind": "dataflow", "detail": "`reshape` differs",
+               "left": {"source": "tilegym/ops/cutile/x.py:15:9"}, "right": None}
+    diff = Artifact("ir_diff", "FAIL", "", {"cases": [
+        {"case": 0, "verdict": "FAIL", "findings": [finding, finding]},
+        {"case": 1, "verdict": "FAIL", "findings": [finding]}]})
+    assert classify("FAIL", [Artifact("analyze", "OK", "", SPEC), diff]) == (
+        "FAIL", ["tilegym/ops/cutile/x.py:15: dataflow: `reshape` differs (cases 0, 1)"])
+
+
+def test_a_port_whose_kernel_cutile_cannot_compile_is_a_finding_at_its_line(tmp_path):
+    from workbench.errors import ToolError
+    from workbench.port.stages import _emission_failure
+    from workbench.rust.emit import EMITTER
+    error = ToolError(EMITTER, "failed for k", "k port (libk-1.so): Tile IR compile failed "
+                      "(compile): Unexpected dense value.\n  --> src/kernel.rs:12:71\n")
+    finding = _emission_failure(error, tmp_path / "port")
+    assert finding["category"] == "critical" and finding["kind"] == "rust ir"
+    assert finding["detail"] == "Tile IR compile failed (compile): Unexpected dense value."
+    assert finding["right"]["source"] == f"{tmp_path}/port/src/kernel.rs:12:71"
+
+
+def test_cargo_diagnostics_of_a_port_outside_the_workspace_point_into_it(tmp_path):
+    from workbench.rust.cargo import parse_cargo_messages
+    message = {"reason": "compiler-message", "message": {
+        "level": "error", "message": "cannot find value `ids`", "rendered": "",
+        "spans": [{"is_primary": True, "file_name": "src/kernel.rs", "line_start": 33,
+                   "column_start": 5}]}}
+    (diag,) = parse_cargo_messages(json.dumps(message), tmp_path)
+    assert (diag.file, diag.line) == (str(tmp_path / "src" / "kernel.rs"), 33)
+
+
 def test_corpus_only_matching_nothing_is_exit_2(capsys):
     assert main(["corpus", "--only", "nosuch:*"]) == 2
     assert "matches no entry" in capsys.readouterr().err

@@ -61,7 +61,7 @@ def _construct_why(reason: str) -> str:
     """`construct: why` with the file:line and the case numbers dropped."""
     parts = reason.split(": ", 1)
     text = parts[1] if len(parts) == 2 and ":" in parts[0] else reason
-    return re.sub(r"\(case \d+\)$", "", re.sub(r"\bcase \d+ ", "case N ", text)).strip()
+    return re.sub(r"\(cases? [\d, ]+\)$", "", re.sub(r"\bcase \d+ ", "case N ", text)).strip()
 
 
 def markdown(results: list[EntryResult], title: str) -> str:

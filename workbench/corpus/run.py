@@ -82,7 +82,7 @@ def run_entry(target: str, root: str | Path = CORPUS_RUNS) -> EntryResult:
     try:
         result = _draft(entry, Path(root))
     except WorkbenchError as e:
-        result = _error(entry, str(e).splitlines()[0])
+        result = _error(entry, one_line(e))
     except Exception as e:                  # noqa: BLE001 - a crash is this entry's ERROR row
         result = _error(entry, crash_reason(e))
     result.seconds = time.perf_counter() - start
@@ -97,6 +97,14 @@ def run_entry_json(target: str, root: str) -> dict:
 def _error(entry: CorpusEntry, reason: str) -> EntryResult:
     cases = [CaseResult(list(c.args), dict(c.consts), "ERROR") for c in entry.cases]
     return EntryResult(entry.target, entry.experimental, "ERROR", cases, [reason])
+
+
+def one_line(error: WorkbenchError) -> str:
+    """The message's first line, and a failed tool's last word (its stderr's last line)."""
+    first = error.message.splitlines()[0]
+    said = [line.strip(" |") for line in getattr(error, "stderr", "").splitlines()
+            if line.strip(" |")]
+    return f"{first}: {said[-1]}" if said else first
 
 
 def crash_reason(error: BaseException) -> str:
@@ -169,7 +177,7 @@ def _diagnostics(artifact, artifacts, construct: str = "") -> list[str]:
     out = []
     for d in items:
         file = d.get("file") or kernel_file
-        path = Path(file) if Path(file).is_absolute() else REPO_ROOT / "kernels_src" / file
+        path = Path(file) if Path(file).is_absolute() else REPO_ROOT / file
         shown = display_path(path) if path.exists() else file
         what = d.get("construct") or construct or d.get("level", "")
         message = " ".join(str(d.get("message", "")).split())
@@ -178,19 +186,21 @@ def _diagnostics(artifact, artifacts, construct: str = "") -> list[str]:
 
 
 def _findings(artifacts, categories) -> list[str]:
-    """The IR diff's findings of these categories, one line each, first per distinct text."""
+    """The IR diff's findings of these categories, one line each; a finding every case
+    shares is one line naming the cases."""
     diff = next((a for a in reversed(artifacts) if a.stage == "ir_diff"), None)
-    out = []
+    cases_of: dict[str, list] = {}
     for case in (diff.data.get("cases", []) if diff else []):
         for f in case.get("findings", []):
             if f.get("category") not in categories:
                 continue
             side = f.get("left") or f.get("right") or {}
             where = _file_line(side["source"]) if side.get("source") else _where(artifacts)
-            text = f"{where}: {f.get('kind')}: {f.get('detail')} (case {case.get('case')})"
-            if text not in out:
-                out.append(text)
-    return out
+            cases = cases_of.setdefault(f"{where}: {f.get('kind')}: {f.get('detail')}", [])
+            if case.get("case") not in cases:
+                cases.append(case.get("case"))
+    return [f"{text} (case{'s' if len(cases) > 1 else ''} {', '.join(map(str, cases))})"
+            for text, cases in cases_of.items()]
 
 
 def _file_line(source: str) -> str:
