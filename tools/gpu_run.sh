@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # On the GPU machine (no network, no cargo): the carried toolchain and port bundle, then
 # tools/gpu_session.py. Usage: bash tools/gpu_run.sh [STEP ...]
+#   bash tools/gpu_run.sh batch       workbench batch over the catalog (GPU checks, benches)
+#   against a plain bench; needs .gpu-dask/ carried too (tools/pack_dask.sh, under 1 MB).
 #   bash tools/gpu_run.sh notebooks   runs the three notebooks (tools/gpu_notebooks.py); it
 #   needs .gpu-notebooks/ carried, and .gpu and the bundle already there from a call just
 #   before it (one call cannot carry all three: 64 MiB).
@@ -16,6 +18,11 @@ export WORKBENCH_EXTRA_CATALOG=$PWD/kernels_src/fixtures/catalog.toml
 export CUDA_TILE_DUMP_BYTECODE=${TMPDIR:-/tmp}/cutile-dump
 mkdir -p "$CUDA_TILE_DUMP_BYTECODE"
 export PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH}
+if [ -f .gpu-dask/dask-site.tar.xz ]; then      # dask for the batch step (tools/pack_dask.sh)
+  dask_site=${TMPDIR:-/tmp}/dask-site
+  [ -d "$dask_site/distributed" ] || { mkdir -p "$dask_site" && tar -xJf .gpu-dask/dask-site.tar.xz -C "$dask_site"; }
+  export PYTHONPATH=$PYTHONPATH:$dask_site
+fi
 export OUT=${OUT:-gpu-out}
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
 python3 -c 'import torch, cuda.tile; print("torch", torch.__version__, "cuda", torch.version.cuda, "cuda-tile", cuda.tile.__version__)'

@@ -185,8 +185,16 @@ def _launch_time_us(launch, torch, warmup: int = 3, repeats: int = 20) -> float:
     return start.elapsed_time(end) / repeats * 1e3
 
 
+def batch() -> None:
+    """`workbench batch` over the catalog with GPU checks and benches, against a plain bench
+    (tools/gpu_batch.py; needs .gpu-dask carried)."""
+    from gpu_batch import batch as run_batch_step
+    run_batch_step(OUT)
+
+
 STEPS = {"checks": checks, "fault": fault, "bench": bench, "specialize": specialize,
          "ffi_cost": ffi_cost, "hints": hints}
+ON_REQUEST = {"batch": batch}        # only when named: they need more carried
 
 if __name__ == "__main__":
     OUT.mkdir(parents=True, exist_ok=True)
@@ -194,7 +202,7 @@ if __name__ == "__main__":
         start = time.time()
         print(f"===== {step}", flush=True)
         try:
-            STEPS[step]()
+            {**STEPS, **ON_REQUEST}[step]()
         except Exception as e:  # one broken step must not hide the others' results
             import traceback
             traceback.print_exc()

@@ -30,7 +30,8 @@ def _guarded(fn):
         from ..corpus.run import crash_reason
         from . import builds
         start = time.perf_counter()
-        copied = builds.ensure_target() if fn.__name__ in ("port_stage", "sass_stage") else 0.0
+        if fn.__name__ in ("port_stage", "sass_stage"):
+            builds.take_slot()              # a CPU worker's own cargo target folder
         try:
             result = fn(kind, ref, Path(root), slug)
         except WorkbenchError as e:
@@ -41,8 +42,6 @@ def _guarded(fn):
         result.setdefault("downstream", result["verdict"] not in ("ERROR", "UNSUPPORTED"))
         result["seconds"] = time.perf_counter() - start
         result["pid"] = os.getpid()
-        if copied:
-            result["data"]["target_copy_seconds"] = round(copied, 2)
         return result
     return functools.wraps(fn)(wrapper)
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from ..catalog import KERNELS_DIR, Operator
 from ..errors import ToolTimeout, WorkbenchError
 from ..tools import run_tool
-from .toolchain import cargo_env, cargo_path, target_dir
+from .toolchain import cargo_env, cargo_path, prepare_target_dir, target_dir
 
 BUILD_DIR = KERNELS_DIR / ".build"
 BUILD_TIMEOUT_S = 3600
@@ -268,6 +268,7 @@ def _prebuilt(op: Operator, bundle: Path, start: float) -> BuildResult:
 def _run_cargo(op: Operator, build_id: str) -> tuple[bool, list[Diagnostic]]:
     # Cargo.lock is committed and pins every dependency; cargo only adds entries (a new
     # port crate), it does not move existing pins.
+    prepare_target_dir()
     args = [cargo_path(), "build", "--release", "--manifest-path",
             str(op.port_folder / "Cargo.toml"), "--message-format=json-diagnostic-short"]
     try:
