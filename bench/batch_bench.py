@@ -4,8 +4,9 @@ speed-up, and where the time goes; then what a worker's cargo builds cost, cold 
     .venv/bin/python bench/batch_bench.py [corpus|catalog ...] [--only GLOB]
         [--stages port,sass] [--workers 1,2] [--cold] [--no-build-cost]
 
-Each configuration runs the real CLI in a fresh batch folder (nothing reused) with its own
-cubin cache, so neither configuration profits from the other's work. --cold also deletes the
+Each configuration runs the real CLI in a batch folder of a new name (nothing reused, drafted
+ports built anew) with its own cubin cache, so neither configuration profits from the
+other's work (the catalog's ports, content-hashed, stay built). --cold also deletes the
 workers' target-folder copies first, so the second worker pays for its copy.
 Build cost: a drafted port (the corpus's transpose kernel, which the offline drafter ports)
 built in a new worker's target folder (the copy from the checkout's folder, then one port
@@ -31,8 +32,7 @@ DRAFTED = "tilegym.ops.cutile.transpose:_transpose_kernel"
 
 def run_config(selection: list[str], only: str | None, stages: str, jobs: int,
                cold: bool) -> dict:
-    folder = OUT / f"{jobs}-workers"
-    shutil.rmtree(folder, ignore_errors=True)
+    folder = _fresh(f"{jobs}-workers")
     if cold:
         shutil.rmtree(REPO / "kernels_src" / "target" / "workers", ignore_errors=True)
     cache = tempfile.mkdtemp(prefix="batch-bench-cache-")
@@ -56,6 +56,14 @@ def run_config(selection: list[str], only: str | None, stages: str, jobs: int,
             "builds": builds, "kernels": len(report["kernels"])}
 
 
+def _fresh(name: str) -> Path:
+    """A batch folder never used before: a drafted port's library is content-hashed by its
+    folder too, so reusing a folder name would reuse its build."""
+    folder = OUT / f"{name}-{time.strftime('%Y%m%d-%H%M%S')}"
+    shutil.rmtree(folder, ignore_errors=True)
+    return folder
+
+
 def _build_seconds(run: str | None) -> float:
     """cargo's share of a pipeline run (its build artifacts), 0 where there is none."""
     if not run:
@@ -73,8 +81,7 @@ def build_cost() -> list[tuple[str, float]]:
     shutil.rmtree(slot, ignore_errors=True)
     rows = []
     for label in ("first build in a new worker folder", "next build in that folder"):
-        folder = OUT / f"build-{len(rows)}"
-        shutil.rmtree(folder, ignore_errors=True)
+        folder = _fresh(f"build-{len(rows)}")
         start = time.perf_counter()
         proc = subprocess.run([WORKBENCH, "batch", DRAFTED, "--stages", "port", "--no-gpu",
                                "--out", str(folder), "--json"], capture_output=True, text=True,
@@ -98,12 +105,16 @@ def main() -> None:
     parser.add_argument("--cold", action="store_true")
     parser.add_argument("--no-build-cost", action="store_true")
     args = parser.parse_args()
+    load = os.getloadavg()[0]
     configs = [run_config(args.selection, args.only, args.stages, int(n), args.cold)
                for n in args.workers.split(",")]
+    load = (load, os.getloadavg()[0])
     base = configs[0]["wall"]
     print(f"workbench batch {' '.join(args.selection)}"
           + (f" --only {args.only}" if args.only else "")
-          + f" --stages {args.stages}  ({os.cpu_count()} cores, {configs[0]['kernels']} kernels)")
+          + f" --stages {args.stages}  ({os.cpu_count()} cores, {configs[0]['kernels']} kernels; "
+          f"load average {load[0]:.1f} before, {load[1]:.1f} after: other processes share "
+          f"the cores)")
     print(f"{'workers':>7} {'tasks':>5} {'wall s':>7} {'speed-up':>8} {'task s':>7} "
           f"{'cargo s':>7}  task seconds per stage")
     for c in configs:

@@ -186,3 +186,21 @@ def test_a_cluster_without_gpu_workers_is_exit_2_when_the_gpu_steps_must_run(cli
 def test_map_on_engine_returns_every_item(tmp_path):
     got = dict(map_on_engine(batch_tasks.square, [1, 2, 3], 10, jobs=2))
     assert got == {1: 11, 2: 14, 3: 19}
+
+
+def test_gpu_tasks_run_on_the_gpu_worker_of_the_local_cluster(cli, tmp_path):
+    """A stand-in libcuda makes this machine look like it has a GPU driver: the local cluster
+    then gets a GPU worker, and the check task runs there (its check worker finds no device)."""
+    import shutil
+    import subprocess
+    if not shutil.which("gcc"):
+        pytest.skip("no gcc to build the stand-in libcuda")
+    (tmp_path / "f.c").write_text("int cuInit(int flags) { return 100; }\n")
+    subprocess.run(["gcc", "-shared", "-fPIC", "-o", str(tmp_path / "libcuda.so.1"),
+                    str(tmp_path / "f.c")], check=True, timeout=60)
+    result = cli("batch", "softmax", "--stages", "check", "--gpu", "--json", "--out",
+                 str(tmp_path / "batch"), env={"LD_LIBRARY_PATH": str(tmp_path)}, timeout=300)
+    assert result.returncode == 0, result.stderr
+    check = json.loads(result.stdout)["kernels"][0]["stages"]["check"]
+    assert check["worker"].startswith("gpu-0 at tcp://127.0.0.1:"), check
+    assert check["verdict"] == "SKIPPED" and "no CUDA device" in check["summary"]

@@ -5,7 +5,8 @@ parity side by side.
 
 Writes into $OUT: batch.json (the batch's report, the plain bench, the comparison),
 batch_report.html and parity.svg (the batch's page). Needs dask there: tools/gpu_run.sh
-unpacks .gpu-dask/ (made here by tools/pack_dask.sh) when it is carried.
+unpacks .gpu-batch/ (made here by tools/pack_batch.sh: dask and tileirdisasm) when it is
+carried. Without tileirdisasm the port stage (its IR diff) is left out.
 """
 from __future__ import annotations
 
@@ -26,12 +27,19 @@ def batch(out: Path) -> None:
     folder = Path(os.environ.get("TMPDIR", "/tmp")) / "workbench-batch"
     shutil.rmtree(folder, ignore_errors=True)
     only = os.environ.get("BATCH_ONLY")
-    args = ["batch", "catalog", "--stages", "port,check,bench", "--gpu", "--jobs",
+    from workbench.tools import nvidia_bin_dir
+    stages = "port,check,bench" if (nvidia_bin_dir() / "tileirdisasm").exists() else "check,bench"
+    print(f"workbench batch catalog --stages {stages}", flush=True)
+    args = ["batch", "catalog", "--stages", stages, "--gpu", "--jobs",
             os.environ.get("BATCH_JOBS", "4"), "--out", str(folder)] + (
         ["--only", only] if only else [])
     start = time.time()
     code = main(args)
     batch_seconds = time.time() - start
+    if not (folder / "report.json").exists():
+        (out / "batch.json").write_text(json.dumps({"exit_code": code, "error": "no report"}))
+        print(f"workbench batch exited {code} without a report", flush=True)
+        return
     report = json.loads((folder / "report.json").read_text())
     ops = [k["name"] for k in report["kernels"] if "bench" in k["stages"]]
     start = time.time()

@@ -2,7 +2,7 @@
 # On the GPU machine (no network, no cargo): the carried toolchain and port bundle, then
 # tools/gpu_session.py. Usage: bash tools/gpu_run.sh [STEP ...]
 #   bash tools/gpu_run.sh batch       workbench batch over the catalog (GPU checks, benches)
-#   against a plain bench; needs .gpu-dask/ carried too (tools/pack_dask.sh, under 1 MB).
+#   against a plain bench; needs .gpu-batch/ carried too (tools/pack_batch.sh, 1.7 MB).
 #   bash tools/gpu_run.sh notebooks   runs the three notebooks (tools/gpu_notebooks.py); it
 #   needs .gpu-notebooks/ carried, and .gpu and the bundle already there from a call just
 #   before it (one call cannot carry all three: 64 MiB).
@@ -18,10 +18,11 @@ export WORKBENCH_EXTRA_CATALOG=$PWD/kernels_src/fixtures/catalog.toml
 export CUDA_TILE_DUMP_BYTECODE=${TMPDIR:-/tmp}/cutile-dump
 mkdir -p "$CUDA_TILE_DUMP_BYTECODE"
 export PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH}
-if [ -f .gpu-dask/dask-site.tar.xz ]; then      # dask for the batch step (tools/pack_dask.sh)
+if [ -f .gpu-batch/dask-site.tar.xz ]; then     # the batch step's (tools/pack_batch.sh)
   dask_site=${TMPDIR:-/tmp}/dask-site
-  [ -d "$dask_site/distributed" ] || { mkdir -p "$dask_site" && tar -xJf .gpu-dask/dask-site.tar.xz -C "$dask_site"; }
+  [ -d "$dask_site/distributed" ] || { mkdir -p "$dask_site" && tar -xJf .gpu-batch/dask-site.tar.xz -C "$dask_site"; }
   export PYTHONPATH=$PYTHONPATH:$dask_site
+  [ -x "$CUDA_HOME/bin/tileirdisasm" ] || { xz -dc .gpu-batch/tileirdisasm.xz > "$CUDA_HOME/bin/tileirdisasm" && chmod +x "$CUDA_HOME/bin/tileirdisasm"; }
 fi
 export OUT=${OUT:-gpu-out}
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true

@@ -187,7 +187,7 @@ def _launch_time_us(launch, torch, warmup: int = 3, repeats: int = 20) -> float:
 
 def batch() -> None:
     """`workbench batch` over the catalog with GPU checks and benches, against a plain bench
-    (tools/gpu_batch.py; needs .gpu-dask carried)."""
+    (tools/gpu_batch.py; needs .gpu-batch carried)."""
     from gpu_batch import batch as run_batch_step
     run_batch_step(OUT)
 

@@ -33,7 +33,9 @@ CONNECT_TIMEOUT_S = 5.0
 
 
 class EngineError(WorkbenchError):
-    """The engine cannot run this batch (no scheduler, no worker for a resource)."""
+    """The engine cannot run this batch (no scheduler, no worker for a resource); `outcome`
+    is what the batch had finished by then, where it had started."""
+    outcome = None
 
 
 @dataclass(frozen=True)
@@ -158,7 +160,7 @@ def run_logged(fn: Callable, args: tuple, dask_key: str):
     from distributed import get_worker
     worker = get_worker()
     worker.log_event(TOPIC, {"key": dask_key, "pid": os.getpid(), "time": time.time()})
-    return worker.address, fn(*args)
+    return f"{worker.name} at {worker.address}", fn(*args)
 
 
 def _last_line(error: BaseException) -> str:
@@ -232,7 +234,9 @@ def _local_cluster(options: EngineOptions):
     # CPU workers cannot see the GPU: a GPU step belongs in a task that holds one
     workers = {f"cpu-{i}": worker({"CPU": 1}, {"CUDA_VISIBLE_DEVICES": ""})
                for i in range(options.jobs)}
-    workers.update({f"gpu-{i}": worker({"GPU": 1}, {"CUDA_VISIBLE_DEVICES": str(i)})
+    visible = [d for d in os.environ.get("CUDA_VISIBLE_DEVICES", "").split(",") if d.strip()]
+    workers.update({f"gpu-{i}": worker({"GPU": 1}, {"CUDA_VISIBLE_DEVICES":
+                                                     visible[i] if i < len(visible) else str(i)})
                     for i in range(options.gpus)})
     scheduler = {"cls": Scheduler, "options": {"host": "127.0.0.1", "port": 0,
                                                "dashboard": False, "dashboard_address": ":0"}}

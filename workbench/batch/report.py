@@ -205,7 +205,7 @@ def _shown(folder: Path) -> str:
     return str(folder.relative_to(REPO_ROOT)) if folder.is_relative_to(REPO_ROOT) else str(folder)
 
 
-def parity_svg(values: list[float], bins: int = 20, top: float = 2.0) -> str:
+def parity_svg(values: list[float], bins: int = 40, top: float = 2.0) -> str:
     """A histogram of per-case parity, 0 to `top` (the last bin holds everything above),
     with the 0.95 target marked."""
     w, h, left, bottom = 520, 220, 40, 30
@@ -226,7 +226,7 @@ def parity_svg(values: list[float], bins: int = 20, top: float = 2.0) -> str:
         parts.append(f"<rect x='{x:.1f}' y='{h - bottom - bar_h:.1f}' width='{bar_w - 1:.1f}' "
                      f"height='{bar_h:.1f}' fill='{colour}'><title>{low:.1f}-"
                      f"{low + top / bins:.1f}: {count}</title></rect>")
-        if i % 4 == 0:
+        if i % 8 == 0:
             parts.append(f"<text x='{x:.1f}' y='{h - bottom + 14}'>{low:.1f}</text>")
     target_x = left + PARITY_TARGET / top * (w - left - 10)
     parts.append(f"<line x1='{target_x:.1f}' x2='{target_x:.1f}' y1='20' y2='{h - bottom}' "

@@ -98,8 +98,9 @@ def _run(waiting: dict[str, Task], by_key: dict[str, Task], store: Store,
         except KeyboardInterrupt:
             engine.cancel()
             raise BatchInterrupted(outcome) from None
-        except EngineError:
+        except EngineError as error:
             engine.cancel()
+            error.outcome = outcome
             raise
 
 

@@ -97,16 +97,22 @@ def _catalog_port(op, runs: Path) -> dict:
     write_operator(folder, op)
     ctx = RunContext(op, folder, op.port_folder, drafter=None)
     build = stage_build(ctx)
-    diff = stage_ir_diff(ctx) if build.verdict == "BUILT" else None
-    verdict = diff.verdict if diff else "FAIL"
-    summary = diff.summary if diff else build.summary
+    built = build.verdict == "BUILT"
+    diff, error = None, ""
+    if built:
+        try:
+            diff = stage_ir_diff(ctx)
+        except WorkbenchError as e:          # a tool that failed: the port still built
+            error = str(e).splitlines()[0]
+    verdict = diff.verdict if diff else "ERROR" if error else "FAIL"
+    summary = diff.summary if diff else error or build.summary
     ctx.record(Artifact("final", verdict, f"{op.name}: {verdict}",
                         {"stages": [f"{a.stage}:{a.verdict}" for a in ctx.artifacts]}))
     return {"verdict": verdict, "summary": summary, "run": _shown(folder),
-            "data": {"built": build.verdict == "BUILT", "build": build.summary,
+            "data": {"built": built, "build": build.summary,
                      "cases": [{"case": c["case"], "verdict": c["verdict"]}
                                for c in (diff.data["cases"] if diff else [])]},
-            "downstream": build.verdict == "BUILT"}
+            "downstream": built}
 
 
 def _built(run: str | None) -> bool:

@@ -42,7 +42,7 @@ def _batch_arguments(p) -> None:
 
 
 def cmd_batch(args) -> int:
-    from ..batch.engine import EngineOptions
+    from ..batch.engine import EngineError, EngineOptions
     from ..batch.plan import make_plan
     from ..batch.report import Progress, format_table, to_json, write_reports
     from ..batch.run import BatchInterrupted, run_batch
@@ -63,6 +63,10 @@ def cmd_batch(args) -> int:
     try:
         outcome = run_batch(plan, store, options, progress, gpu_required=args.gpu == "yes",
                             gpu_here=None if args.cluster else gpus > 0)
+    except EngineError as error:           # what finished before it is kept and shown
+        if error.outcome is not None:
+            write_reports(error.outcome, folder)
+        raise
     except BatchInterrupted as stop:
         write_reports(stop.outcome, folder)
         print(f"\ninterrupted: {len(stop.outcome.results)} of {len(plan.tasks)} tasks finished "
