@@ -204,3 +204,41 @@ def test_gpu_tasks_run_on_the_gpu_worker_of_the_local_cluster(cli, tmp_path):
     check = json.loads(result.stdout)["kernels"][0]["stages"]["check"]
     assert check["worker"].startswith("gpu-0 at tcp://127.0.0.1:"), check
     assert check["verdict"] == "SKIPPED" and "no CUDA device" in check["summary"]
+
+
+def test_a_new_worker_target_folder_is_a_copy_without_the_ports(tmp_path, monkeypatch):
+    import workbench.rust.toolchain as toolchain
+    source = tmp_path / "target"
+    deps = source / "release" / "deps"
+    deps.mkdir(parents=True)
+    (deps / "libcutile-0a1b.rlib").write_text("compiled once")
+    os.utime(deps / "libcutile-0a1b.rlib", (1_000_000, 1_000_000))
+    (deps / "libport_softmax-9f.so").write_text("a port")
+    (source / "release" / "libport_softmax.so").write_text("a port")
+    (source / "workers" / "1").mkdir(parents=True)
+    copy = source / "workers" / "2"
+    monkeypatch.setattr(toolchain, "TARGET_DIR", source)
+    monkeypatch.setenv(toolchain.TARGET_DIR_VARIABLE, str(copy))
+    toolchain.prepare_target_dir()
+    kept = copy / "release" / "deps" / "libcutile-0a1b.rlib"
+    assert kept.read_text() == "compiled once" and kept.stat().st_mtime == 1_000_000
+    assert not (copy / "release" / "deps" / "libport_softmax-9f.so").exists()
+    assert not (copy / "release" / "libport_softmax.so").exists() and not (copy / "workers").exists()
+    assert toolchain.cargo_env()["CARGO_TARGET_DIR"] == str(copy)
+
+
+def test_each_worker_process_of_a_node_takes_its_own_slot(tmp_path, monkeypatch):
+    import subprocess
+    import sys
+    from workbench.batch import builds
+    from workbench.rust.toolchain import TARGET_DIR_VARIABLE
+    monkeypatch.setattr(builds, "WORKERS_DIR", tmp_path)
+    monkeypatch.setattr(builds, "_held", {})
+    monkeypatch.delenv(TARGET_DIR_VARIABLE, raising=False)
+    assert builds.take_slot() == 0 and TARGET_DIR_VARIABLE not in os.environ  # the checkout's
+    other = subprocess.run(
+        [sys.executable, "-c", "import os; from pathlib import Path; from workbench.batch "
+         f"import builds; builds.WORKERS_DIR = Path({str(tmp_path)!r}); "
+         f"print(builds.take_slot(), os.environ[{TARGET_DIR_VARIABLE!r}])"],
+        capture_output=True, text=True, timeout=60, check=True)
+    assert other.stdout.split() == ["1", str(tmp_path / "1")]
