@@ -22,7 +22,9 @@ if [ -f .gpu-batch/dask-site.tar.xz ]; then     # the batch step's (tools/pack_b
   dask_site=${TMPDIR:-/tmp}/dask-site
   [ -d "$dask_site/distributed" ] || { mkdir -p "$dask_site" && tar -xJf .gpu-batch/dask-site.tar.xz -C "$dask_site"; }
   export PYTHONPATH=$PYTHONPATH:$dask_site
-  [ -x "$CUDA_HOME/bin/tileirdisasm" ] || { xz -dc .gpu-batch/tileirdisasm.xz > "$CUDA_HOME/bin/tileirdisasm" && chmod +x "$CUDA_HOME/bin/tileirdisasm"; }
+  if [ -f .gpu-batch/tileirdisasm.xz ] && [ ! -x "$CUDA_HOME/bin/tileirdisasm" ]; then
+    xz -dc .gpu-batch/tileirdisasm.xz > "$CUDA_HOME/bin/tileirdisasm" && chmod +x "$CUDA_HOME/bin/tileirdisasm"
+  fi
 fi
 export OUT=${OUT:-gpu-out}
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
