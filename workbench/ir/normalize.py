@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
 
 from ..target import TARGET
+from .hoist import rule_hoist_invariant
 from .lexer import group, tokenize
 from .locations import SourceLoc, resolve_locations
 from .model import (Block, Entry, Group, Module, Node, Operation, Token, clone_module,
@@ -353,6 +354,8 @@ def _print_body(op: Operation) -> str:
 
 
 RULES: list[Rule] = [
+    Rule("hoist_invariant", "pure loop-invariant ops moved out of loop bodies (tileiras "
+         "hoists them either way)", rule_hoist_invariant),
     Rule("cse_pure", "repeated constants, block-id reads and fresh tokens merged into the first",
          rule_cse_pure),
     Rule("fold_assumes", "assume chains folded into one `assume P1, P2, %root` per predicate set",

@@ -11,13 +11,13 @@ file or into kernels_src/.
 """
 from __future__ import annotations
 
-import importlib.machinery
 import re
 from pathlib import Path
 
 from ..argspec import parse_arg, parse_const
 from ..catalog import REPO_ROOT, Case, Operator, all_operators
 from ..errors import WorkbenchError
+from .module import module_file
 
 PORTS_DIR = REPO_ROOT / "runs" / "ports"
 _MODULE = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
@@ -69,37 +69,6 @@ def _kernel_file(text: str) -> Path:
     if not path.is_file():
         raise WorkbenchError(f"{text}: no such kernel file", "check the path")
     return path
-
-
-def module_file(module: str) -> Path:
-    """The source file of an installed module, found without importing it (its package's
-    __init__ runs no code either: each parent is located, not executed)."""
-    origin = search = None
-    parts = module.split(".")
-    for i in range(len(parts)):
-        name = ".".join(parts[: i + 1])
-        try:
-            found = _find_spec(name, search)
-        except (ImportError, ValueError) as e:
-            raise WorkbenchError(f"{module}: cannot look up {name}: {e}",
-                                 "is the package installed in this environment?")
-        if found is None:
-            raise WorkbenchError(f"{module}: no module named {name!r} is installed",
-                                 "install the package (scripts/setup installs tilegym), "
-                                 "or check the spelling")
-        origin, search = found.origin, found.submodule_search_locations
-    if origin is None or not origin.endswith(".py"):
-        raise WorkbenchError(f"{module}: not a Python source module ({origin})",
-                             "name the module file that defines the kernel")
-    return Path(origin)
-
-
-def _find_spec(name: str, search):
-    """One level of a dotted name, looked up in its parent's folders (no import)."""
-    leaf = name.rpartition(".")[2]
-    if search is None:
-        return importlib.machinery.PathFinder.find_spec(leaf)
-    return importlib.machinery.PathFinder.find_spec(leaf, list(search))
 
 
 def _adhoc_operator(path: Path, kernel: str, args, consts, module: str | None) -> Operator:
