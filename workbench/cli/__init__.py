@@ -6,10 +6,10 @@ import argparse
 import sys
 
 from ..errors import WorkbenchError
-from . import gpu_verbs, ir_verbs, port_verbs
+from . import catalog_verbs, gpu_verbs, ir_verbs, port_verbs
 from .common import EXIT_ERROR, EXIT_OK
 
-VERBS = (ir_verbs.VERBS + port_verbs.VERBS + gpu_verbs.VERBS)
+VERBS = (catalog_verbs.VERBS + ir_verbs.VERBS + port_verbs.VERBS + gpu_verbs.VERBS)
 
 TARGET_HELP = ("a catalog operator (softmax), FILE.py:KERNEL, or MODULE:KERNEL of an "
                "installed package (tilegym.ops.cutile.softmax:_softmax_kernel)")
