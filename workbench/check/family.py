@@ -31,25 +31,28 @@ def run_family(request: dict, torch) -> dict:
     entries = [family.entry(e) for e in request.get("entries") or [o.name for o in family.entries]]
     sides = request.get("sides") or [RUST, TILEGYM, TORCH]
     launchers = {op.name: _entry_launchers(op, request, sides, torch) for op in entries}
-    bench = request.get("mode") == "bench"
-    results = []
+    mode = request.get("mode", "check")      # check | bench | both (one compile for the two)
+    bench = mode in ("bench", "both")
+    results, benches = [], []
     for index in request["cases"]:
         for op in entries:
             launch = rules.launch(op.name, index, device.multi_processor_count)
             if launch is None:
                 continue
             try:
-                if bench:
-                    results.append(_bench(rules, op, index, launch, launchers[op.name],
-                                          request.get("bench", {}), torch))
-                else:
+                if mode in ("check", "both"):
                     results.append(_check(rules, op, index, launch, launchers[op.name], torch))
+                if bench:
+                    benches.append(_bench(rules, op, index, launch, launchers[op.name],
+                                          request.get("bench", {}), torch))
             except DeviceFault as fault:
                 results.append({"case": index, "entry": op.name, "label": _label(rules, index),
                                 "sides": {fault.side: {"ok": False, "reason": fault.message}}})
                 return {"status": "ok", "reason": f"{fault.side}: {fault.message}",
                         "results": results, "device": {"name": device.name}}
-    response = {"status": "ok", "reason": "", "results": results,
+    if mode == "bench":
+        results = benches
+    response = {"status": "ok", "reason": "", "results": results, "benches": benches,
                 "device": {"name": device.name, "capability": f"{device.major}.{device.minor}",
                            "sms": device.multi_processor_count, "torch": torch.__version__}}
     if bench:

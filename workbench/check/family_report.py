@@ -76,6 +76,20 @@ def bench_families(names: list[str]) -> dict:
     return summarize(rows, ceilings, device, status)
 
 
+def check_and_bench(name: str) -> tuple[CheckResponse, list[dict]]:
+    """One worker for a family's checks and timings (each kernel compiles once): the check
+    response and the bench rows."""
+    family = get_family(name)
+    if not has_cuda_driver():
+        return CheckResponse("skipped", "no CUDA device"), []
+    response = run_worker(_request(family, None, None, "both", ("rust", "tilegym", "torch")),
+                          FAMILY_TIMEOUT_S)
+    rows = [bench_row(family, r, response.ceilings or {}) for r in response.benches]
+    if response.status not in ("ok", "fail") or (not rows and response.reason):
+        rows.append({"op": name, "error": response.reason})
+    return response, rows
+
+
 def _us(side: dict) -> float | None:
     if not side.get("ok"):
         return None

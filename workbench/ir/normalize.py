@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
 
 from ..target import TARGET
+from .fold import rule_fold_splat
 from .hoist import rule_hoist_invariant
 from .lexer import group, tokenize
 from .locations import SourceLoc, resolve_locations
@@ -356,6 +357,8 @@ def _print_body(op: Operation) -> str:
 RULES: list[Rule] = [
     Rule("hoist_invariant", "pure loop-invariant ops moved out of loop bodies (tileiras "
          "hoists them either way)", rule_hoist_invariant),
+    Rule("fold_splat", "broadcast(reshape(scalar constant)) written as the splat constant it is",
+         rule_fold_splat),
     Rule("cse_pure", "repeated constants, block-id reads and fresh tokens merged into the first",
          rule_cse_pure),
     Rule("fold_assumes", "assume chains folded into one `assume P1, P2, %root` per predicate set",

@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 
 from ..argspec import parse_arg, parse_const
-from ..catalog import REPO_ROOT, Case, Operator, all_operators
+from ..catalog import REPO_ROOT, Case, Operator, all_families, all_operators, get_operator
 from ..errors import WorkbenchError
 from .module import module_file
 
@@ -57,6 +57,8 @@ def resolve_target(text: str, args: list[str] = (), consts: list[str] = (),
 
 def _catalog_operator(name: str) -> Operator:
     catalog = all_operators()
+    if name not in catalog and name in all_families():
+        return get_operator(name)       # a family of one entry; several: it says which
     if name not in catalog:
         raise WorkbenchError(f"no operator named {name!r}",
                              "name a catalog operator (" + ", ".join(catalog) + "), "

@@ -1,0 +1,43 @@
+"""Normalization rule `fold_splat`: `broadcast(reshape(constant <v> : tile<T>))` becomes the
+one `constant <v> : tile<NxT>` it equals.
+
+cuTile Python folds a Python number into a splat constant (`offsets + 1000` is
+`constant <i32: 1000> : tile<1024xi32>`); cutile writes the scalar constant and broadcasts it
+(`broadcast_scalar`). Both are the same tile of one value, and tileiras folds the second into
+the first.
+"""
+from __future__ import annotations
+
+from copy import copy
+
+from .model import Module, Operation, split_value_ref
+
+
+def rule_fold_splat(module: Module) -> None:
+    for entry in module.entries:
+        defs = {}
+        for op in entry.walk():
+            for name in op.result_names():
+                defs[name] = op
+        for op in entry.walk():
+            _fold(op, defs)
+
+
+def _fold(op: Operation, defs: dict) -> None:
+    if op.name != "broadcast" or len(op.operands()) != 1:
+        return
+    reshape = defs.get(split_value_ref(op.operands()[0].text)[0])
+    if reshape is None or reshape.name != "reshape" or len(reshape.operands()) != 1:
+        return
+    const = defs.get(split_value_ref(reshape.operands()[0].text)[0])
+    if const is None or const.name != "constant" or not _scalar_typed(const):
+        return
+    result_type = op.body[-1]
+    op.name = "constant"
+    op.body = [*(copy(n) for n in const.body[:-1]), copy(result_type)]
+    op.refresh()
+
+
+def _scalar_typed(const: Operation) -> bool:
+    last = const.body[-1] if const.body else None
+    return getattr(last, "kind", "") == "typed" and "x" not in last.text.removeprefix("tile<")
