@@ -1,5 +1,6 @@
 """Normalization rule `fold_splat`: `broadcast(reshape(constant <v> : tile<T>))` becomes the
-one `constant <v> : tile<NxT>` it equals.
+one `constant <v> : tile<NxT>` it equals, and `itof` of an integer constant the float
+constant it is (a port's `N as f32` where cuTile Python writes `N * 1.0`).
 
 cuTile Python folds a Python number into a splat constant (`offsets + 1000` is
 `constant <i32: 1000> : tile<1024xi32>`); cutile writes the scalar constant and broadcasts it
@@ -20,7 +21,47 @@ def rule_fold_splat(module: Module) -> None:
             for name in op.result_names():
                 defs[name] = op
         for op in entry.walk():
+            _fold_itof(op, defs)
+        for op in entry.walk():
             _fold(op, defs)
+
+
+FLOAT_TYPES = {"f32", "f16", "bf16", "f64"}
+
+
+def _fold_itof(op: Operation, defs: dict) -> None:
+    if op.name != "itof" or len(op.operands()) != 1:
+        return
+    const = defs.get(split_value_ref(op.operands()[0].text)[0])
+    value = _int_constant(const) if const is not None else None
+    result = op.body[-1] if op.body else None
+    dtype = _scalar_dtype(result)
+    if value is None or dtype not in FLOAT_TYPES or abs(value) >= 10 ** 7:
+        return
+    from .lexer import group, tokenize
+    text = f"<{dtype}: {float(value):.6e}> : {result.text}"
+    op.name = "constant"
+    op.body = group(tokenize(text, 0), 0, text)
+    op.refresh()
+
+
+def _int_constant(const: Operation) -> int | None:
+    if const.name != "constant" or not const.body or not hasattr(const.body[0], "items"):
+        return None
+    items = [getattr(t, "text", "") for t in const.body[0].items]
+    if len(items) != 3 or not items[0].startswith("i"):
+        return None
+    try:
+        return int(items[2])
+    except ValueError:
+        return None
+
+
+def _scalar_dtype(node) -> str | None:
+    text = getattr(node, "text", "")
+    if not text.startswith("tile<") or "x" in text[5:]:
+        return None
+    return text[5:-1]
 
 
 def _fold(op: Operation, defs: dict) -> None:

@@ -296,11 +296,15 @@ _ARCH_HINTS = re.compile(r"([A-Za-z_]\w*)\s*=\s*\{([^}]*)\}")
 
 
 def rule_target_hints(module: Module) -> None:
-    """Entry hints as they apply on the target (sm_90): its own `sm_90 = {..}` hints, else
+    """Entry and op hints as they apply on the target (sm_90): its own `sm_90 = {..}` hints, else
     the `default` ones, keys sorted; none at all is the same as no attribute. cuTile Python
     writes `default`, and cutile Rust can only name architectures."""
     for entry in module.entries:
         entry.attrs = _target_hints(entry.attrs)
+        for op in entry.walk():            # per-op hints too (a load's latency)
+            if any(getattr(n, "text", "") == "optimization_hints" for n in op.body):
+                op.body = _target_hints(op.body)
+                op.refresh()
 
 
 def _target_hints(nodes: list[Node]) -> list[Node]:
