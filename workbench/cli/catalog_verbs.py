@@ -72,7 +72,8 @@ def listing(records: dict) -> list[dict]:
             else:
                 verdicts = record["verdicts"]
             entries.append({"name": op.name, "kernel": op.kernel_name,
-                            "provenance": op.provenance or OWN_PROVENANCE,
+                            "provenance": (op.provenance or OWN_PROVENANCE) if has_port(op)
+                            else "missing",
                             "ir_verdicts": verdicts})
         out.append({"name": family.name, "source": family.source, "bound": family.bound,
                     "summary": family.summary, "entries": entries})
