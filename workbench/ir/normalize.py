@@ -303,11 +303,11 @@ def rule_target_hints(module: Module) -> None:
         entry.attrs = _target_hints(entry.attrs)
         for op in entry.walk():            # per-op hints too (a load's latency)
             if any(getattr(n, "text", "") == "optimization_hints" for n in op.body):
-                op.body = _target_hints(op.body)
+                op.body = _target_hints(op.body, sort_keys=False)
                 op.refresh()
 
 
-def _target_hints(nodes: list[Node]) -> list[Node]:
+def _target_hints(nodes: list[Node], sort_keys: bool = True) -> list[Node]:
     for i in range(len(nodes) - 2):
         if not (isinstance(nodes[i], Token) and nodes[i].text == "optimization_hints"):
             continue
@@ -317,7 +317,8 @@ def _target_hints(nodes: list[Node]) -> list[Node]:
         if not hints:
             return nodes[:i] + nodes[i + 3:]
         text = (f"optimization_hints=<{TARGET} = {{"
-                + ", ".join(f"{k} = {v}" for k, v in sorted(hints.items())) + "}>")
+                + ", ".join(f"{k} = {v}" for k, v in (sorted(hints.items()) if sort_keys
+                                                       else hints.items())) + "}>")
         replacement = group(tokenize(text, 0), 0, text)
         replacement[0].space_before = nodes[i].space_before
         return nodes[:i] + replacement + nodes[i + 3:]
