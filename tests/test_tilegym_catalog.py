@@ -145,3 +145,38 @@ def test_bundle_members_are_current():
 
 def test_family_lookup_by_entry():
     assert get_family("tilegym.softmax.tma").name == "tilegym.softmax"
+
+
+def test_bench_rows_and_table_from_a_worker_reply():
+    """What the GPU run prints and saves, from a reply shaped like the worker's."""
+    from workbench.check.family_report import bench_row, format_family_bench, summarize
+    family = get_family("tilegym.softmax")
+    ceilings = {"copy_gbps": 4000.0, "bf16_tflops": 780.0}
+    result = {"entry": "tilegym.softmax.tma", "label": "case 3: x=f16[16384,4096]",
+              "launch": {"grid": [264, 1, 1], "hints": {"occupancy": 2}, "consts": {}},
+              "bytes": 2 * 16384 * 4096 * 2, "flops": None,
+              "sides": {"rust": {"ok": True, "cupti_us": 70.0, "median_us": 75.0},
+                        "tilegym": {"ok": True, "cupti_us": 69.0, "median_us": 74.0},
+                        "torch": {"ok": True, "cupti_us": 278.0, "median_us": 280.0}}}
+    row = bench_row(family, result, ceilings)
+    assert row["parity"] == 69.0 / 70.0 and row["torch_us"] == 278.0
+    assert round(row["copy_pct"]) == round(100 * row["bytes"] / 70e-6 / 1e9 / 4000)
+    report = summarize([row], ceilings, {"name": "H200"}, "ok")
+    assert set(report) >= {"rows", "parity_geomean", "parity_overall", "ceilings", "device"}
+    assert report["parity_geomean"]["tilegym.softmax"] == row["parity"]
+    table = format_family_bench(report)
+    assert "tilegym.softmax.tma" in table and "parity geomean tilegym.softmax" in table
+    json.dumps(report)
+
+
+def test_call_plan_packs_float_constants_and_the_launch():
+    from workbench.rust.ffi import CallPlan, const_word, launch_words
+    plan = CallPlan(get_operator("tilegym.rms_norm.multi_wave_cached"))
+    assert plan.consts == ["N", "eps", "offset", "TILE_SIZE"] and plan.launch_slots == 6
+    assert [name for name, _ in plan.tensors] == ["x", "w", "out", "Rstd"]
+    import struct
+    assert const_word(1e-5) == struct.unpack("<q", struct.pack("<d", 1e-5))[0]
+    assert const_word(True) == 1 and const_word(0.0) == 0
+    assert launch_words((264, 1, 1), {"occupancy": 4}) == [264, 1, 1, 4, 0, 0]
+    with pytest.raises(Exception):
+        launch_words(None, {})
