@@ -17,7 +17,8 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--no-first-run", "--disable-sync"]
 OUTPUT = REPO_ROOT / "tests" / ".output" / "browser"
-KERNEL_RS = get_operator("softmax").port_folder / "src" / "kernel.rs"
+OP = "tilegym.softmax.tma"          # notebook 01 walks this TileGym entry's port
+KERNEL_RS = get_operator(OP).port_folder / "src" / "kernel.rs"
 # a copy: running and saving it must not touch the notebook in the repository
 NOTEBOOK_COPY = REPO_ROOT / "runs" / "browser" / "01_port_softmax.ipynb"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
@@ -97,8 +98,9 @@ def hover_links(page):
     """Hover the Python line of the row max: its IR ops light up on both sides, and so does
     the port's reduce_max statement; the JIT -> AOT tab lists every case."""
     python, rust = page.get_by_test_id("wb-pane-python"), page.get_by_test_id("wb-pane-rust")
-    source = get_operator("softmax").kernel_file.read_text().splitlines()
-    line = next(i for i, l in enumerate(source, 1) if "ct.max" in l)
+    source = get_operator(OP).kernel_file.read_text().splitlines()
+    start = next(i for i, l in enumerate(source, 1) if "def _softmax_kernel_tma" in l)
+    line = next(i for i, l in enumerate(source, 1) if i > start and "ct.max" in l)
     hover(page, python.locator(f'.cm-line[data-line="{line}"]'))
     page.wait_for_function(f"document.querySelector('[data-testid=wb-root]')"
                            f".getAttribute('data-linked-python') === '{line}'", timeout=10_000)
@@ -111,7 +113,7 @@ def hover_links(page):
     assert rust.locator(f'.cm-line[data-line="{rust_line}"].wb-linked').count() == 1
 
     page.get_by_test_id("wb-tab-specialize").click()
-    assert page.locator(".wb-spec-table tbody tr").count() == len(get_operator("softmax").cases)
+    assert page.locator(".wb-spec-table tbody tr").count() == len(get_operator(OP).cases)
     page.get_by_test_id("wb-tab-ir").click()
 
 
