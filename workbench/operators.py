@@ -60,6 +60,8 @@ class Operator:
     family: str | None = None           # the family this is an entry of (None: its own)
     source: str = OWN                   # `own`, or the installed module the kernel is from
     provenance: str = ""                # drafted | hand-finished | hand-written
+    language: str = "cutile"            # "triton": a @triton.jit kernel (sources/triton/)
+    triton: object = field(default=None, repr=False, compare=False)   # its TritonTarget
 
     def __post_init__(self):
         if self.folder is None:

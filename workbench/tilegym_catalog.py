@@ -161,7 +161,7 @@ def kernel_params(path: Path, kernel: str) -> list[str]:
 
 def _module_path(module: str) -> Path | None:
     """The installed module's file; None when TileGym is not installed (said on use)."""
-    from .sources.module import module_file
+    from .sources.locate import module_file
     try:
         return module_file(module)
     except WorkbenchError:
