@@ -180,3 +180,31 @@ def test_call_plan_packs_float_constants_and_the_launch():
     assert launch_words((264, 1, 1), {"occupancy": 4}) == [264, 1, 1, 4, 0, 0]
     with pytest.raises(Exception):
         launch_words(None, {})
+
+
+def test_launch_rules_agree_with_the_corpus_manifest():
+    """The corpus manifest (kernels_src/corpus/tilegym.toml) writes each launcher's derived
+    constants and grid as data; the catalog's launch rules (code, which also binds views,
+    scratch arrays and autotune candidates) must give the same values on every case."""
+    from workbench.corpus.expr import ArrayView, evaluate
+    from workbench.corpus.manifest import corpus_entry
+    from workbench.tilegym_catalog import runtime_params
+    checked = 0
+    for op in ENTRIES:
+        entry = corpus_entry(op.source, op.kernel_name)
+        if entry is None:
+            continue
+        params = kernel_params(op.kernel_file, op.kernel_name)
+        for case in op.cases:
+            names = {"NUM_SM": 132, **entry.hints, **case.hints, **case.consts}
+            runtime = [p for p in params if p not in case.consts]
+            names.update({p: ArrayView.of(a) if a.is_array else a.value
+                          for p, a in zip(runtime, case.args)})
+            for name, rule in entry.derive.items():
+                names[name] = evaluate(rule, names)
+                assert names[name] == case.consts[name], (op.name, case.index, name)
+            if entry.grid:
+                grid = tuple(int(evaluate(r, names)) for r in entry.grid)
+                assert grid + (1,) * (3 - len(grid)) == case.grid, (op.name, case.index)
+            checked += 1
+    assert checked >= 20
