@@ -21,7 +21,8 @@ PORTED = [(op.name, c.index) for op in ENTRIES if has_port(op) for c in op.cases
 
 
 def test_families_name_their_tilegym_module_and_every_non_experimental_kernel():
-    from workbench.sources.module import kernel_entries, module_file
+    from workbench.sources.locate import module_file
+    from workbench.sources.module import kernel_entries
     for family in FAMILIES.values():
         path = module_file(family.source)
         kernels = {k.name for k in kernel_entries(path.read_text(), str(path)) if not k.experimental}

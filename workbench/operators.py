@@ -80,6 +80,10 @@ class Operator:
         return replace(self, port_path=Path(port), kernel_path=self.kernel_file)
 
     def case(self, index: int) -> Case:
+        if not self.cases:
+            raise WorkbenchError(f"{self.summary}: no case to compile",
+                                 "give the call: --arg SPEC per runtime parameter and "
+                                 "--const NAME=VALUE per constant")
         for case in self.cases:
             if case.index == index:
                 return case
