@@ -52,15 +52,19 @@ impl<'a> Call<'a> {
         Ok(unsafe { DevicePointer::from_cu_deviceptr(t.ptr) })
     }
 
-    /// Extent `dim` of tensor `index` as the i32 the kernel takes.
+    /// Extent `dim` of tensor `index` as the i32 the kernel takes (the kernel assumes it is
+    /// not negative, as cuTile Python's entry does).
     pub fn shape_i32(&self, index: usize, dim: usize) -> Result<i32, Error> {
         let v = self.tensors[index].shape[dim];
+        self.require(v >= 0, || format!("tensor {index} has extent {v} in dim {dim}"))?;
         i32::try_from(v).map_err(|_| set_error(Error::BadArgument, format!("{}: tensor {index} dim {dim} = {v} is over i32", self.op)))
     }
 
-    /// Stride `dim` (elements) of tensor `index` as the i32 the kernel takes.
+    /// Stride `dim` (elements) of tensor `index` as the i32 the kernel takes (the kernel
+    /// assumes strides are not negative, as cuTile Python's `l0` specialization does).
     pub fn stride_i32(&self, index: usize, dim: usize) -> Result<i32, Error> {
         let v = self.tensors[index].strides[dim];
+        self.require(v >= 0, || format!("tensor {index} has negative stride {v} in dim {dim}"))?;
         i32::try_from(v).map_err(|_| set_error(Error::BadArgument, format!("{}: tensor {index} stride {dim} = {v} is over i32", self.op)))
     }
 
