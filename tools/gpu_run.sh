@@ -3,6 +3,8 @@
 # tools/gpu_session.py. Usage: bash tools/gpu_run.sh [STEP ...]
 #   bash tools/gpu_run.sh batch       workbench batch over the catalog (GPU checks, benches)
 #   against a plain bench; needs .gpu-batch/ carried too (tools/pack_batch.sh, 1.7 MB).
+#   bash tools/gpu_run.sh tilegym     TileGym's families: checks and three-sided timings
+#                                     (TILEGYM_FAMILIES=tilegym.softmax,... picks some)
 #   bash tools/gpu_run.sh notebooks   runs the three notebooks (tools/gpu_notebooks.py); it
 #   needs .gpu-notebooks/ carried, and .gpu and the bundle already there from a call just
 #   before it (one call cannot carry all three: 64 MiB).
@@ -16,10 +18,15 @@ export WORKBENCH_NVIDIA_BIN=$CUDA_HOME/bin
 bundle=kernels_src/.build/bundle/libwb_bundle.so
 [ -f "$bundle" ] || xz -dkc "$bundle.xz" > "$bundle"
 export WORKBENCH_PREBUILT=$PWD/$bundle
+# TileGym's kernel modules, read (never imported) by the workbench: see tools/make_bundle.sh
+tilegym_src=${TMPDIR:-/tmp}/tilegym-src
+if [ -f kernels_src/.build/bundle/tilegym-src.tar.xz ]; then
+  mkdir -p "$tilegym_src" && tar -xJf kernels_src/.build/bundle/tilegym-src.tar.xz -C "$tilegym_src"
+fi
 export WORKBENCH_EXTRA_CATALOG=$PWD/kernels_src/fixtures/catalog.toml
 export CUDA_TILE_DUMP_BYTECODE=${TMPDIR:-/tmp}/cutile-dump
 mkdir -p "$CUDA_TILE_DUMP_BYTECODE"
-export PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH}
+export PYTHONPATH=$PWD:$tilegym_src${PYTHONPATH:+:$PYTHONPATH}
 if [ -f .gpu-batch/dask-site.tar.xz ]; then     # the batch step's (tools/pack_batch.sh)
   dask_site=${TMPDIR:-/tmp}/dask-site
   [ -d "$dask_site/distributed" ] || { mkdir -p "$dask_site" && tar -xJf .gpu-batch/dask-site.tar.xz -C "$dask_site"; }

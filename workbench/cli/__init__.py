@@ -7,10 +7,11 @@ import argparse
 import sys
 
 from ..errors import WorkbenchError
-from . import batch_verbs, corpus_verbs, gpu_verbs, ir_verbs, port_verbs
+from . import batch_verbs, catalog_verbs, corpus_verbs, gpu_verbs, ir_verbs, port_verbs
 from .common import EXIT_ERROR, EXIT_OK
 
-VERBS = (ir_verbs.VERBS + port_verbs.VERBS + corpus_verbs.VERBS + batch_verbs.VERBS
+VERBS = (catalog_verbs.VERBS + ir_verbs.VERBS + port_verbs.VERBS + corpus_verbs.VERBS
+         + batch_verbs.VERBS
          + gpu_verbs.VERBS)
 
 TARGET_HELP = ("a catalog operator (softmax), FILE.py:KERNEL, or MODULE:KERNEL of an "
