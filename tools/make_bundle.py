@@ -18,9 +18,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from workbench.catalog import KERNELS_DIR, Operator, load_catalog  # noqa: E402
+from workbench.catalog import KERNELS_DIR, Operator, all_operators, load_catalog  # noqa: E402
 from workbench.fixtures import FIXTURE_CATALOG, fixture_operator  # noqa: E402
 from workbench.rust.cargo import BUILD_DIR, BUILD_TIMEOUT_S, code_hash, crate_name, has_port  # noqa: E402
+from workbench.rust.library import symbol_stem  # noqa: E402
 from workbench.rust.toolchain import TARGET_DIR, cargo_env, cargo_path  # noqa: E402
 from workbench.tools import run_tool  # noqa: E402
 
@@ -29,8 +30,12 @@ CRATE = OUT / "crate"
 
 
 def bundled_operators() -> list[Operator]:
-    ops = [op for op in load_catalog().values() if has_port(op)]
-    return ops + [fixture_operator(name) for name in load_catalog(FIXTURE_CATALOG)]
+    """Every port: the catalog's own and TileGym's entries, then the fixtures (each
+    materialised from its patch first)."""
+    fixtures = load_catalog(FIXTURE_CATALOG)
+    ops = [op for name, op in sorted(all_operators().items())
+           if name not in fixtures and has_port(op)]
+    return ops + [fixture_operator(name) for name in fixtures]
 
 
 def write_crate(ops: list[Operator]) -> Path:
@@ -39,8 +44,8 @@ def write_crate(ops: list[Operator]) -> Path:
     workspace = tomllib.loads((KERNELS_DIR / "Cargo.toml").read_text())["workspace"]
     deps = [f'{crate_name(op)} = {{ path = "{op.port_folder.resolve()}" }}' for op in ops]
     deps.append(f'wb_ffi = {{ path = "{(KERNELS_DIR / "wb_ffi").resolve()}" }}')
-    uses = [f"pub use {crate_name(op).replace('-', '_')}::{{wb_{op.name}, wb_{op.name}_build_id, "
-            f"wb_{op.name}_emit}};" for op in ops]
+    uses = [f"pub use {crate_name(op).replace('-', '_')}::{{wb_{s}, wb_{s}_build_id, wb_{s}_emit}};"
+            for op, s in ((op, symbol_stem(op.name)) for op in ops)]
     if CRATE.exists():
         shutil.rmtree(CRATE)
     (CRATE / "src").mkdir(parents=True)

@@ -6,7 +6,7 @@ from .catalog import Operator
 from .ir.export import export_bytecode
 from .sources.kernel import load_operator_kernel
 from .ir.model import Module
-from .ir.stages import operator_python_ir
+from .ir.stages import hinted, operator_python_ir
 from .rust.emit import operator_rust_ir, port_bytecode
 
 
@@ -22,4 +22,7 @@ def side_bytecode(op: Operator, side: str, case_index: int) -> bytes:
     if side == "rust":
         return port_bytecode(op, case_index)
     case = op.case(case_index)
-    return export_bytecode(load_operator_kernel(op), list(case.args), case.consts)[0]
+    kernel = load_operator_kernel(op)
+    if case.hints:
+        kernel = hinted(kernel, case.hints)
+    return export_bytecode(kernel, list(case.args), case.consts)[0]

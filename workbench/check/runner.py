@@ -26,15 +26,19 @@ class CheckResponse:
     results: list = field(default_factory=list)
     device: dict = field(default_factory=dict)
     ceilings: dict = field(default_factory=dict)
+    benches: list = field(default_factory=list)     # a family's timings, when asked for both
 
     def to_json(self) -> dict:
-        return {"status": self.status, "reason": self.reason, "results": self.results,
+        data = {"status": self.status, "reason": self.reason, "results": self.results,
                 "device": self.device, "ceilings": self.ceilings}
+        if self.benches:
+            data["benches"] = self.benches
+        return data
 
     @classmethod
     def from_json(cls, data: dict) -> "CheckResponse":
         return cls(data["status"], data.get("reason", ""), data.get("results", []),
-                   data.get("device", {}), data.get("ceilings", {}))
+                   data.get("device", {}), data.get("ceilings", {}), data.get("benches", []))
 
 
 def has_cuda_driver() -> bool:
