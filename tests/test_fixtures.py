@@ -65,3 +65,21 @@ def test_a_patch_that_no_longer_applies_names_the_hunk(tmp_path):
 def test_an_unknown_fixture_lists_the_known_ones(tmp_path):
     with pytest.raises(WorkbenchError, match="mistranslated, oob_store"):
         materialise("no_such_fixture", tmp_path / "x")
+
+
+def test_the_bundle_holds_every_port_and_the_planted_fault(tmp_path):
+    """tools/make_bundle.py's crate: every port of the catalogs and the fixture, each with
+    its C symbols named (the GPU host loads them from the one library)."""
+    import importlib.util
+    from workbench.catalog import REPO_ROOT, all_operators
+    from workbench.rust.cargo import has_port
+    from workbench.rust.library import symbol_stem
+    spec = importlib.util.spec_from_file_location("make_bundle", REPO_ROOT / "tools" / "make_bundle.py")
+    make_bundle = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make_bundle)
+    ops = make_bundle.bundled_operators()
+    ports = {name for name, op in all_operators().items() if has_port(op)}
+    assert {op.name for op in ops} == ports | {"oob_store"}
+    lib_rs = (make_bundle.write_crate(ops, tmp_path / "crate").parent / "src" / "lib.rs").read_text()
+    for op in ops:
+        assert f"wb_{symbol_stem(op.name)}_emit" in lib_rs

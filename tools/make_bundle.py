@@ -38,7 +38,7 @@ def bundled_operators() -> list[Operator]:
     return ops + [fixture_operator(name) for name in fixtures]
 
 
-def write_crate(ops: list[Operator]) -> Path:
+def write_crate(ops: list[Operator], crate: Path = CRATE) -> Path:
     """The bundle's Cargo.toml and lib.rs. Naming each port's symbols keeps them in the link:
     a cdylib exports only what it reaches from its own crate."""
     workspace = tomllib.loads((KERNELS_DIR / "Cargo.toml").read_text())["workspace"]
@@ -46,18 +46,18 @@ def write_crate(ops: list[Operator]) -> Path:
     deps.append(f'wb_ffi = {{ path = "{(KERNELS_DIR / "wb_ffi").resolve()}" }}')
     uses = [f"pub use {crate_name(op).replace('-', '_')}::{{wb_{s}, wb_{s}_build_id, wb_{s}_emit}};"
             for op, s in ((op, symbol_stem(op.name)) for op in ops)]
-    if CRATE.exists():
-        shutil.rmtree(CRATE)
-    (CRATE / "src").mkdir(parents=True)
-    (CRATE / "Cargo.toml").write_text(
+    if crate.exists():
+        shutil.rmtree(crate)
+    (crate / "src").mkdir(parents=True)
+    (crate / "Cargo.toml").write_text(
         '[package]\nname = "wb_bundle"\nversion = "0.1.0"\n'
         f'edition = "{workspace["package"]["edition"]}"\npublish = false\n\n'
         '[lib]\ncrate-type = ["cdylib"]\n\n[dependencies]\n' + "\n".join(deps) + "\n\n[workspace]\n")
-    (CRATE / "src" / "lib.rs").write_text(
+    (crate / "src" / "lib.rs").write_text(
         "//! Every port in one cdylib (written by tools/make_bundle.py).\n"
         + "\n".join(uses) + "\npub use wb_ffi::{wb_free, wb_last_error};\n")
-    shutil.copy(KERNELS_DIR / "Cargo.lock", CRATE / "Cargo.lock")   # keeps every pin
-    return CRATE / "Cargo.toml"
+    shutil.copy(KERNELS_DIR / "Cargo.lock", crate / "Cargo.lock")   # keeps every pin
+    return crate / "Cargo.toml"
 
 
 def main() -> None:
@@ -66,7 +66,7 @@ def main() -> None:
     print(f"building the bundle of {len(ops)} ports: {', '.join(op.name for op in ops)}",
           flush=True)
     run_tool([cargo_path(), "build", "--release", "--manifest-path", str(manifest)],
-             cwd=CRATE, env=cargo_env(), text=True, timeout=BUILD_TIMEOUT_S)
+             cwd=manifest.parent, env=cargo_env(), text=True, timeout=BUILD_TIMEOUT_S)
     library = OUT / "libwb_bundle.so"
     run_tool(["strip", "-o", str(library), str(TARGET_DIR / "release" / "libwb_bundle.so")])
     run_tool(["xz", "-9", "-T2", "-f", "-k", str(library)], timeout=600)
