@@ -16,7 +16,7 @@ import sys
 import time
 import uuid
 
-from workbench.build.cargo import build, source_hash
+from workbench.rust.cargo import build, source_hash
 from timing import median_time
 from workbench.catalog import get_operator
 from workbench.check.runner import has_cuda_driver

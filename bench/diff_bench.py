@@ -50,7 +50,7 @@ def row(label: str, left_text: str, right_text: str, repeat: int) -> tuple[float
 
 def rust_text(op, case_index: int) -> str | None:
     try:
-        from workbench.port.rust_ir import operator_rust_ir
+        from workbench.rust.emit import operator_rust_ir
         return operator_rust_ir(op, case_index).text
     except Exception:
         return None

@@ -19,7 +19,8 @@ from pathlib import Path
 from timing import median_time
 from workbench.catalog import load_catalog
 from workbench.ir.disasm import disassemble
-from workbench.ir.export import export_bytecode, load_operator_kernel
+from workbench.ir.export import export_bytecode
+from workbench.sources.kernel import load_operator_kernel
 from workbench.ir.normalize import normalize
 from workbench.ir.parse import parse
 

@@ -74,12 +74,13 @@ def test_clean_run_then_replay_from_the_cache(runs):
     assert result.verdict in ("PASS", "PASS_WITH_NOTES"), result.summary()
     assert [a.stage for a in result.artifacts][:5] == ["analyze", "write_kernel", "write_host",
                                                        "build", "ir_diff"]
-    assert (result.folder / "previous_port" / "src" / "kernel.rs").exists()
+    assert result.port == runs / "runs" / "ports" / "softmax" / "port"   # not the catalog's
     assert len(script.requests) == 2
-    # a rerun sends nothing: every reply comes from the cache
+    # a rerun sends nothing: every reply comes from the cache; the first draft is kept
     silent = Script([])
     again = pipeline.run_pipeline(SOFTMAX, drafter(silent, runs))
     assert again.verdict == result.verdict and silent.requests == []
+    assert (again.folder / "previous_port" / "src" / "kernel.rs").exists()
     assert KEY not in all_text(runs)
 
 
@@ -107,7 +108,7 @@ def test_run_cap_ends_the_run_with_a_verdict(runs):
     result = pipeline.run_pipeline(SOFTMAX, drafter(script, runs, max_turns=3))
     assert result.verdict == "CAP_REACHED"
     assert result.artifacts[-1].stage == "final"
-    assert (PORT / "src" / "kernel.rs").read_text() == KERNEL_FILES["src/kernel.rs"]
+    assert (PORT / "src" / "kernel.rs").read_text() == KERNEL_FILES["src/kernel.rs"]  # untouched
 
 
 def test_network_failure_is_an_error_verdict(runs):

@@ -1,5 +1,6 @@
 from workbench.catalog import load_catalog
-from workbench.ir.export import load_operator_kernel, check_call
+from workbench.ir.export import check_call
+from workbench.sources.kernel import load_operator_kernel
 
 FIRST_SIX = {"silu_and_mul", "softmax", "rms_norm", "layer_norm", "matmul", "attention"}
 

@@ -8,7 +8,7 @@ from workbench.catalog import load_catalog
 from workbench.goldens import golden_path
 from workbench.ir.lexer import ParseError
 from workbench.ir.locations import resolve_locations
-from workbench.ir.model import print_module
+from workbench.ir.printer import print_module
 from workbench.ir.normalize import RULES, normalize
 from workbench.ir.parse import parse
 from workbench.ir.serialize import from_json, to_json

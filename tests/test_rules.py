@@ -358,7 +358,7 @@ def test_unsupported_constant_branch_mixed_with_runtime():
 
 
 def test_manifest_entry_for(tmp_path):
-    from workbench.port.manifest import PortManifest, _assignment
+    from workbench.rust.manifest import PortManifest, _assignment
     m = PortManifest("m", "k_a_1", ("dtype(x)", "A"), {},
                      (( _assignment("A=1"), "k_a_1"), (_assignment("A=2,B=0"), "k_a_2_b_0")))
     case = lambda **c: Case(index=0, args=(), consts=c)     # noqa: E731

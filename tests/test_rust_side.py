@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from workbench.build.cargo import build, last_good
-from workbench.build.ffi import ArgumentError, check, describe, tensor_array
-from workbench.build.library import PortError, load, open_library
+from workbench.rust.cargo import build, last_good
+from workbench.rust.ffi import ArgumentError, check, describe, tensor_array
+from workbench.rust.library import PortError, load, open_library
 from workbench.catalog import get_operator
 from workbench.ir.parse import parse
-from workbench.port.manifest import load_manifest
-from workbench.port.rust_ir import emit_request, operator_rust_ir
+from workbench.rust.manifest import load_manifest
+from workbench.rust.emit import emit_request, operator_rust_ir
 
 SOFTMAX = get_operator("softmax")
 KERNEL_RS = SOFTMAX.port_folder / "src" / "kernel.rs"
@@ -148,7 +148,7 @@ class FakeTorchTensor:
 
 
 def test_the_fast_path_packs_what_the_general_path_packs():
-    from workbench.build.ffi import CallPlan
+    from workbench.rust.ffi import CallPlan
     plan = CallPlan(SOFTMAX)
     good = {"x": FakeTorchTensor((4, 8), (8, 1)), "out": FakeTorchTensor((4, 8), (8, 1))}
     first = bytes(memoryview(plan.prepared(good, {"TILE_COLS": 1024})[0]))
@@ -177,7 +177,7 @@ def test_without_cargo_only_a_library_built_from_these_sources_is_loaded(monkeyp
     built from; an edited port is a failed build that says what to do, and a check refuses
     to run the bundle in its place."""
     import json
-    from workbench.build.cargo import code_hash
+    from workbench.rust.cargo import code_hash
     from workbench.check.report import _request
     from workbench.errors import WorkbenchError
     built = build(SOFTMAX)
@@ -200,16 +200,15 @@ def test_without_cargo_a_carried_build_of_a_copied_port_is_found(monkeypatch, tm
     """A port copied inside the checkout (notebook 03's) built on a machine with cargo is
     found by its code hash on one without, though the copy's Cargo.toml differs."""
     import shutil
-    from dataclasses import replace
-    from workbench.build.cargo import code_hash, crate_name, folder_tag, standalone_manifest
-    from workbench.build.toolchain import TARGET_DIR
+    from workbench.rust.cargo import code_hash, crate_name, folder_tag, standalone_manifest
+    from workbench.rust.toolchain import TARGET_DIR
     from workbench.catalog import REPO_ROOT
     work = REPO_ROOT / "runs" / f"test-prebuilt-{uuid.uuid4().hex[:8]}" / "port"
     shutil.copytree(SOFTMAX.port_folder, work, ignore=shutil.ignore_patterns(".history"))
     try:
         (work / "Cargo.toml").write_text(standalone_manifest((work / "Cargo.toml").read_text(), work))
         shutil.copy(SOFTMAX.port_folder.parent.parent / "Cargo.lock", work / "Cargo.lock")
-        op = replace(SOFTMAX, port_path=work, kernel_path=SOFTMAX.kernel_file)
+        op = SOFTMAX.with_port(work)
         catalog_output = TARGET_DIR / "release" / "libport_softmax.so"
         before = catalog_output.stat().st_mtime_ns if catalog_output.exists() else None
         built = build(op)

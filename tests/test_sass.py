@@ -2,7 +2,8 @@
 import json
 
 from workbench.argspec import parse_arg
-from workbench.ir.export import export_bytecode, load_kernel
+from workbench.ir.export import export_bytecode
+from workbench.sources.kernel import load_kernel
 from workbench.sass.diff import diff_sass
 from workbench.sass.model import parse_sass
 from workbench.sass.stages import attribute, sass_of

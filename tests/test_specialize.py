@@ -3,8 +3,8 @@ mangled name cuda-tile produces (facts seen on the H200, FACTS.md)."""
 import pytest
 
 from workbench.argspec import parse_arg
-from workbench.ir.export import load_kernel
-from workbench.specialize import kernel_signature
+from workbench.sources.kernel import load_kernel
+from workbench.ir.signature import kernel_signature
 
 from conftest import FIXTURES
 

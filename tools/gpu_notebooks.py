@@ -6,7 +6,7 @@ and no tileirdisasm: pack here what they need, run them there.
 
 `pack` runs the notebooks here first, so the ports they draft and copy (under runs/) are
 built; their libraries travel stripped, and are found there by the code hash of the
-sources the notebooks recreate (workbench/build/cargo.py, _prebuilt).
+sources the notebooks recreate (workbench/rust/cargo.py, _prebuilt).
 `run` writes each executed notebook and a summary of every cell to $OUT.
 """
 from __future__ import annotations
@@ -18,7 +18,6 @@ import subprocess
 import sys
 import tarfile
 import time
-from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -107,11 +106,11 @@ def _notebook_ports():
     from workbench.catalog import get_operator
     for port in sorted((ROOT / "runs").glob("notebook-*/*/port")):
         op = get_operator(port.parent.name)
-        yield replace(op, port_path=port, kernel_path=op.kernel_file)
+        yield op.with_port(port)
 
 
 def cmd_pack(args) -> int:
-    from workbench.build.cargo import build_folder
+    from workbench.rust.cargo import build_folder
     from workbench.tools import nvidia_bin_dir
     PACK.mkdir(exist_ok=True)
     scratch = PACK / "executed-here"

@@ -57,8 +57,8 @@ def specialize() -> None:
     import cuda.tile as ct
     from cuda.tile.compilation import CallingConvention, KernelSignature
     from workbench.argspec import ArgSpec
-    from workbench.ir.export import load_kernel
-    from workbench.specialize import kernel_signature
+    from workbench.sources.kernel import load_kernel
+    from workbench.ir.signature import kernel_signature
 
     kernel = load_kernel(Path("tests/fixtures/vec_add.py"), "vec_add")
     dump = Path(os.environ["CUDA_TILE_DUMP_BYTECODE"])
@@ -101,7 +101,7 @@ def ffi_cost() -> None:
     import torch
     from workbench.catalog import get_operator
     from workbench.check.worker import _python_launcher, make_values
-    from workbench.build.ffi import rust_launcher
+    from workbench.rust.ffi import rust_launcher
     torch.cuda.set_stream(torch.cuda.Stream())
     stream = torch.cuda.current_stream()
     rows = {}
@@ -140,7 +140,7 @@ def hints() -> None:
     import torch
     from workbench.catalog import get_operator
     from workbench.check.worker import _call_by_name, _grid_function, make_values, measure_ceilings
-    from workbench.ir.export import load_operator_kernel
+    from workbench.sources.kernel import load_operator_kernel
     import cuda.tile as ct
     copy = measure_ceilings(torch)["copy_gbps"]
     stream = torch.cuda.current_stream()

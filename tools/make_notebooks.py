@@ -47,7 +47,7 @@ for case in op.cases:
 it; the text is parsed into a model and normalized (names, dead constants, assume chains,
 operand order of commutative ops...)."""),
     ("code", """from workbench.ir.stages import operator_python_ir
-from workbench.ir.model import print_module
+from workbench.ir.printer import print_module
 python_ir = operator_python_ir(op, 0)
 print(python_ir.symbol)
 print(print_module(python_ir.module("normalized")))"""),
@@ -100,7 +100,7 @@ those has to be declared. Here the same kernel is "called" with several argument
     SETUP,
     ("code", """print(Path("tests/fixtures/branchy.py").read_text())"""),
     ("code", """from workbench.argspec import parse_arg
-from workbench.ir.export import load_kernel
+from workbench.sources.kernel import load_kernel
 from workbench.specialize import explore, format_exploration
 kernel = load_kernel("tests/fixtures/branchy.py", "branchy")
 calls = ["f32[4096] f32[4096] i32", "f32[8192] f32[8192] i32", "f32[4100] f32[4100] i32",
@@ -153,7 +153,7 @@ work = ROOT / "runs" / "notebook-debug" / "softmax" / "port"
 if work.exists():
     shutil.rmtree(work)
 shutil.copytree(ROOT / "kernels_src" / "softmax" / "port", work, ignore=shutil.ignore_patterns(".history"))
-from workbench.build.cargo import standalone_manifest
+from workbench.rust.cargo import standalone_manifest
 (work / "Cargo.toml").write_text(standalone_manifest((work / "Cargo.toml").read_text(), work))
 shutil.copy(ROOT / "kernels_src" / "Cargo.lock", work / "Cargo.lock")
 shutil.copy(ROOT / "kernels_src" / "fixtures" / "mistranslated" / "softmax_kernel.rs", work / "src" / "kernel.rs")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import os
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 
@@ -13,6 +13,18 @@ from .errors import WorkbenchError
 REPO_ROOT = Path(__file__).resolve().parent.parent
 KERNELS_DIR = REPO_ROOT / "kernels_src"
 CATALOG_FILE = KERNELS_DIR / "catalog.toml"
+
+
+def display_path(path: Path) -> str:
+    """How a file is named to the user and in Tile IR locations: relative to the checkout,
+    or to site-packages for a module of an installed package, else absolute."""
+    path = Path(path).resolve()
+    if path.is_relative_to(REPO_ROOT) and ".venv" not in path.relative_to(REPO_ROOT).parts:
+        return str(path.relative_to(REPO_ROOT))
+    parts = path.parts
+    if "site-packages" in parts:
+        return str(Path(*parts[parts.index("site-packages") + 1:]))
+    return str(path)
 
 
 @dataclass(frozen=True)
@@ -38,6 +50,7 @@ class Operator:
     folder: Path = field(default=None, repr=False)     # default: kernels_src/<name>
     kernel_path: Path | None = field(default=None, repr=False)   # default: folder/kernel.py
     port_path: Path | None = field(default=None, repr=False)     # default: folder/port
+    kernel_module: str | None = None    # the kernel is in this module of an installed package
 
     def __post_init__(self):
         if self.folder is None:
@@ -50,6 +63,10 @@ class Operator:
     @property
     def port_folder(self) -> Path:
         return self.port_path or self.folder / "port"
+
+    def with_port(self, port: Path) -> "Operator":
+        """The same operator with its port in another folder (a draft, a notebook's copy)."""
+        return replace(self, port_path=Path(port), kernel_path=self.kernel_file)
 
     def case(self, index: int) -> Case:
         if not 0 <= index < len(self.cases):
@@ -88,8 +105,13 @@ def extra_operators() -> dict[str, Operator]:
     return extra
 
 
+def all_operators() -> dict[str, Operator]:
+    """The catalog's operators and those of any extra catalog (test fixtures)."""
+    return {**load_catalog(), **extra_operators()}
+
+
 def get_operator(name: str) -> Operator:
-    catalog = {**load_catalog(), **extra_operators()}
+    catalog = all_operators()
     if name not in catalog:
         raise WorkbenchError(f"no operator named {name!r}",
                              "bundled operators: " + ", ".join(catalog))

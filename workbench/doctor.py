@@ -119,7 +119,8 @@ def _cuda_home() -> Check:
 def _tileiras_compiles() -> Check:
     """The real test of the three checks above: compile one kernel to an sm_90 cubin."""
     from .catalog import get_operator
-    from .ir.export import export_bytecode, load_operator_kernel
+    from .ir.export import export_bytecode
+    from .sources.kernel import load_operator_kernel
     op = get_operator("softmax")
     case = op.case(0)
     try:

@@ -23,3 +23,7 @@ class ToolError(WorkbenchError):
         super().__init__(text, hint)
         self.tool = tool
         self.stderr = stderr
+
+
+class ToolTimeout(ToolError):
+    """An external tool ran past its timeout and was killed; carries what it had printed."""

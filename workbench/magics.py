@@ -29,6 +29,7 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     parser.add_argument("--const", action="append", default=[])
     parser.add_argument("--stage", choices=("raw", "normalized"), default="normalized")
     parser.add_argument("--name", default=None)
+    parser.add_argument("--out", default=None)
     return parser
 
 
@@ -44,20 +45,22 @@ class WorkbenchMagics(Magics):
     @line_magic
     def port(self, line: str):
         """%port OP [--case N] | FILE.py:KERNEL --arg .. --const ..: open the widget."""
-        from .ui.widget import PortWidget
         from .session import PortSession
+        from .sources.targets import resolve_target
+        from .ui.widget import PortWidget
         args = _args("%port", line)
         if not args.target:
             raise WorkbenchError("%port needs an operator or FILE.py:KERNEL", "try %port softmax")
-        return PortWidget(PortSession(_operator_for(args), args.case))
+        op = resolve_target(args.target, args.arg, args.const, args.out)
+        return PortWidget(PortSession(op, args.case))
 
     @cell_magic
     def cutile(self, line: str, cell: str):
         """%%cutile [--arg .. --const .. --name KERNEL]: define the cell's kernels, print IR."""
         import cuda.tile as ct
         from .argspec import parse_arg, parse_const
-        from .ir.export import load_kernel_source
-        from .ir.model import print_module
+        from .ir.printer import print_module
+        from .sources.kernel import load_kernel_source
         from .ir.stages import python_ir
         args = _args("%%cutile", line)
         _CELL_COUNTER[0] += 1
@@ -96,15 +99,6 @@ class WorkbenchMagics(Magics):
             view = session.diff()
             print(view.report.to_text())
         return None
-
-
-def _operator_for(args):
-    from .catalog import get_operator
-    target = args.target
-    if ":" in target and target.split(":")[0].endswith(".py"):
-        from .adhoc import adhoc_operator
-        return adhoc_operator(target, args.arg, args.const)
-    return get_operator(target)
 
 
 def load_ipython_extension(ipython) -> None:

@@ -30,8 +30,7 @@ class PortSession:
     def __init__(self, op: Operator | str, case: int = 0, port: Path | None = None):
         self.op = get_operator(op) if isinstance(op, str) else op
         if port is not None:          # work on a copy of a port somewhere else
-            from dataclasses import replace
-            self.op = replace(self.op, port_path=Path(port), kernel_path=self.op.kernel_file)
+            self.op = self.op.with_port(port)
         self.case = case
         self.last_build = None
         self.last_diff: DiffView | None = None
@@ -67,7 +66,7 @@ class PortSession:
 
     # -- actions --------------------------------------------------------------------------
     def rebuild(self):
-        from .build.cargo import build
+        from .rust.cargo import build
         self.last_build = build(self.op)
         return self.last_build
 
@@ -94,7 +93,7 @@ class PortSession:
 
     def specializations(self) -> list[dict]:
         """The JIT -> AOT view: per case, the kernel the JIT compiles and what it assumed."""
-        from .ir.export import load_operator_kernel
+        from .sources.kernel import load_operator_kernel
         from .specialize import const_branches, explore
         kernel = load_operator_kernel(self.op)
         calls = [list(case.args) for case in self.op.cases]

@@ -1,69 +1,13 @@
-"""What cuTile Python's JIT specializes on, as cuda-tile constraints.
-
-At call time the JIT reads each array's dtype, rank, base address, shape and strides and
-compiles for what it finds (FACTS.md, checked against mangled names on an H200):
-base address % 16 bytes (p16), each dim % 16 (i16), each stride divisible by 16 bytes
-(v4 for f32, v8 for f16), a unit stride as the constant 1 (t1), strides >= 0 (l0), no
-aliasing between arrays. An AOT port has to declare each of these.
-"""
+"""JIT vs AOT, the explorer: calls -> the kernel each one compiles (ir.signature) -> which
+calls share one, and what an ahead-of-time port must declare."""
 from __future__ import annotations
 
-from .argspec import DTYPES, ArgSpec
+from dataclasses import dataclass, field
 
-ALIGN_BYTES = 16
-SHAPE_DIVISOR = 16
-
-
-def ct_dtype(name: str):
-    import cuda.tile as ct
-    return getattr(ct, DTYPES[name][0])
-
-
-def array_constraint(spec: ArgSpec):
-    """The ArrayConstraint the JIT would compile for an array described by `spec`."""
-    from cuda.tile import int32
-    from cuda.tile.compilation import ArrayConstraint
-
-    strides = spec.effective_strides()
-    elements_per_align = max(1, ALIGN_BYTES // spec.itemsize)
-    base_aligned = (spec.offset * spec.itemsize) % ALIGN_BYTES == 0
-    return ArrayConstraint(
-        ct_dtype(spec.dtype), len(spec.shape),
-        index_dtype=int32,
-        stride_lower_bound_incl=0,
-        alias_groups=(),
-        may_alias_internally=False,
-        stride_constant=[1 if s == 1 else None for s in strides],
-        stride_divisible_by=[elements_per_align if s % elements_per_align == 0 else 1
-                             for s in strides],
-        shape_divisible_by=[SHAPE_DIVISOR if d % SHAPE_DIVISOR == 0 else 1 for d in spec.shape],
-        base_addr_divisible_by=ALIGN_BYTES if base_aligned else 1,
-    )
-
-
-def parameter_constraint(spec: ArgSpec):
-    from cuda.tile.compilation import ScalarConstraint
-    if spec.is_array:
-        return array_constraint(spec)
-    return ScalarConstraint(ct_dtype(spec.dtype))
-
-
-def kernel_signature(kernel_name: str, param_names: list[str], const_names: set[str],
-                     args: list[ArgSpec], consts: dict):
-    """The KernelSignature (with its mangled symbol) for one call of a kernel."""
-    from cuda.tile.compilation import CallingConvention, KernelSignature
-
-    constraints, arg_iter = [], iter(args)
-    for name in param_names:
-        constraints.append(consts[name] if name in const_names
-                           else parameter_constraint(next(arg_iter)))
-    signature = KernelSignature(constraints, CallingConvention.cutile_python_v1())
-    return signature.with_mangled_symbol(kernel_name)
-
-
-# -- the explorer: calls -> specializations -> what an AOT port must declare ------------
-
-from dataclasses import dataclass, field  # noqa: E402
+from .argspec import ArgSpec
+from .ir.export import check_call
+from .sources.branches import constant_branches
+from .ir.signature import ALIGN_BYTES, SHAPE_DIVISOR, array_constraint, kernel_signature
 
 
 @dataclass
@@ -129,7 +73,6 @@ def facts_for(name: str, spec: ArgSpec) -> ArrayFacts:
 def explore(kernel, calls: list[list[ArgSpec]], consts: dict,
             call_texts: list[str]) -> list[CallSpecialization]:
     """One entry per call; calls that compile to the same kernel share a group number."""
-    from .ir.export import check_call
     runtime = [p for p in kernel.params if p not in kernel.const_params]
     results, groups = [], {}
     for i, (args, text) in enumerate(zip(calls, call_texts)):
@@ -154,11 +97,8 @@ def const_branches(kernel) -> list[str]:
     import inspect
     import textwrap
     source = textwrap.dedent(inspect.getsource(kernel.kernel._annotated_function.pyfunc))
-    tested = set()
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, (ast.If, ast.IfExp)):
-            tested |= {n.id for n in ast.walk(node.test) if isinstance(n, ast.Name)}
-    return sorted(tested & kernel.const_params)
+    fn = ast.parse(source).body[0]
+    return sorted({c for b in constant_branches(fn, kernel.const_params) for c in b.constants})
 
 
 def format_exploration(kernel, results: list[CallSpecialization]) -> str:

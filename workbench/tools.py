@@ -7,31 +7,39 @@ import sys
 import sysconfig
 from pathlib import Path
 
-from .errors import ToolError
+from .errors import ToolError, ToolTimeout
 
 DEFAULT_TIMEOUT_S = 120
 
 
-def run_tool(args: list[str], *, timeout: float = DEFAULT_TIMEOUT_S, input: bytes | None = None,
-             cwd: str | Path | None = None, env: dict | None = None,
-             check: bool = True) -> subprocess.CompletedProcess:
-    """Run `args` (never through a shell) and return the completed process.
+def run_tool(args: list[str], *, timeout: float = DEFAULT_TIMEOUT_S,
+             input: bytes | str | None = None, cwd: str | Path | None = None,
+             env: dict | None = None, check: bool = True, text: bool = False,
+             name: str | None = None) -> subprocess.CompletedProcess:
+    """Run `args` (never through a shell) and return the completed process; with `text`,
+    input and output are str. `name` is how errors call the tool (default: the program).
 
-    Raises ToolError when the tool is missing, times out, or (with check) exits non-zero.
+    Raises ToolError when the tool is missing or (with check) exits non-zero, and
+    ToolTimeout, carrying what it had printed, when it runs past `timeout`.
     """
-    tool = Path(args[0]).name
+    tool = name or Path(args[0]).name
     try:
         proc = subprocess.run(args, input=input, capture_output=True, timeout=timeout,
-                              cwd=cwd, env=env, shell=False)
+                              cwd=cwd, env=env, shell=False, text=text)
     except FileNotFoundError:
         raise ToolError(tool, f"not found at {args[0]}",
                         hint="run the README's set-up command, then `workbench doctor`")
-    except subprocess.TimeoutExpired:
-        raise ToolError(tool, f"did not finish within {timeout:.0f} s")
+    except subprocess.TimeoutExpired as e:
+        raise ToolTimeout(tool, f"did not finish within {timeout:.0f} s", _decoded(e.stderr))
     if check and proc.returncode != 0:
-        raise ToolError(tool, f"exited with code {proc.returncode}",
-                        proc.stderr.decode(errors="replace"))
+        raise ToolError(tool, f"exited with code {proc.returncode}", _decoded(proc.stderr))
     return proc
+
+
+def _decoded(output: bytes | str | None) -> str:
+    if isinstance(output, bytes):
+        return output.decode(errors="replace")
+    return output or ""
 
 
 def nvidia_bin_dir() -> Path:

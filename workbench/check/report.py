@@ -1,7 +1,7 @@
 """Checks and benchmarks as a user asks for them, and their tables."""
 from __future__ import annotations
 
-from ..build.cargo import build, has_port
+from ..rust.cargo import build, has_port
 from ..catalog import Operator, get_operator, load_catalog
 from ..errors import WorkbenchError
 from .compare import geomean

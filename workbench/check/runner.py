@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import ctypes
 import json
-import subprocess
 import sys
 from dataclasses import dataclass, field
 
 from ..catalog import REPO_ROOT
+from ..errors import ToolTimeout
+from ..tools import run_tool
 
 CHECK_TIMEOUT_S = 600
 EXIT_SKIPPED = 3
@@ -45,10 +46,10 @@ def run_worker(request: dict, timeout: float = CHECK_TIMEOUT_S,
     if not has_cuda_driver():
         return CheckResponse("skipped", "no CUDA device")
     try:
-        proc = subprocess.run([python, "-m", "workbench.check.worker"],
-                              input=json.dumps(request), capture_output=True, text=True,
-                              timeout=timeout, cwd=REPO_ROOT)
-    except subprocess.TimeoutExpired as e:
+        proc = run_tool([python, "-m", "workbench.check.worker"], input=json.dumps(request),
+                        text=True, timeout=timeout, cwd=REPO_ROOT, check=False,
+                        name="check worker")
+    except ToolTimeout as e:
         return CheckResponse("fail", f"the check did not finish in {timeout:.0f} s (a hang?); "
                              f"its worker was killed. {_tail(e.stderr)}")
     return parse_worker_output(proc.returncode, proc.stdout, proc.stderr)

@@ -47,11 +47,10 @@ def _reply(response: dict) -> int:
 
 
 def _run(request: dict, torch) -> dict:
-    from dataclasses import replace
     from ..catalog import get_operator
     op = get_operator(request["op"])
     if request.get("port"):                 # a copy of the port (a draft, a notebook's copy)
-        op = replace(op, port_path=Path(request["port"]), kernel_path=op.kernel_file)
+        op = op.with_port(request["port"])
     torch.manual_seed(request.get("seed", 0))
     device = torch.cuda.get_device_properties(0)
     # One non-default stream for everything: inputs, both kernels, the reference, events.
@@ -110,14 +109,14 @@ def _launchers(op, request: dict, torch) -> dict:
     if "python" in request["sides"]:
         launchers["python"] = _python_launcher(op, torch)
     if "rust" in request["sides"]:
-        from ..build.ffi import rust_launcher
+        from ..rust.ffi import rust_launcher
         launchers["rust"] = rust_launcher(op, request["rust_library"], torch)
     return launchers
 
 
 def _python_launcher(op, torch):
     import cuda.tile as ct
-    from ..ir.export import load_operator_kernel
+    from ..sources.kernel import load_operator_kernel
     kernel = load_operator_kernel(op)
     grid_fn = _grid_function(op)
 
@@ -159,7 +158,7 @@ TORCH_DTYPES = {"f64": "float64", "f32": "float32", "f16": "float16", "bf16": "b
 
 def make_values(op, case, torch) -> dict:
     """Fresh random inputs (never zeros) and NaN-poisoned outputs, in parameter order."""
-    from ..ir.export import load_operator_kernel
+    from ..sources.kernel import load_operator_kernel
     kernel = load_operator_kernel(op)
     runtime = [p for p in kernel.params if p not in kernel.const_params]
     values = {}

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..ir.model import Block, Entry, Module, Operation, print_nodes, split_value_ref
+from ..ir.model import Block, Entry, Module, Operation, split_value_ref
+from ..ir.printer import print_nodes
 from ..ir.normalize import assume_predicates
 from .myers import opcodes
 

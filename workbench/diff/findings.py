@@ -7,7 +7,8 @@ from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
 
-from ..ir.model import Operation, op_header
+from ..ir.model import Operation
+from ..ir.printer import op_header
 from .align import CHANGED, EXTRA, MISSING, MOVED, Alignment, OpPair, _attr_text
 
 CRITICAL, HINT, ARITHMETIC, NOISE = "critical", "hint", "arithmetic", "noise"

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..ir.model import Module, print_module
+from ..ir.model import Module
+from ..ir.printer import print_module
 from .align import align_modules
 from .findings import ARITHMETIC, CRITICAL, HINT, NOISE, Finding, findings_for
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 
+from ..errors import WorkbenchError
 from .model import Group, Node, Token
 
 _TOKEN = re.compile(r"""
@@ -21,14 +22,15 @@ _TOKEN = re.compile(r"""
 _CLOSERS = {"(": ")", "[": "]", "<": ">", "{": "}"}
 
 
-class ParseError(Exception):
+class ParseError(WorkbenchError):
     """Malformed Tile IR: names the line and column and quotes the line."""
 
     def __init__(self, message: str, line: int, column: int, text: str, source: str = ""):
-        self.message, self.line, self.column, self.text = message, line, column, text
         where = f"{source}:" if source else "line "
         caret = " " * (column - 1) + "^"
-        super().__init__(f"{where}{line}:{column}: {message}\n  {text}\n  {caret}")
+        super().__init__(f"{where}{line}:{column}: {message}\n  {text}\n  {caret}",
+                         "the text must be Tile IR as tileirdisasm prints it")
+        self.reason, self.line, self.column, self.text = message, line, column, text
 
 
 def tokenize(text: str, line_no: int, column0: int = 1, source: str = "") -> list[tuple[Token, int]]:

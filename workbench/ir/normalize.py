@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
 
+from ..target import TARGET
 from .lexer import group, tokenize
 from .locations import SourceLoc, resolve_locations
 from .model import (Block, Entry, Group, Module, Node, Operation, Token, clone_module,
@@ -289,7 +290,6 @@ def _join_commas(parts: list[list[Node]]) -> list[Node]:
     return items
 
 
-TARGET = "sm_90"                      # the GPU the workbench exports and compiles for
 _ARCH_HINTS = re.compile(r"([A-Za-z_]\w*)\s*=\s*\{([^}]*)\}")
 
 
@@ -344,7 +344,7 @@ def rule_locations(module: Module) -> None:
 
 
 def _print(nodes: list[Node]) -> str:
-    from .model import print_nodes
+    from .printer import print_nodes
     return print_nodes(nodes)
 
 

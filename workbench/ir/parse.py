@@ -208,7 +208,7 @@ def _split_loc(nodes: list[Node]) -> tuple[list[Node], str | None]:
     """Strip a trailing `loc(...)` and return its inner text."""
     if (len(nodes) >= 2 and isinstance(nodes[-1], Group) and nodes[-1].open.text == "("
             and isinstance(nodes[-2], Token) and nodes[-2].text == "loc"):
-        from .model import print_nodes
+        from .printer import print_nodes
         return nodes[:-2], print_nodes(nodes[-1].items)
     return nodes, None
 

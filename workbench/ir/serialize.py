@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from .locations import SourceLoc, resolve_locations
-from .model import Module, Operation, op_header, print_module, print_nodes
+from .model import Module, Operation
+from .printer import op_header, print_module, print_nodes
 from .parse import parse
 
 SCHEMA = "workbench.tileir/1"

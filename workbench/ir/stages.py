@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from ..argspec import ArgSpec
 from ..catalog import Operator
 from .disasm import disassemble
-from .export import PythonKernel, export_bytecode, load_kernel, load_operator_kernel
+from ..sources.kernel import PythonKernel, load_kernel, load_operator_kernel
+from .export import check_call, export_bytecode
 from .model import Module
 from .normalize import normalize
 from .parse import parse
@@ -32,8 +33,11 @@ def python_ir(kernel: PythonKernel, args: list[ArgSpec], consts: dict) -> IRResu
 
 
 def operator_python_ir(op: Operator, case_index: int = 0) -> IRResult:
+    kernel = load_operator_kernel(op)
+    if not op.cases:                 # a kernel named with no --arg: say what it takes
+        check_call(kernel, [], {})
     case = op.case(case_index)
-    return python_ir(load_operator_kernel(op), list(case.args), case.consts)
+    return python_ir(kernel, list(case.args), case.consts)
 
 
 def file_python_ir(path: str, kernel_name: str, args: list[ArgSpec], consts: dict) -> IRResult:

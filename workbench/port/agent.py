@@ -17,6 +17,7 @@ from pathlib import Path
 from ..catalog import REPO_ROOT
 from ..errors import WorkbenchError
 from .drafters import Diagnostic, Draft
+from .stages import stage_build, stage_gpu_check, stage_ir_diff
 
 DEFAULT_MODEL = os.environ.get("WORKBENCH_AGENT_MODEL", "claude-sonnet-4-5")
 # USD per million tokens (input, output) used for the cost cap; override with the env.
@@ -222,19 +223,16 @@ def _tool_write_port_file(ctx, path: str, content: str) -> str:
 
 
 def _tool_build(ctx) -> str:
-    from .pipeline import stage_build
     artifact = stage_build(ctx)
     return json.dumps({"verdict": artifact.verdict, "diagnostics": artifact.data["diagnostics"]})
 
 
 def _tool_diff(ctx) -> str:
-    from .pipeline import stage_ir_diff
     artifact = stage_ir_diff(ctx)
     return json.dumps({"verdict": artifact.verdict, "cases": artifact.data["cases"]})[:20000]
 
 
 def _tool_check(ctx) -> str:
-    from .pipeline import stage_gpu_check
     artifact = stage_gpu_check(ctx)
     return json.dumps({"verdict": artifact.verdict, "reason": artifact.data["reason"]})
 

@@ -11,6 +11,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..catalog import Operator
 from ..errors import WorkbenchError
 
 # stage -> (allowed verdicts, required fields with their types)
@@ -95,3 +96,42 @@ def read_artifacts(folder: Path) -> list[Artifact]:
         except WorkbenchError as e:
             raise WorkbenchError(f"{path}: {e.message}", e.hint)
     return out
+
+
+# -- the operator a run is for: written once, read to resume ------------------------------
+
+OPERATOR_FILE = "operator.json"
+
+
+def write_operator(folder: Path, op: Operator) -> Path:
+    """Enough to rebuild the Operator: a catalog name, or the kernel and its cases."""
+    from ..catalog import all_operators
+    raw = {"schema": "workbench.run.operator/1", "name": op.name,
+           "port": str(op.port_folder.resolve())}
+    if op.name not in all_operators() or all_operators()[op.name].kernel_file != op.kernel_file:
+        raw.update(kernel_file=str(Path(op.kernel_file).resolve()), kernel_name=op.kernel_name,
+                   kernel_module=op.kernel_module, folder=str(op.folder),
+                   cases=[{"args": [str(a) for a in c.args], "consts": c.consts}
+                          for c in op.cases])
+    path = folder / OPERATOR_FILE
+    path.write_text(json.dumps(raw, indent=1) + "\n")
+    return path
+
+
+def read_operator(folder: Path) -> Operator:
+    from ..argspec import parse_arg
+    from ..catalog import Case, get_operator
+    path = folder / OPERATOR_FILE
+    try:
+        raw = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as e:
+        raise WorkbenchError(f"{path}: cannot read the run's operator: {e}",
+                             "resume a folder that `workbench port` made")
+    if "kernel_file" not in raw:
+        return get_operator(raw["name"]).with_port(Path(raw["port"]))
+    cases = tuple(Case(i, tuple(parse_arg(a) for a in c["args"]), dict(c["consts"]))
+                  for i, c in enumerate(raw["cases"]))
+    return Operator(name=raw["name"], summary=raw["name"], kernel_name=raw["kernel_name"],
+                    outputs=(), tolerance={}, cases=cases, folder=Path(raw["folder"]),
+                    kernel_path=Path(raw["kernel_file"]), port_path=Path(raw["port"]),
+                    kernel_module=raw.get("kernel_module"))

@@ -7,9 +7,9 @@ import os
 import tempfile
 from pathlib import Path
 
+from ..target import TARGET
 from ..tools import nvidia_bin_dir, nvidia_tool, run_tool
 
-TARGET = "sm_90"
 CACHE_DIR = Path(os.environ.get("WORKBENCH_CACHE", Path.home() / ".cache" / "workbench")) / "cubin"
 COMPILE_TIMEOUT_S = 300
 

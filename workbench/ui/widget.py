@@ -54,7 +54,7 @@ class PortWidget(anywidget.AnyWidget):
 
     # -- state ----------------------------------------------------------------------------
     def _refresh_sources(self) -> None:
-        from ..ir.export import display_path
+        from ..catalog import display_path
         s = self.session
         self.python_file = display_path(s.python_file)
         self.rust_file = display_path(s.rust_file)
@@ -145,7 +145,8 @@ class PortWidget(anywidget.AnyWidget):
 
     def _draft(self) -> str:
         from ..port.pipeline import run_pipeline
-        run = run_pipeline(self.session.op, drafter="rules")     # into this session's port
+        run = run_pipeline(self.session.op, drafter="rules")     # never into kernels_src/
+        self.session.op = self.session.op.with_port(run.port)
         self._refresh_sources()
         self.last_result = run.summary()
         return f"draft: {run.verdict}"

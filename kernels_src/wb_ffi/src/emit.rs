@@ -2,6 +2,7 @@
 //! launch would compile, described by a small text request from the Python side:
 //!
 //! ```text
+//! target sm_90                     the GPU (the Python side's one TARGET)
 //! entry softmax
 //! generics f32 1024
 //! array x 0 4 256,1000 1000,1      name, byte offset from an aligned base, element bytes, shape, strides
@@ -32,6 +33,7 @@ struct Array {
 
 #[derive(Default)]
 struct Request {
+    target: String,
     entry: String,
     generics: Vec<String>,
     arrays: Vec<Array>,
@@ -49,6 +51,7 @@ fn parse(request: &str) -> Result<Request, String> {
         let bad = || format!("request line {}: {line:?}", i + 1);
         match words.as_slice() {
             [] => {}
+            ["target", gpu] => r.target = gpu.to_string(),
             ["entry", name] => r.entry = name.to_string(),
             ["generics", rest @ ..] => r.generics = rest.iter().map(|s| s.to_string()).collect(),
             ["array", name, offset, elt, shape, strides] => r.arrays.push(Array {
@@ -65,8 +68,8 @@ fn parse(request: &str) -> Result<Request, String> {
             _ => return Err(bad()),
         }
     }
-    if r.entry.is_empty() {
-        return Err("request has no `entry` line".into());
+    if r.entry.is_empty() || r.target.is_empty() {
+        return Err("request needs an `entry` and a `target` line".into());
     }
     Ok(r)
 }
@@ -90,7 +93,7 @@ fn compile(module_ast: fn() -> Module, module_name: &str, r: &Request) -> Result
         .strides(&hint_refs)
         .spec_args(&specs)
         .scalar_hints(&scalars)
-        .target("sm_90")
+        .target(&r.target)
         // 13.3 is what both front ends write; pinning it also keeps the compiler from
         // asking tileiras which versions it accepts.
         .bytecode_version(BytecodeVersion::V13_3)

@@ -14,7 +14,6 @@ import hashlib
 import json
 import os
 import shutil
-import subprocess
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -22,7 +21,8 @@ from functools import cache
 from pathlib import Path
 
 from ..catalog import KERNELS_DIR, Operator
-from ..errors import WorkbenchError
+from ..errors import ToolTimeout, WorkbenchError
+from ..tools import run_tool
 from .toolchain import TARGET_DIR, cargo_env, cargo_path
 
 BUILD_DIR = KERNELS_DIR / ".build"
@@ -271,9 +271,9 @@ def _run_cargo(op: Operator, build_id: str) -> tuple[bool, list[Diagnostic]]:
     args = [cargo_path(), "build", "--release", "--manifest-path",
             str(op.port_folder / "Cargo.toml"), "--message-format=json-diagnostic-short"]
     try:
-        proc = subprocess.run(args, cwd=KERNELS_DIR, env=cargo_env(build_id),
-                              capture_output=True, text=True, timeout=BUILD_TIMEOUT_S)
-    except subprocess.TimeoutExpired:
+        proc = run_tool(args, cwd=KERNELS_DIR, env=cargo_env(build_id), text=True,
+                        timeout=BUILD_TIMEOUT_S, check=False)
+    except ToolTimeout:
         return False, [Diagnostic("error", f"cargo did not finish in {BUILD_TIMEOUT_S} s",
                                   None, None, None)]
     diagnostics = parse_cargo_messages(proc.stdout)

@@ -4,15 +4,20 @@ in the compiler cannot take the caller down; then the same tileirdisasm and pars
 Python side."""
 from __future__ import annotations
 
-import subprocess
+import os
 import sys
 
 from ..catalog import REPO_ROOT, Operator
 from ..errors import ToolError, WorkbenchError
 from ..ir.disasm import disassemble
-from ..ir.export import load_operator_kernel
+from ..catalog import display_path
+from ..sources.kernel import load_operator_kernel
 from ..ir.stages import IRResult
+from ..target import TARGET
+from ..tools import run_tool
+from .cargo import build
 from .manifest import load_manifest
+from .toolchain import runtime_env
 
 EMIT_TIMEOUT_S = 300
 
@@ -22,7 +27,7 @@ def emit_request(op: Operator, case_index: int) -> str:
     case = op.case(case_index)
     kernel = load_operator_kernel(op)
     manifest = load_manifest(op)
-    lines = [f"entry {manifest.entry_for(case)}",
+    lines = [f"target {TARGET}", f"entry {manifest.entry_for(case)}",
              "generics " + " ".join(manifest.generic_values(kernel.params, case))]
     runtime = [p for p in kernel.params if p not in kernel.const_params]
     for name, spec in zip(runtime, case.args):
@@ -36,30 +41,29 @@ def emit_request(op: Operator, case_index: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def operator_rust_ir(op: Operator, case_index: int = 0) -> IRResult:
-    from ..build.cargo import build
+def port_bytecode(op: Operator, case_index: int = 0) -> bytes:
+    """The port's Tile IR bytecode for a case: built first if it changed. A failed build
+    with a last good library emits from that one (saying so on stderr)."""
     result = build(op)
-    if not result.ok and result.library is None:
+    if result.library is None:
         raise WorkbenchError(result.summary(), "fix the port at the lines above")
     if not result.ok:
         print(result.summary(), file=sys.stderr)
-    bytecode = emit_in_child(op.name, str(result.library), emit_request(op, case_index))
-    from ..ir.export import display_path
+    return emit_in_child(op.name, str(result.library), emit_request(op, case_index))
+
+
+def operator_rust_ir(op: Operator, case_index: int = 0) -> IRResult:
+    bytecode = port_bytecode(op, case_index)
     entry = load_manifest(op).entry_for(op.case(case_index))
     return IRResult(text=disassemble(bytecode), symbol=entry,
                     source=f"{display_path(op.port_folder)}:{entry}")
 
 
 def emit_in_child(op_name: str, library: str, request: str) -> bytes:
-    from ..build.toolchain import runtime_env
-    import os
     env = dict(os.environ, **runtime_env())
-    try:
-        proc = subprocess.run([sys.executable, "-m", "workbench.port.emit_worker", op_name,
-                               library], input=request.encode(), capture_output=True,
-                              timeout=EMIT_TIMEOUT_S, cwd=REPO_ROOT, env=env)
-    except subprocess.TimeoutExpired:
-        raise ToolError("cutile KernelCompiler", f"did not finish in {EMIT_TIMEOUT_S} s")
+    proc = run_tool([sys.executable, "-m", "workbench.rust.emit_worker", op_name, library],
+                    input=request.encode(), timeout=EMIT_TIMEOUT_S, cwd=REPO_ROOT, env=env,
+                    check=False, name="cutile KernelCompiler")
     if proc.returncode != 0:
         raise ToolError("cutile KernelCompiler", f"failed for {op_name}",
                         proc.stderr.decode(errors="replace"))

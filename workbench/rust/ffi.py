@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 from ..catalog import Operator
 from ..errors import WorkbenchError
-from ..port.manifest import PortManifest, TensorRule, load_manifest
+from .manifest import PortManifest, TensorRule, load_manifest
 from .library import WbTensor
 
 DTYPE_CODES = {"f32": 0, "f16": 1, "bf16": 2}
@@ -121,7 +121,7 @@ class CallPlan:
     time, and allocating them costs about as much)."""
 
     def __init__(self, op: Operator, manifest: PortManifest | None = None):
-        from ..ir.export import load_operator_kernel
+        from ..sources.kernel import load_operator_kernel
         kernel = load_operator_kernel(op)
         manifest = manifest or load_manifest(op)
         runtime = [(name, manifest.tensors.get(name)) for name in kernel.params

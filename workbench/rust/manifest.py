@@ -92,4 +92,4 @@ def load_manifest(op: Operator) -> PortManifest:
     except FileNotFoundError:
         raise WorkbenchError(f"{path}: missing", "every port has a port.toml (see manifest.py)")
     except (KeyError, ValueError, tomllib.TOMLDecodeError) as e:
-        raise WorkbenchError(f"{path}: malformed: {e}", "see workbench/port/manifest.py")
+        raise WorkbenchError(f"{path}: malformed: {e}", "see workbench/rust/manifest.py")

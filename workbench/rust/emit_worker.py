@@ -1,10 +1,10 @@
 """Child process: load a port library and print the bytecode its emitter makes.
 
-    python -m workbench.port.emit_worker OP LIBRARY < request.txt > kernel.tileirbc
+    python -m workbench.rust.emit_worker OP LIBRARY < request.txt > kernel.tileirbc
 """
 import sys
 
-from ..build.library import PortError, open_library
+from .library import PortError, open_library
 from pathlib import Path
 
 

@@ -1,0 +1,51 @@
+"""Verbs that need a GPU (each says `skipped` with the reason, exit 3, without one):
+check and bench."""
+from __future__ import annotations
+
+import json
+
+from .common import EXIT_FAIL, EXIT_OK, Verb
+
+
+def _check_arguments(p) -> None:
+    p.add_argument("op", metavar="OPERATOR", help="a catalog operator")
+    p.add_argument("--case", type=int, action="append", help="default: every case")
+    p.add_argument("--sides", default="python,rust", help="python,rust (default both)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true")
+
+
+def cmd_check(args) -> int:
+    from ..check.report import check_operator, format_check
+    from ..check.runner import EXIT_SKIPPED
+    response = check_operator(args.op, args.case, args.sides.split(","), args.seed)
+    print(json.dumps(response.to_json(), indent=1) if args.json else format_check(args.op, response))
+    return {"ok": EXIT_OK, "skipped": EXIT_SKIPPED}.get(response.status, EXIT_FAIL)
+
+
+def _bench_arguments(p) -> None:
+    p.add_argument("ops", nargs="*", metavar="OPERATOR",
+                   help="default: every operator with a port")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--html", metavar="FILE", help="write a report (with a parity chart PNG)")
+
+
+def cmd_bench(args) -> int:
+    from ..check.report import bench_operators, format_bench, write_bench_html
+    from ..check.runner import EXIT_SKIPPED
+    report = bench_operators(args.ops)
+    if report["status"] == "skipped":
+        print(f"skipped: {report['reason']}")
+        return EXIT_SKIPPED
+    if args.html:
+        write_bench_html(report, args.html)
+    print(json.dumps(report, indent=1) if args.json else format_bench(report))
+    return EXIT_OK if report["status"] == "ok" else EXIT_FAIL
+
+
+VERBS = (
+    Verb("check", "on a GPU: correctness of both sides against a float64 PyTorch reference",
+         _check_arguments, cmd_check),
+    Verb("bench", "on a GPU: device time of both sides and their parity",
+         _bench_arguments, cmd_bench),
+)

@@ -1,0 +1,134 @@
+"""Verbs that make and look at ports: port, runs, build, doctor."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..errors import WorkbenchError
+from .common import EXIT_FAIL, EXIT_OK, Verb, add_target, target_operator
+
+GOOD = ("PASS", "PASS_WITH_NOTES")
+
+
+# -- port --------------------------------------------------------------------------------
+
+def _port_arguments(p) -> None:
+    add_target(p, required=False)
+    p.add_argument("--drafter", choices=("rules", "agent"), default="rules")
+    p.add_argument("--model", help="the agent's model (default $WORKBENCH_AGENT_MODEL)")
+    p.add_argument("--into-catalog", action="store_true",
+                   help="draft a catalog operator into kernels_src/<op>/port itself (the old "
+                        "port is kept in the run folder); by default drafts go to runs/ports/")
+    p.add_argument("--all", action="store_true", help="every catalog operator, unattended")
+    p.add_argument("--resume", metavar="RUN_DIR", help="continue a run folder")
+    p.add_argument("--from", dest="resume_from", metavar="STAGE",
+                   help="with --resume: rerun from STAGE")
+
+
+def cmd_port(args) -> int:
+    from ..port.pipeline import run_pipeline, run_operator
+    if args.all:
+        return _port_all(args)
+    if args.resume:
+        run_dir = Path(args.resume)
+        result = run_pipeline(run_operator(run_dir), args.drafter, out=_out(args),
+                              resume=run_dir, resume_from=args.resume_from, model=args.model)
+    else:
+        if not args.target:
+            raise WorkbenchError("name a TARGET", "try `workbench port softmax`")
+        result = run_pipeline(target_operator(args), args.drafter, model=args.model,
+                              out=_out(args), into_catalog=args.into_catalog)
+    print(result.summary())
+    return EXIT_OK if result.verdict in GOOD else EXIT_FAIL
+
+
+def _port_all(args) -> int:
+    from ..catalog import load_catalog
+    from ..port.pipeline import run_pipeline
+    rows = []
+    for name, op in load_catalog().items():
+        out = _out(args) / name / "port" if args.out else None
+        result = run_pipeline(op, args.drafter, model=args.model, out=out,
+                              into_catalog=args.into_catalog)
+        rows.append((name, result.verdict, result.folder))
+        print(result.summary())
+    print(f"\n{'operator':14} {'verdict':16} run")
+    for name, verdict, folder in rows:
+        print(f"{name:14} {verdict:16} {folder}")
+    return EXIT_OK if all(v in GOOD for _, v, _ in rows) else EXIT_FAIL
+
+
+def _out(args) -> Path | None:
+    return Path(args.out).resolve() if args.out else None
+
+
+# -- runs --------------------------------------------------------------------------------
+
+def _runs_arguments(p) -> None:
+    p.add_argument("action", choices=("show",))
+    p.add_argument("folder", metavar="RUN_DIR")
+
+
+def cmd_runs(args) -> int:
+    from ..port.artifacts import read_artifacts
+    folder = Path(args.folder)
+    if not folder.is_dir():
+        raise WorkbenchError(f"{folder}: not a run folder", "runs live in runs/<op>/<timestamp>/")
+    for artifact in read_artifacts(folder):
+        print(f"{artifact.stage:14} #{artifact.attempt} {artifact.verdict:16} "
+              f"{artifact.seconds:7.2f}s  {artifact.summary}")
+        for key in ("diagnostics", "evidence"):
+            for item in (artifact.data.get(key) or [])[:8]:
+                print(f"{'':18}{item}")
+    return EXIT_OK
+
+
+# -- build -------------------------------------------------------------------------------
+
+def _build_arguments(p) -> None:
+    p.add_argument("ops", nargs="*", metavar="TARGET",
+                   help="catalog operators (default: every one with a port)")
+    p.add_argument("--out", metavar="DIR", help="the port's folder, with one TARGET")
+
+
+def cmd_build(args) -> int:
+    from ..catalog import load_catalog
+    from ..rust.cargo import build, has_port
+    from ..sources.targets import resolve_target
+    if args.out and len(args.ops) != 1:
+        raise WorkbenchError("--out goes with exactly one TARGET", "name the kernel the port is of")
+    ops = [resolve_target(name, out=args.out) for name in args.ops] or \
+        [o for o in load_catalog().values() if has_port(o)]
+    failed = False
+    for op in ops:
+        result = build(op)
+        print(result.summary())
+        failed |= not result.ok
+    return EXIT_FAIL if failed else EXIT_OK
+
+
+# -- doctor ------------------------------------------------------------------------------
+
+def _doctor_arguments(p) -> None:
+    p.add_argument("--json", action="store_true")
+
+
+def cmd_doctor(args) -> int:
+    from ..doctor import print_report, run_checks
+    checks = run_checks()
+    if args.json:
+        print(json.dumps([c.to_json() for c in checks], indent=1))
+    else:
+        print_report(checks)
+    return EXIT_OK if all(c.status != "fail" or not c.required for c in checks) else EXIT_FAIL
+
+
+VERBS = (
+    Verb("port", "draft a Rust port: analyze, write kernel and host, build, diff, check",
+         _port_arguments, cmd_port),
+    Verb("runs", "show a drafting run stage by stage", _runs_arguments, cmd_runs),
+    Verb("build", "build ports whose sources changed (lazy, hot-reloadable)",
+         _build_arguments, cmd_build),
+    Verb("doctor", "check the toolchain and say how to fix each problem",
+         _doctor_arguments, cmd_doctor),
+)

@@ -1,0 +1,186 @@
+"""The drafting pipeline's stages, one function each: analyze, write kernel, write host/FFI,
+build, IR diff, GPU check, diff analysis. Each takes the run's context and returns the
+stage's Artifact (recorded in the run folder). The pipeline runs them in order; the agent
+drafter's tools call the same functions.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..catalog import REPO_ROOT, Operator
+from ..errors import WorkbenchError
+from .artifacts import Artifact, write_artifact
+from .drafters import Drafter
+
+STAGES = ["analyze", "write_kernel", "write_host", "build", "ir_diff", "gpu_check"]
+RUN_CAPS = {"write_kernel": 3, "write_host": 2, "build": 4, "fix": 3}
+
+
+@dataclass
+class RunContext:
+    op: Operator
+    folder: Path                 # runs/<op>/<timestamp>
+    port: Path                   # where the port's files go
+    drafter: Drafter             # rules or agent drafter
+    artifacts: list[Artifact] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def record(self, artifact: Artifact) -> Artifact:
+        self.counts[artifact.stage] = self.counts.get(artifact.stage, 0) + 1
+        artifact.attempt = self.counts[artifact.stage]
+        write_artifact(self.folder, len(self.artifacts) + 1, artifact)
+        self.artifacts.append(artifact)
+        return artifact
+
+    def last(self, stage: str) -> Artifact | None:
+        return next((a for a in reversed(self.artifacts) if a.stage == stage), None)
+
+    def over_cap(self, stage: str) -> bool:
+        return self.counts.get(stage, 0) >= RUN_CAPS.get(stage, 1)
+
+
+def _timed(fn):
+    def wrapper(ctx: RunContext) -> Artifact:
+        start = time.perf_counter()
+        artifact = fn(ctx)
+        artifact.seconds = time.perf_counter() - start
+        return ctx.record(artifact)
+    return wrapper
+
+
+@_timed
+def stage_analyze(ctx: RunContext) -> Artifact:
+    from .analyze import analyze
+    source = ctx.op.kernel_file.read_text()
+    spec = analyze(source, str(ctx.op.kernel_file), ctx.op.kernel_name, list(ctx.op.cases))
+    raw = spec.to_json()
+    unsupported = raw.get("unsupported") or []
+    return Artifact("analyze", "UNSUPPORTED" if unsupported else "OK",
+                    f"{len(raw.get('params', []))} parameters", {"spec": raw})
+
+
+@_timed
+def stage_write_kernel(ctx: RunContext) -> Artifact:
+    try:
+        draft = ctx.drafter.write_kernel(ctx)
+    except WorkbenchError as e:
+        return Artifact("write_kernel", "ERROR", str(e).splitlines()[0],
+                        {"files": [], "diagnostics": [], "drafter": ctx.drafter.name})
+    _write_files(ctx.port, {k: v for k, v in draft.files.items() if k.startswith("src/kernel")})
+    diagnostics = [d.to_json() for d in draft.diagnostics]
+    capped = any(d.get("construct") == "run cap" for d in diagnostics)
+    verdict = "DRAFTED" if draft.ok else "CAP_REACHED" if capped else "UNSUPPORTED"
+    summary = ("kernel drafted" if draft.ok else
+               "; ".join(f"line {d['line']}: {d['construct']}" for d in diagnostics)[:300])
+    return Artifact("write_kernel", verdict, summary,
+                    {"files": sorted(draft.files), "diagnostics": diagnostics,
+                     "drafter": ctx.drafter.name})
+
+
+@_timed
+def stage_write_host(ctx: RunContext) -> Artifact:
+    try:
+        files = ctx.drafter.write_host(ctx)
+    except WorkbenchError as e:
+        return Artifact("write_host", "ERROR", str(e).splitlines()[0],
+                        {"files": [], "drafter": ctx.drafter.name})
+    from ..rust.cargo import in_workspace, standalone_manifest
+    if "Cargo.toml" in files and not in_workspace(ctx.op):
+        files["Cargo.toml"] = standalone_manifest(files["Cargo.toml"], ctx.port)
+        lock = REPO_ROOT / "kernels_src" / "Cargo.lock"
+        if lock.exists():
+            files["Cargo.lock"] = lock.read_text()
+    _write_files(ctx.port, files)
+    return Artifact("write_host", "DRAFTED", f"{len(files)} files",
+                    {"files": sorted(files), "drafter": ctx.drafter.name})
+
+
+@_timed
+def stage_build(ctx: RunContext) -> Artifact:
+    from ..rust.cargo import build
+    result = build(ctx.op)
+    diagnostics = [{"level": d.level, "message": d.message, "file": d.file, "line": d.line}
+                   for d in result.diagnostics if d.level == "error"]
+    ok = result.status in ("built", "up-to-date", "prebuilt")
+    return Artifact("build", "BUILT" if ok else "BUILD_FAILED",
+                    result.summary().splitlines()[0],
+                    {"library": str(result.library) if ok and result.library else None,
+                     "diagnostics": diagnostics})
+
+
+@_timed
+def stage_ir_diff(ctx: RunContext) -> Artifact:
+    from ..diff import diff_modules
+    from ..pairs import operator_pair
+    cases, verdicts = [], []
+    for case in ctx.op.cases:
+        left, right = operator_pair(ctx.op, case.index)
+        report = diff_modules(left, right)
+        verdicts.append(report.verdict)
+        cases.append({"case": case.index, "verdict": report.verdict, "counts": report.counts(),
+                      "findings": [f.to_json() for f in report.findings
+                                   if f.category != "noise"][:40]})
+    verdict = "FAIL" if "FAIL" in verdicts else \
+        "PASS_WITH_NOTES" if "PASS_WITH_NOTES" in verdicts else "PASS"
+    return Artifact("ir_diff", verdict, ", ".join(f"case {c['case']}: {c['verdict']}" for c in cases),
+                    {"cases": cases})
+
+
+@_timed
+def stage_gpu_check(ctx: RunContext) -> Artifact:
+    from ..check.report import check_operator
+    if not (ctx.op.folder / "reference.py").exists():
+        reason = "no PyTorch reference for this kernel (catalog operators have one)"
+        return Artifact("gpu_check", "SKIPPED", reason, {"reason": reason, "results": []})
+    response = check_operator(ctx.op)
+    verdict = {"ok": "PASS", "skipped": "SKIPPED"}.get(response.status, "FAIL")
+    return Artifact("gpu_check", verdict, response.reason or response.status,
+                    {"reason": response.reason, "results": response.results})
+
+
+@_timed
+def stage_diff_analysis(ctx: RunContext) -> Artifact:
+    """Which stage owns the fix, and does the divergence look like a mistranslation or a
+    compiler problem?"""
+    build, diff, check = ctx.last("build"), ctx.last("ir_diff"), ctx.last("gpu_check")
+    evidence = []
+    if build and build.verdict == "BUILD_FAILED":
+        files = {d.get("file") or "" for d in build.data["diagnostics"]}
+        owner = "host" if all(f.endswith("lib.rs") or f.endswith(".toml") for f in files if f) \
+            else "kernel"
+        evidence = [f"{d.get('file')}:{d.get('line')}: {d['message']}" for d in build.data["diagnostics"][:10]]
+        return Artifact("diff_analysis", "FIX_HOST" if owner == "host" else "FIX_KERNEL",
+                        f"the build fails in the {owner} code", {"owner": owner,
+                        "kind": "build error", "evidence": evidence})
+    if diff and diff.verdict == "FAIL":
+        findings = [f for c in diff.data["cases"] for f in c["findings"]
+                    if f["category"] in ("critical", "arithmetic")]
+        host_only = all(f["kind"] == "signature" for f in findings)
+        evidence = [f"[{f['category']}] {f['kind']}: {f['detail']}" for f in findings[:10]]
+        return Artifact("diff_analysis", "FIX_HOST" if host_only else "FIX_KERNEL",
+                        "the Tile IR differs: " + ("entry signature" if host_only else
+                                                   "a mistranslated kernel"),
+                        {"owner": "host" if host_only else "kernel",
+                         "kind": "mistranslation", "evidence": evidence})
+    if check and check.verdict == "FAIL":
+        # same Tile IR, different results: the launch (host) or the compiler
+        evidence = [check.summary]
+        return Artifact("diff_analysis", "COMPILER_PROBLEM" if diff and diff.verdict == "PASS"
+                        else "FIX_HOST", "IR matches but results differ",
+                        {"owner": "host", "kind": "launch or compiler", "evidence": evidence})
+    return Artifact("diff_analysis", "NOTHING_TO_FIX", "no failure", {"owner": "none",
+                    "kind": "none", "evidence": []})
+
+
+STAGE_FUNCTIONS = {"analyze": stage_analyze, "write_kernel": stage_write_kernel,
+                   "write_host": stage_write_host, "build": stage_build,
+                   "ir_diff": stage_ir_diff, "gpu_check": stage_gpu_check}
+
+
+def _write_files(port: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        path = port / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)

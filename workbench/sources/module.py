@@ -1,0 +1,286 @@
+"""A kernel module read the way cuda-tile needs it and no further: what a `@ct.kernel`
+can use (its `cuda.tile`, numpy and standard-library imports, module constants and aliases
+such as `ConstInt = ct.Constant[int]`, `@ct.function` and plain helper functions) is kept,
+and the rest (`import torch`, the package's own runtime, launchers, classes) is blanked out
+line by line, so line numbers, and with them every Tile IR location, stay the real file's.
+
+    reduced = reduce_module(source, "tilegym/ops/cutile/softmax.py")
+    reduced.text                  # executable without torch, a GPU or the package
+    reduced.placeholders          # dropped names only annotations read (`x: torch.Tensor`)
+    reduced.kernels               # the @ct.kernel entries: name, line, experimental
+    reduced.check_uses("k", tree) # a kernel that needs a dropped name: one error, both lines
+"""
+from __future__ import annotations
+
+import ast
+import builtins
+from dataclasses import dataclass, field
+
+from ..errors import WorkbenchError
+
+# What a kernel module may import and still be read here: cuda-tile, numpy (its dtypes
+# stand in for cuda.tile's) and the standard library's pure modules. Anything else is a
+# runtime dependency of the package (torch, the package itself) and is not imported.
+READABLE_PACKAGES = frozenset({
+    "cuda", "numpy", "math", "typing", "functools", "operator", "enum", "dataclasses",
+    "types", "itertools", "numbers", "collections", "__future__", "abc"})
+CT_DECORATORS = frozenset({"kernel", "function"})
+# cuda-tile takes torch's dtypes where it takes its own (`ct.arange(n, dtype=torch.int32)`):
+# a kernel that reads only these from `torch` gets cuda.tile's dtype of the same name.
+TORCH_DTYPE_NAMES = frozenset({
+    "float64", "float32", "float16", "bfloat16", "int64", "int32", "int16", "int8", "uint8",
+    "bool", "float8_e4m3fn", "float8_e5m2"})
+EXPERIMENTAL_DECORATORS = frozenset({"experimental_kernel", "experimental"})
+
+
+@dataclass(frozen=True)
+class KernelEntry:
+    name: str
+    line: int
+    experimental: bool
+
+
+@dataclass
+class Reduced:
+    filename: str
+    text: str
+    kernels: list[KernelEntry]
+    dropped: dict[str, tuple[int, str]] = field(default_factory=dict)   # name -> (line, why)
+    functions: dict[str, ast.FunctionDef] = field(default_factory=dict)  # kept, by name
+    placeholders: frozenset = frozenset()
+
+    def closure(self, kernel_name: str) -> list[ast.FunctionDef]:
+        """The kernel and every kept module function it calls, directly or not."""
+        seen: dict[str, ast.FunctionDef] = {}
+        todo = [kernel_name]
+        while todo:
+            fn = self.functions.get(todo.pop())
+            if fn is not None and fn.name not in seen:
+                seen[fn.name] = fn
+                todo += [name for name, _ in body_names(fn)]
+        return list(seen.values())
+
+    def dtype_modules(self, kernel_name: str) -> set[str]:
+        """Dropped modules the kernel reads only for dtypes (`torch.int32`)."""
+        return {"torch"} & set(self.dropped) & dtype_only_names(self.closure(kernel_name))
+
+    def check_uses(self, kernel_name: str) -> None:
+        """Raise if `kernel_name`, or a helper it calls, reads a name that was dropped."""
+        allowed = self.dtype_modules(kernel_name)
+        for fn in self.closure(kernel_name):
+            for name, line in body_names(fn):
+                if name in self.dropped and name not in allowed:
+                    self._fail(kernel_name, fn.name, name, line)
+
+    def _fail(self, kernel: str, where_fn: str, name: str, line: int):
+        where, why = self.dropped[name]
+        via = "" if where_fn == kernel else f" (through {where_fn})"
+        raise WorkbenchError(
+            f"{self.filename}:{line}: {kernel}{via} uses `{name}`, which comes from line "
+            f"{where} ({why}): kernels are read without running the package's runtime "
+            "imports (torch, the package itself)",
+            f"define `{name}` in the kernel's module from cuda.tile and constants only, or "
+            "pass it as a ct.Constant parameter")
+
+
+def ct_decorator(node: ast.expr) -> str | None:
+    """`ct.kernel`, `ct.kernel(...)`, `ct.function` -> "kernel"/"function"; else None."""
+    target = node.func if isinstance(node, ast.Call) else node
+    if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
+            and target.value.id in ("ct", "cuda.tile") and target.attr in CT_DECORATORS:
+        return target.attr
+    if isinstance(target, ast.Name) and target.id in CT_DECORATORS:
+        return target.id          # `from cuda.tile import kernel`
+    return None
+
+
+def decorator_name(node: ast.expr) -> str:
+    target = node.func if isinstance(node, ast.Call) else node
+    return target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+
+
+def _loads(nodes) -> list[tuple[str, int]]:
+    out, seen = [], set()
+    for node in nodes:
+        for n in ast.walk(node):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in seen:
+                seen.add(n.id)
+                out.append((n.id, n.lineno))
+    return out
+
+
+def body_names(fn: ast.FunctionDef) -> list[tuple[str, int]]:
+    """Names `fn`'s body reads that it does not bind itself (parameters, assignments)."""
+    args = fn.args
+    bound = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+    bound |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
+    for stmt in fn.body:
+        for n in ast.walk(stmt):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
+                bound.add(n.id)
+    return [(name, line) for name, line in _loads(fn.body) if name not in bound]
+
+
+def definition_names(fn: ast.FunctionDef, decorators) -> list[tuple[str, int]]:
+    """Names read when the `def` itself runs: the given decorators and the defaults."""
+    return _loads(list(decorators) + list(fn.args.defaults)
+                  + [d for d in fn.args.kw_defaults if d is not None])
+
+
+def annotation_names(fn: ast.FunctionDef) -> set[str]:
+    args = fn.args
+    notes = [a.annotation for a in args.posonlyargs + args.args + args.kwonlyargs
+             if a.annotation is not None] + ([fn.returns] if fn.returns else [])
+    return {name for name, _ in _loads(notes)}
+
+
+def _import_names(node: ast.Import | ast.ImportFrom) -> list[str]:
+    return [(a.asname or a.name).split(".")[0] for a in node.names]
+
+
+def _readable_import(node: ast.Import | ast.ImportFrom) -> bool:
+    if isinstance(node, ast.ImportFrom):
+        return node.level == 0 and (node.module or "").split(".")[0] in READABLE_PACKAGES
+    return all(a.name.split(".")[0] in READABLE_PACKAGES for a in node.names)
+
+
+class _Reducer:
+    def __init__(self, tree: ast.Module, source: str):
+        self.tree, self.source = tree, source
+        self.available = set(dir(builtins))
+        self.dropped: dict[str, tuple[int, str]] = {}
+        self.keep: list[tuple[int, int]] = []       # line ranges kept, 1-based inclusive
+        self.blank: list[tuple[int, int]] = []      # ranges inside kept ones to blank
+        self.kernels: list[KernelEntry] = []
+        self.functions: dict[str, ast.FunctionDef] = {}
+        self.annotations: set[str] = set()
+
+    def run(self) -> None:
+        for node in self.tree.body:
+            self.statement(node)
+
+    def drop(self, names, line: int, why: str) -> None:
+        for name in names:
+            self.dropped.setdefault(name, (line, why))
+            self.available.discard(name)
+
+    def first_missing(self, names) -> str | None:
+        return next((n for n, _ in names if n not in self.available), None)
+
+    def first_line(self, node: ast.stmt) -> str:
+        text = ast.get_source_segment(self.source, node) or type(node).__name__
+        return text.splitlines()[0][:60]
+
+    def statement(self, node: ast.stmt) -> None:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            if _readable_import(node):
+                self.keep_range(node)
+                self.available.update(_import_names(node))
+            else:
+                self.drop(_import_names(node), node.lineno, f"`{self.first_line(node)}`")
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            self.assignment(node)
+        elif isinstance(node, ast.FunctionDef):
+            self.function(node)
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            self.keep_range(node)                    # the docstring
+        else:
+            names = {n.id for n in ast.walk(node)
+                     if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+            if isinstance(node, ast.ClassDef):
+                names.add(node.name)
+            self.drop(names, node.lineno, f"`{self.first_line(node)}`, not read")
+
+    def assignment(self, node: ast.Assign | ast.AnnAssign) -> None:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        names = [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+        missing = self.first_missing(_loads([node.value])) if node.value is not None else None
+        if missing is None:
+            self.keep_range(node)
+            self.available.update(names)
+        else:
+            self.drop(names, node.lineno, f"`{self.first_line(node)}` needs `{missing}`")
+
+    def function(self, node: ast.FunctionDef) -> None:
+        kinds = [ct_decorator(d) for d in node.decorator_list]
+        ours = [d for d, k in zip(node.decorator_list, kinds) if k]
+        foreign = [d for d, k in zip(node.decorator_list, kinds) if not k]
+        if foreign and not ours:          # a launcher or a registration: the package's own
+            self.drop([node.name], node.lineno, f"`def {node.name}`, decorated by the package")
+            return
+        missing = self.first_missing(definition_names(node, ours))
+        if missing is not None:
+            self.drop([node.name], node.lineno, f"`def {node.name}` needs `{missing}`")
+            return
+        start = node.decorator_list[0].lineno if node.decorator_list else node.lineno
+        self.keep.append((start, node.end_lineno))
+        self.blank += [(d.lineno, d.end_lineno) for d in foreign]
+        self.available.add(node.name)
+        self.functions[node.name] = node
+        self.annotations |= annotation_names(node)
+        if "kernel" in kinds:
+            experimental = any(decorator_name(d) in EXPERIMENTAL_DECORATORS for d in foreign)
+            self.kernels.append(KernelEntry(node.name, node.lineno, experimental))
+
+    def keep_range(self, node: ast.stmt) -> None:
+        self.keep.append((node.lineno, node.end_lineno))
+
+    def text(self, lines: list[str]) -> str:
+        kept = [False] * (len(lines) + 1)
+        for a, b in self.keep:
+            for i in range(a, b + 1):
+                kept[i] = True
+        for a, b in self.blank:
+            for i in range(a, b + 1):
+                kept[i] = False
+        return "".join(line if kept[i] else "\n" for i, line in enumerate(lines, 1))
+
+
+def reduce_module(source: str, filename: str) -> Reduced:
+    """The module's source with everything a kernel cannot use blanked out."""
+    try:
+        tree = ast.parse(source, filename)
+    except SyntaxError as e:
+        raise WorkbenchError(f"{filename}:{e.lineno}: syntax error: {e.msg}",
+                             "fix the kernel source")
+    reducer = _Reducer(tree, source)
+    reducer.run()
+    text = reducer.text(source.splitlines(keepends=True))
+    placeholders = frozenset(reducer.annotations & set(reducer.dropped))
+    return Reduced(filename, text, reducer.kernels, reducer.dropped, reducer.functions,
+                   placeholders)
+
+
+def dtype_only_names(functions: list[ast.FunctionDef]) -> set[str]:
+    """Names every use of which in the bodies of `functions` is `name.<a torch dtype>`."""
+    uses: dict[str, bool] = {}
+    parents = {child: node for fn in functions for stmt in fn.body
+               for node in ast.walk(stmt) for child in ast.iter_child_nodes(node)}
+    for n in (n for fn in functions for stmt in fn.body for n in ast.walk(stmt)):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+            parent = parents.get(n)
+            dtype = isinstance(parent, ast.Attribute) and parent.attr in TORCH_DTYPE_NAMES
+            uses[n.id] = uses.get(n.id, True) and dtype
+    return {name for name, only in uses.items() if only}
+
+
+def kernel_entries(source: str, filename: str) -> list[KernelEntry]:
+    """Every `@ct.kernel` at the top level of a module, read from its source alone."""
+    return reduce_module(source, filename).kernels
+
+
+class Unavailable:
+    """Stands in for a dropped import that only annotations read (`x: torch.Tensor`):
+    any attribute of it is itself, so the annotation evaluates and means nothing."""
+
+    def __init__(self, name: str):
+        self._name = name
+
+    def __getattr__(self, attr: str) -> "Unavailable":
+        return Unavailable(f"{self._name}.{attr}")
+
+    def __getitem__(self, item) -> "Unavailable":
+        return self
+
+    def __repr__(self) -> str:
+        return f"<{self._name}: not imported by the workbench>"

@@ -1,0 +1,113 @@
+"""What a user names on the command line, in `%port` or in a notebook, made into an
+Operator: a catalog operator (`softmax`), a kernel file (`path/kernel.py:KERNEL`), or a
+module of an installed package (`tilegym.ops.cutile.softmax:_softmax_kernel_tma`).
+
+    op = resolve_target("tilegym.ops.cutile.softmax:_softmax_kernel", ["f16[64,1000]", ...],
+                        ["N=1000", "TILE_SIZE=1024"])
+
+A kernel that is not in the catalog gets one case from `args`/`consts` (none without them)
+and a port folder under runs/ports/ (or `out`): drafting never writes next to the user's
+file or into kernels_src/.
+"""
+from __future__ import annotations
+
+import importlib.machinery
+import re
+from pathlib import Path
+
+from ..argspec import parse_arg, parse_const
+from ..catalog import REPO_ROOT, Case, Operator, all_operators
+from ..errors import WorkbenchError
+
+PORTS_DIR = REPO_ROOT / "runs" / "ports"
+_MODULE = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
+_KERNEL = re.compile(r"^[A-Za-z_]\w*$")
+
+
+def kernel_target(text: str) -> tuple[str, str, str] | None:
+    """("file" | "module", FILE-or-MODULE, KERNEL) for `X:KERNEL`, None for anything else."""
+    where, sep, kernel = text.rpartition(":")
+    if not sep or not where or not _KERNEL.match(kernel):
+        return None
+    if where.endswith(".py") or "/" in where or where.startswith("."):
+        return "file", where, kernel
+    if _MODULE.match(where):
+        return "module", where, kernel
+    return None
+
+
+def resolve_target(text: str, args: list[str] = (), consts: list[str] = (),
+                   out: str | Path | None = None) -> Operator:
+    """The Operator `text` names; `out` is where its port goes (relative to the current
+    directory), by default the catalog's port or runs/ports/<kernel>/port."""
+    parsed = kernel_target(text)
+    if parsed is None:
+        if args or consts:
+            raise WorkbenchError(f"--arg/--const go with FILE.py:KERNEL or MODULE:KERNEL; "
+                                 f"the catalog operator {text!r} takes --case N",
+                                 "drop them, or name a kernel")
+        op = _catalog_operator(text)
+    else:
+        kind, where, kernel = parsed
+        path = _kernel_file(where) if kind == "file" else module_file(where)
+        op = _adhoc_operator(path, kernel, args, consts,
+                             module=where if kind == "module" else None)
+    return op.with_port(Path(out).resolve()) if out is not None else op
+
+
+def _catalog_operator(name: str) -> Operator:
+    catalog = all_operators()
+    if name not in catalog:
+        raise WorkbenchError(f"no operator named {name!r}",
+                             "name a catalog operator (" + ", ".join(catalog) + "), "
+                             "FILE.py:KERNEL, or MODULE:KERNEL of an installed package")
+    return catalog[name]
+
+
+def _kernel_file(text: str) -> Path:
+    path = Path(text).expanduser().resolve()
+    if not path.is_file():
+        raise WorkbenchError(f"{text}: no such kernel file", "check the path")
+    return path
+
+
+def module_file(module: str) -> Path:
+    """The source file of an installed module, found without importing it (its package's
+    __init__ runs no code either: each parent is located, not executed)."""
+    origin = search = None
+    parts = module.split(".")
+    for i in range(len(parts)):
+        name = ".".join(parts[: i + 1])
+        try:
+            found = _find_spec(name, search)
+        except (ImportError, ValueError) as e:
+            raise WorkbenchError(f"{module}: cannot look up {name}: {e}",
+                                 "is the package installed in this environment?")
+        if found is None:
+            raise WorkbenchError(f"{module}: no module named {name!r} is installed",
+                                 "install the package (scripts/setup installs tilegym), "
+                                 "or check the spelling")
+        origin, search = found.origin, found.submodule_search_locations
+    if origin is None or not origin.endswith(".py"):
+        raise WorkbenchError(f"{module}: not a Python source module ({origin})",
+                             "name the module file that defines the kernel")
+    return Path(origin)
+
+
+def _find_spec(name: str, search):
+    """One level of a dotted name, looked up in its parent's folders (no import)."""
+    leaf = name.rpartition(".")[2]
+    if search is None:
+        return importlib.machinery.PathFinder.find_spec(leaf)
+    return importlib.machinery.PathFinder.find_spec(leaf, list(search))
+
+
+def _adhoc_operator(path: Path, kernel: str, args, consts, module: str | None) -> Operator:
+    cases = ()
+    if args or consts:
+        cases = (Case(0, tuple(parse_arg(a) for a in args), dict(parse_const(c) for c in consts)),)
+    label = module or path.name
+    folder = PORTS_DIR / f"{module or path.stem}.{kernel}"
+    return Operator(name=kernel, summary=f"{label}:{kernel}", kernel_name=kernel, outputs=(),
+                    tolerance={}, cases=cases, folder=folder, kernel_path=path,
+                    kernel_module=module)
