@@ -107,7 +107,11 @@ class Arithmetic:
         t = v if isinstance(v.kind, Tile) else self.scalar_tile(v, node)
         if not (t.kind.dtype.integral or t.kind.dtype.boolean):
             raise Fail(node, "~", "bitwise not of a non-integer")
-        return self.let(hint or "inv", t.kind, f"noti({t.expr})")
+        # cuTile lowers ~x to xori with an all-ones constant built in place (cutile's noti
+        # has no lowering in 0.4.0)
+        ones = self.let("ones", t.kind, f"constant({self.types.literal(True if t.kind.dtype.boolean else -1, t.kind.dtype, node)}, "
+                                        f"shape![{', '.join(t.kind.shape)}])")
+        return self.let(hint or "inv", t.kind, f"xori({t.expr}, {ones.expr})")
 
     def binop(self, node: ast.BinOp, hint) -> Value:
         op = type(node.op)
@@ -206,8 +210,9 @@ class Arithmetic:
                       "bitwise_rshift": "shri", "maximum": "maxi", "minimum": "mini"}
             if fn in simple:
                 return self.let(name, kind, f"{simple[fn]}({a.expr}, {b.expr})")
-            if fn == "bitwise_lshift":
-                return self.let(name, kind, f"shli({a.expr}, {b.expr}, overflow::None)")
+            if fn == "bitwise_lshift":   # the operator: cutile's shli(.., overflow::None) has
+                # no bytecode attribute and fails to serialize in 0.4.0
+                return self.let(name, kind, f"{a.expr} << {b.expr}")
         raise Fail(node, fn, f"`{fn}` on {dt.text()} tiles is not ported")
 
     def mod_fixup(self, rem: Value, b: Value, kind: Tile, node, name, floating: bool) -> Value:
@@ -273,6 +278,9 @@ class Arithmetic:
                                             self.static_value(right, "comparison"))))
         (a, b), dtype, shape = self.operands([left, right], list(nodes), "comparison")
         kind = Tile(self.types.of_name("bool_"), shape)
+        if op is ast.NotEq and dtype.floating:   # cuTile: unordered (NaN != x); ne_tile: ordered
+            return self.let(hint or "mask", kind, f"cmpf({a.expr}, {b.expr}, predicate::NotEqual, "
+                                                  "cmp_ordering::Unordered)")
         return self.let(hint or "mask", kind, f"{COMPARE[op][0]}({a.expr}, {b.expr})")
 
     def rust_text(self, v: Value) -> str:

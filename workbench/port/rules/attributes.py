@@ -145,7 +145,11 @@ class Attributes:
         rewritten = ast.Call(func=node.func, args=[node.func.value] + list(node.args),
                              keywords=node.keywords)
         ast.copy_location(rewritten, node)
-        return rule.fn(self, rewritten, hint)
+        self.evaluated[id(node.func.value)] = receiver
+        try:
+            return rule.fn(self, rewritten, hint)
+        finally:
+            self.evaluated.pop(id(node.func.value), None)
 
     def dunder(self, node, receiver: Value, method: str, hint):
         op, reflected = DUNDER[method]
@@ -154,7 +158,9 @@ class Attributes:
         if op in UNARY_DUNDERS:
             fake = ast.UnaryOp(op=op(), operand=node.func.value)
             ast.copy_location(fake, node)
+            self.evaluated[id(node.func.value)] = receiver
             return self.unary(fake, hint)
+        self.evaluated[id(node.func.value)] = receiver
         left, right = node.func.value, node.args[0]
         if reflected:
             left, right = right, left

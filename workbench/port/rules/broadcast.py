@@ -78,10 +78,10 @@ class Broadcasting:
         if isinstance(v.kind, Lit):
             return self.constant_tile(v.kind.value, dt, shape, node)
         if isinstance(v.kind, Const):
-            if dt.uniform != "int32":
-                value = self.static_value(v, "a constant as a tile")
-                return self.constant_tile(value, dt, shape, node)
-            return self.constant_tile(None, dt, shape, node, rust_value=v.kind.rust)
+            # a tile constant needs the value itself (cutile's constant() takes no const
+            # generic): the entry is split on the constants it reads
+            value = self.static_value(v, "a ct.Constant used as a tile value")
+            return self.constant_tile(value, dt, shape, node)
         if isinstance(v.kind, Scalar):
             t = self.scalar_tile(v, node)
             if v.kind.dtype != dt:

@@ -49,6 +49,7 @@ class Translator(Control, Inline, Attributes, Arithmetic, Broadcasting, Loops):
         self.helpers: set[int] = set()       # ranks whose strides helper the module needs
         self.scattered: set[str] = set()     # arrays written by ct.scatter
         self.inline_stack: list[dict] = []
+        self.evaluated: dict[int, Value] = {}   # id(ast node) -> its value, used once
         for p in spec.params:
             self.used.add(p.name)
             if p.kind == ARRAY:
@@ -232,6 +233,9 @@ class Translator(Control, Inline, Attributes, Arithmetic, Broadcasting, Loops):
 
     # ---- expressions
     def expr(self, node, hint: str | None = None) -> Value:
+        done = self.evaluated.pop(id(node), None)
+        if done is not None:                   # a method's receiver, evaluated once already
+            return done
         if isinstance(node, ast.Constant):
             if isinstance(node.value, (int, float, bool)):
                 return Value(Lit(node.value))

@@ -25,9 +25,7 @@ def filled(t, node, hint, shape, value: Value, dt, what: str) -> Value:
     if isinstance(value.kind, Lit):
         text = t.types.literal(value.kind.value, dt, node)
         return t.let(hint or "full", kind, f"constant({text}, shape![{shape_text(shape)}])")
-    if isinstance(value.kind, Const) and dt.uniform == "int32":
-        return t.let(hint or "full", kind, f"constant({value.kind.rust}, shape![{shape_text(shape)}])")
-    if isinstance(value.kind, Const):
+    if isinstance(value.kind, Const):      # constant() takes no const generic: split on it
         return filled(t, node, hint, shape, Value(Lit(t.static_value(value, what))), dt, what)
     if isinstance(value.kind, (Scalar, Tile)) and getattr(value.kind, "shape", ()) == ():
         return t.as_tile(value, dt, shape, node)
