@@ -14,6 +14,11 @@ FAMILIES = {
                 ["TILE=64"]),
     "gather_scatter": ("gather_scatter.py:gather_rows", ["f32[64,100]", "f32[100]", "f32[64,100]"],
                        ["N=100", "TILE=128"]),
+    "persistent_gather": ("persistent.py:row_softmax", ["f16[64,100]", "f16[64,100]"],
+                          ["ROWS=64", "TILE=128", "COLS=100"]),
+    "persistent_load_store": ("persistent.py:row_scale", ["f32[64,128]", "f32[64,128]"],
+                              ["ROWS=64", "TILE=128"]),
+    "shapes": ("shapes.py:shapes", ["f32[64,32]", "f32[32,64]", "f32[64,32]"], ["M=16", "N=32"]),
 }
 
 

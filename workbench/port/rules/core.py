@@ -33,6 +33,7 @@ class Translator(Control, Inline, Attributes, Arithmetic, Broadcasting, Loops):
         self.env: dict[str, Value] = {}
         self.blocks: list[list[Stmt]] = [[]]
         self.prologue: list[Stmt] = []                 # constants cuTile puts at the top
+        self.token_vars: dict[str, str] = {}           # array -> its `let mut` store token
         self.scope_ids: list[int] = [0]
         self.next_scope = 1
         self.used: set[str] = set(RESERVED) | {g for g, _ in self.types.generics}
@@ -46,7 +47,7 @@ class Translator(Control, Inline, Attributes, Arithmetic, Broadcasting, Loops):
         self.notes: list[str] = []
         self.loop_stack: list[dict] = []
         self.unported: set[str] = set()      # names whose assignment failed
-        self.helpers: set[int] = set()       # ranks whose strides helper the module needs
+        self.helpers: set[tuple] = set()     # (helper kind, rank) the module declares
         self.scattered: set[str] = set()     # arrays written by ct.scatter
         self.inline_stack: list[dict] = []
         self.evaluated: dict[int, Value] = {}   # id(ast node) -> its value, used once
@@ -112,8 +113,14 @@ class Translator(Control, Inline, Attributes, Arithmetic, Broadcasting, Loops):
         self.prologue.append(stmt)
         return Value(kind, name, stmt=stmt)
 
-    def raw(self, text: str) -> None:
-        self.emit(Stmt("raw", text=text, pure=False))
+    def let_typed(self, hint: str, ty: str, expr: str, pure: bool = True) -> str:
+        """A let of a type the kinds do not describe (pointer tiles, tokens)."""
+        name = self.fresh(hint)
+        self.emit(Stmt("let", name=name, ty=ty, expr=expr, pure=pure))
+        return name
+
+    def raw(self, text: str) -> Stmt:
+        return self.emit(Stmt("raw", text=text, pure=False))
 
     def cached(self, key, make) -> Value:
         hit = self.cache.get(key)

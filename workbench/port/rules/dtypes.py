@@ -116,10 +116,21 @@ def promote_dt(a: "DT | tuple", b: "DT | tuple", n: int) -> DT:
     return DT(tuple(promote(at(a, i), at(b, i)) for i in range(n)))
 
 
+# half types have no Rust literal; cutile's constant() takes these associated constants of a
+# type (its dense_const_path_parts: ZERO, ONE, NEG_INFINITY, INFINITY, E)
+NAMED_VALUES = {0.0: "ZERO", 1.0: "ONE", float("-inf"): "NEG_INFINITY", float("inf"): "INFINITY"}
+
+
 def literal_text(value, dtype: str) -> str | None:
     """A Python literal as a Rust literal of the cuTile dtype, or None when cutile-rs cannot
-    spell one (f16, bf16, fp8: no literal syntax, `constant()` takes a value of the type)."""
+    spell one (f16 / bf16 only 0, 1, +-inf and e, as associated constants; fp8: none)."""
     import math
+    if dtype in ("float16", "bfloat16"):
+        v = float(value)
+        name = NAMED_VALUES.get(v) if not math.isnan(v) else None
+        if v == math.e:
+            name = "E"
+        return f"{RUST_NAMES[dtype]}::{name}" if name else None
     if dtype == "bool_":
         return "true" if value else "false"
     suffix = LITERAL_SUFFIX.get(dtype)

@@ -87,7 +87,7 @@ class Loops:
         hoisted, kept = [], []
         for s in body:
             uses = set(IDENT.findall(s.source_text()))
-            if s.kind == "let" and s.pure and not (uses & variant):
+            if s.kind in ("let", "raw") and s.pure and not (uses & variant):
                 hoisted.append(s)
             else:
                 kept.append(s)

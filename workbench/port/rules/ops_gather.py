@@ -30,6 +30,28 @@ def strides_helper(rank: int) -> str:
             f"    }}")
 
 
+def padded_load_helper(rank: int) -> str:
+    return (f"    // cutile's load_ptr_tko takes the padding as a scalar and broadcasts it at the\n"
+            f"    // load; cuTile Python broadcasts it first (and hoists that out of loops). The\n"
+            f"    // same Tile IR op, declared with a padding tile of the result's shape:\n"
+            f"    #[cuda_tile::op(name = \"cuda_tile.load_ptr_tko\", since = \"V13_2\", params = [\"source\"])]\n"
+            f"    unsafe fn load_ptr_padded_{rank}<T: ElementType, P: PointerTo<T>, const S: [i32; {rank}], "
+            f"O: ordering::LoadMode, Sc: scope::Mode, const CYCLES: i32>(\n"
+            f"        source: PointerTile<P, S>,\n"
+            f"        memory_ordering: O,\n"
+            f"        memory_scope: Option<Sc>,\n"
+            f"        mask: Option<Tile<bool, S>>,\n"
+            f"        padding_value: Option<Tile<T, S>>,\n"
+            f"        token: Option<Token>,\n"
+            f"        latency: Latency<CYCLES>,\n"
+            f"    ) -> (Tile<T, S>, Token) {{\n"
+            f"        unreachable!()\n"
+            f"    }}")
+
+
+HELPERS = {"strides": lambda rank: strides_helper(rank), "load_ptr": padded_load_helper}
+
+
 def u64_of(t, v: Value, node) -> Value:
     """astype(index, uint64): exti of an integer tile or scalar; a literal is a constant."""
     u64 = t.types.of_name("uint64")
@@ -54,7 +76,7 @@ def stride_u64(t, arr: ArrayRef, dim: int, shape, node) -> Value:
     if dim == arr.rank - 1:
         return t.let_prologue(f"{arr.name}_stride{dim}", Tile(t.types.of_name("uint64"), shape),
                               f"constant(1u64, shape![{shape_text(shape)}])")
-    t.helpers.add(arr.rank)
+    t.helpers.add(("strides", arr.rank))
     stride = t.let(f"{arr.name}_stride{dim}", Scalar(t.types.of_name("int32")),
                    f"get_shape_dim(tensor_strides_{arr.rank}({arr.name}), {dim}i32)")
     return t.fit(u64_of(t, stride, node), shape, node)
@@ -86,21 +108,15 @@ def pointer_and_mask(t, arr: ArrayRef, value: Value, check_bounds: bool, custom,
                                                     f"{offset.expr} + {delta.expr}")
     elem = t.rust_dtype(arr.dtype)
     ptr_kind = f"PointerTile<*mut {elem}, {{ [] }}>"
-    base = t.fresh(f"{arr.name}_base")
-    t.raw(f"let {base}: {ptr_kind} = get_tensor_base({arr.name});")
+    pointer = lambda s: f"PointerTile<*mut {elem}, {{ [{shape_text(s)}] }}>"   # noqa: E731
+    base = t.let_typed(f"{arr.name}_base", ptr_kind, f"get_tensor_base({arr.name})")
     ones = ("1",) * len(shape)
     if ones != tuple(shape):
-        prev = base
-        base = t.fresh(f"{arr.name}_base_r")
-        t.raw(f"let {base}: PointerTile<*mut {elem}, {{ [{shape_text(ones)}] }}> = "
-              f"{prev}.reshape(shape![{shape_text(ones)}]);")
-        prev = base
-        base = t.fresh(f"{arr.name}_base_b")
-        t.raw(f"let {base}: PointerTile<*mut {elem}, {{ [{shape_text(shape)}] }}> = "
-              f"{prev}.broadcast(shape![{shape_text(shape)}]);")
-    ptrs = t.fresh(f"{arr.name}_ptrs")
-    t.raw(f"let {ptrs}: PointerTile<*mut {elem}, {{ [{shape_text(shape)}] }}> = "
-          f"addptr_tile({base}, {offset.expr});")
+        base = t.let_typed(f"{arr.name}_base_r", pointer(ones),
+                           f"{base}.reshape(shape![{shape_text(ones)}])")
+        base = t.let_typed(f"{arr.name}_base_b", pointer(shape),
+                           f"{base}.broadcast(shape![{shape_text(shape)}])")
+    ptrs = t.let_typed(f"{arr.name}_ptrs", pointer(shape), f"addptr_tile({base}, {offset.expr})")
     if custom is not None:
         if not isinstance(custom.kind, Tile) or not custom.kind.dtype.boolean:
             raise Fail(node, "mask", "the mask must be a bool tile")
@@ -117,11 +133,21 @@ def latency_of(t, args) -> int:
 
 
 def token_of(t, arr: ArrayRef) -> str:
-    def make():
+    """The token a pointer access of `arr` is ordered by: the last scatter's to it (cuTile
+    threads it, through loops too), else the array's own."""
+    if arr.name in t.token_vars:
+        return t.token_vars[arr.name]
+    return t.cached(("token", arr.name),
+                    lambda: Value(arr, t.let_typed(f"{arr.name}_token", "Token",
+                                                   f"{arr.name}.token()", pure=False))).expr
+
+
+def store_token(t, arr: ArrayRef) -> str:
+    """The `let mut` token a scatter to `arr` takes and replaces (declared at the top)."""
+    if arr.name not in t.token_vars:
         name = t.fresh(f"{arr.name}_token")
-        t.raw(f"let {name}: Token = {arr.name}.token();")
-        return Value(arr, name)
-    return t.cached(("token", arr.name), make).expr
+        t.token_vars[arr.name] = name
+    return t.token_vars[arr.name]
 
 
 def early_constant(t, v: Value, dt) -> bool:
@@ -144,17 +170,17 @@ def gather(t, node, hint):
     ptrs, mask, shape = pointer_and_mask(t, arr, indices, check, custom, node)
     if pad is None:
         pad = t.as_tile(pad_value, arr.dtype, (), node)
-    pad_scalar = t.fresh("pad")
-    t.raw(f"let {pad_scalar}: {t.rust_dtype(arr.dtype)} = tile_to_scalar({pad.expr});")
+    pad = t.fit(pad, shape, node)
+    t.helpers.add(("load_ptr", len(shape)))
     token = token_of(t, arr)
     mask_text = f"Some({mask.expr})" if mask is not None else "None"
     name = t.fresh(hint or f"{arr.name}_rows")
     kind = Tile(arr.dtype, shape)
-    t.raw(f"let ({name}, _): ({t.ty(kind)}, Token) = unsafe {{\n"
-          f"    load_ptr_tko({ptrs}, ordering::Weak, None::<scope::TileBlock>, {mask_text}, "
-          f"Some({pad_scalar}), Some({token}), Latency::<{latency_of(t, args)}>)\n}};")
+    stmt = t.raw(f"let ({name}, _): ({t.ty(kind)}, Token) = unsafe {{\n"
+                 f"    load_ptr_padded_{len(shape)}({ptrs}, ordering::Weak, None::<scope::TileBlock>, "
+                 f"{mask_text}, Some({pad.expr}), Some({token}), Latency::<{latency_of(t, args)}>)\n}};")
     t.loaded.add(arr.name)
-    return Value(kind, name)
+    return Value(kind, name, stmt=stmt)
 
 
 @FAMILY.rule("scatter")
@@ -170,9 +196,9 @@ def scatter(t, node, hint):
         raise Fail(node, "ct.scatter", f"the value is {value.kind.dtype.text()}, the array holds "
                    f"{arr.dtype.text()}: ct.astype it first")
     value = t.as_tile(value, arr.dtype, shape, node)
-    token = token_of(t, arr)
+    token = store_token(t, arr)
     mask_text = f"Some({mask.expr})" if mask is not None else "None"
-    t.raw(f"let _ = unsafe {{\n    store_ptr_tko({ptrs}, {value.expr}, ordering::Weak, "
+    t.raw(f"{token} = unsafe {{\n    store_ptr_tko({ptrs}, {value.expr}, ordering::Weak, "
           f"None::<scope::TileBlock>, {mask_text}, Some({token}), "
           f"Latency::<{latency_of(t, args)}>)\n}};")
     t.scattered.add(arr.name)

@@ -152,8 +152,9 @@ def full_view(t, arr: ArrayRef, shape) -> str:
     """The `PartitionMut` over the whole output for tiles of `shape` (one per scope)."""
     def make():
         name = t.fresh(f"{arr.name}_part")
-        t.raw(f"let mut {name}: PartitionMut<{t.rust_dtype(arr.dtype)}, {{ [{shape_text(shape)}] }}> =\n"
-              f"    unsafe {{ {arr.name}.partition_full_mut(shape![{shape_text(shape)}]) }};")
+        view = t.raw(f"let mut {name}: PartitionMut<{t.rust_dtype(arr.dtype)}, {{ [{shape_text(shape)}] }}> =\n"
+                     f"    unsafe {{ {arr.name}.partition_full_mut(shape![{shape_text(shape)}]) }};")
+        view.pure = True            # a view: hoisted out of loops, as cuTile hoists it
         return Value(ArrayRef(arr.name, arr.rank, arr.dtype), name)
     return t.cached(("full_view", arr.name, tuple(shape)), make).expr
 

@@ -34,6 +34,8 @@ def reshape(t, node, hint):
     shape = shape_arg(t, node, args, "shape", "ct.reshape")
     if "-1" in shape:
         raise Fail(node, "ct.reshape", "a -1 (inferred) dimension is not ported")
+    if tuple(shape) == tuple(x.kind.shape):      # cuTile emits no op for it
+        return x
     return t.let(hint or f"{x.expr}_r", Tile(x.kind.dtype, shape),
                  f"{x.expr}.reshape(shape![{shape_text(shape)}])")
 
@@ -46,8 +48,8 @@ def permuted(t, node, hint, x: Value, axes: list[int]):
     shape = tuple(x.kind.shape[a] for a in axes)
     if axes == list(range(rank)):
         return x
-    if rank == 2:
-        return t.let(hint or f"{x.expr}_t", Tile(x.kind.dtype, shape), f"{x.expr}.transpose()")
+    # permute, not .transpose(): cutile types transpose()'s result with numbers, and a
+    # binary op of it with a tile typed by the constants' names does not compile
     return t.let(hint or f"{x.expr}_p", Tile(x.kind.dtype, shape),
                  f"permute({x.expr}, const_array![{', '.join(map(str, axes))}])")
 

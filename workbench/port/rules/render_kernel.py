@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..analyze import ARRAY, SCALAR, KernelSpec
 from .branches import entry_key
 from .core import Translator
-from .ops_gather import strides_helper
+from .ops_gather import HELPERS
 from .values import shape_text
 
 
@@ -39,6 +39,8 @@ def render_entry(t: Translator, spec: KernelSpec, name: str) -> list[str]:
     generics = [f"{g}: ElementType" for g, _ in t.types.generics] + \
         [f"const {c.name}: i32" for c in spec.constants]
     body = shared_token(spec, t)
+    body += [f"let mut {var}: Token = {arr}.token();  // threaded through its scatters"
+             for arr, var in t.token_vars.items()]
     for s in t.prologue + t.blocks[0]:
         body += s.render("")
     attr = entry_attribute(t.unchecked, spec.hints, getattr(spec, "target_hints", {}))
@@ -86,9 +88,8 @@ def render_kernel(entries: list[tuple[str, Translator]], spec: KernelSpec, op_na
         "    use cutile::core::*;",
         "",
     ]
-    ranks = sorted({r for _, t in entries for r in t.helpers})
-    for rank in ranks:
-        lines += [strides_helper(rank), ""]
+    for kind, rank in sorted({h for _, t in entries for h in t.helpers}):
+        lines += [HELPERS[kind](rank), ""]
     for i, (name, t) in enumerate(entries):
         if i:
             lines.append("")

@@ -89,8 +89,9 @@ class KernelTypes:
         text = literal_text(value, dt.uniform)
         if text is None:
             raise Fail(node, "literal", f"{value!r} as {dt.uniform}: cutile 0.4.0 has no "
-                       f"{RUST_NAMES.get(dt.uniform, dt.uniform)} literal (half/fp8 types are "
-                       "structs; constant() takes a value of the type); ct.astype to float32")
+                       f"{RUST_NAMES.get(dt.uniform, dt.uniform)} literal (its constant() takes "
+                       "a half value only as ZERO, ONE, NEG_INFINITY, INFINITY or E); ct.astype "
+                       "to float32")
         return text
 
     def dtype_generics(self) -> list[str]:

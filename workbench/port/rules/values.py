@@ -106,6 +106,8 @@ class Stmt:
     def defines(self) -> set[str]:
         if self.kind == "let":
             return {self.name}
+        if self.kind == "raw":
+            return set(RAW_LET.findall(self.text))
         if self.kind == "loop":
             out = {self.loop_var}
             for s in self.body:
@@ -133,6 +135,7 @@ class Stmt:
 
 
 IDENT = re.compile(r"\b[A-Za-z_]\w*\b")
+RAW_LET = re.compile(r"^\s*let\s+(?:mut\s+)?\(?\s*([A-Za-z_]\w*)", re.M)
 
 RUST_KEYWORDS = {
     "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for",
