@@ -18,6 +18,8 @@ FAMILIES = {
                           ["ROWS=64", "TILE=128", "COLS=100"]),
     "persistent_load_store": ("persistent.py:row_scale", ["f32[64,128]", "f32[64,128]"],
                               ["ROWS=64", "TILE=128"]),
+    "mixed_dtypes": ("mixed_dtypes.py:masked_pick", ["f16[256]", "i8[256]", "i32[256]", "f16[256]"],
+                     ["TILE=64"]),
     "shapes": ("shapes.py:shapes", ["f32[64,32]", "f32[32,64]", "f32[64,32]"], ["M=16", "N=32"]),
 }
 

@@ -52,14 +52,18 @@ class PortManifest:
         values = []
         for item in self.generics:
             match = re.fullmatch(r"dtype\((\w+)\)", item)
-            if match:
-                values.append(runtime[match[1]].dtype)
+            if match:          # cutile's element type names differ from argspec's for fp8
+                dtype = runtime[match[1]].dtype
+                values.append(CUTILE_NAMES.get(dtype, dtype))
             elif item in case.consts:
                 values.append(str(case.consts[item]))
             else:
                 raise WorkbenchError(f"port.toml: generic {item!r} is neither dtype(param) nor "
                                      "a constant of the case", "fix the port's port.toml")
         return values
+
+
+CUTILE_NAMES = {"f8e4m3": "f8e4m3fn"}
 
 
 def _runtime_args(params: list[str], case: Case) -> dict:
