@@ -428,14 +428,21 @@ def test_constant_alias_port_end_to_end(tmp_path, cli):
 
 def test_kernel_hints_become_the_entry_hints(tmp_path):
     """`@ct.kernel(occupancy=8, num_worker_warps=8)` -> the port's entry names the same Tile IR
-    hints for each GPU; a per-GPU (non-integer) value is a diagnostic, not a guess."""
+    hints for each GPU; a per-GPU ct.ByTarget value is that GPU's own dict (cuTile's replaces
+    the default one); a hint that is no integer is a diagnostic, not a guess."""
     spec, source = spec_for("softmax")
     assert spec.hints == {"occupancy": 8, "num_worker_warps_per_cta": 8}
     kernel_rs = draft(spec, source, "softmax").files["src/kernel.rs"]
     assert ("optimization_hints = (sm_90 = (num_worker_warps_per_cta = 8, occupancy = 8,), "
             "sm_100 = (num_worker_warps_per_cta = 8, occupancy = 8,),)") in kernel_rs
-    by_target = source.replace("occupancy=8", "occupancy=ct.ByTarget(sm_90=8)")
+    by_target = source.replace("occupancy=8", "occupancy=ct.ByTarget(sm_90=4)")
     op = load_catalog()["softmax"]
     spec = analyze(by_target, "softmax.py", op.kernel_name, list(op.cases))
+    assert spec.target_hints == {"sm_90": {"occupancy": 4}}
     d = draft(spec, by_target, "softmax")
+    assert d.ok and ("optimization_hints = (sm_90 = (occupancy = 4,), sm_100 = "
+                     "(num_worker_warps_per_cta = 8,),)") in d.files["src/kernel.rs"]
+    computed = source.replace("occupancy=8", "occupancy=pick_occupancy()")
+    spec = analyze(computed, "softmax.py", op.kernel_name, list(op.cases))
+    d = draft(spec, computed, "softmax")
     assert not d.ok and [u.construct for u in d.diagnostics] == ["ct.kernel(occupancy=..)"]

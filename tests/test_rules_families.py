@@ -20,6 +20,8 @@ FAMILIES = {
                               ["ROWS=64", "TILE=128"]),
     "mixed_dtypes": ("mixed_dtypes.py:masked_pick", ["f16[256]", "i8[256]", "i32[256]", "f16[256]"],
                      ["TILE=64"]),
+    "constants": ("constants.py:gated", ["f16[64,100]", "f16[64,100]"],
+                  ["N=100", "TILE=128", "APPROX=True", "ALPHA=1.5"]),
     "shapes": ("shapes.py:shapes", ["f32[64,32]", "f32[32,64]", "f32[64,32]"], ["M=16", "N=32"]),
 }
 

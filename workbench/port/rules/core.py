@@ -58,6 +58,8 @@ class Translator(Control, Inline, Attributes, Arithmetic, Broadcasting, Loops):
                                          p.name)
             elif p.kind == SCALAR:
                 self.env[p.name] = Value(Scalar(self.scalar_dtype(p)), p.name)
+            elif p.name in self.const_values and type(self.const_values[p.name]) is not int:
+                self.env[p.name] = Value(Lit(self.const_values[p.name]))   # bool / float
             else:
                 self.env[p.name] = Value(Const(p.name, p.name, (p.name,)), p.name,
                                          origin="constant")
@@ -353,3 +355,7 @@ class Translator(Control, Inline, Attributes, Arithmetic, Broadcasting, Loops):
 
     def spec_constant_names(self) -> list[str]:
         return [p.name for p in self.spec.constants]
+
+    def generic_constants(self) -> list:
+        """The ct.Constant parameters that are `const NAME: i32` generics (integers)."""
+        return [p for p in self.spec.constants if all(type(v) is int for v in p.values)]

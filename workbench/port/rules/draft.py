@@ -27,14 +27,21 @@ def check_spec(spec: KernelSpec, diag, if_lines: set[int] = frozenset()) -> None
     if not spec.arrays:
         diag(spec.line, "parameters", "the kernel has no array parameter")
     for c in spec.constants:
-        if not all(isinstance(v, int) and not isinstance(v, bool) for v in c.values):
-            diag(c.line, "ct.Constant", f"{c.name} is not an integer in every case "
-                                        f"({c.values}); only integer constants are ported")
+        if any(v is None for v in c.values):
+            diag(c.line, "ct.Constant", f"{c.name} has no value in every case ({c.values})")
+        elif not all(isinstance(v, (int, float)) for v in c.values):
+            diag(c.line, "ct.Constant", f"{c.name} is not a number or bool in every case "
+                                        f"({c.values})")
     for s in spec.specializations:
         dtypes = {s.dtypes[p.name] for p in spec.arrays if p.name in s.dtypes}
         for d in sorted(dtypes - set(FFI_DTYPES)):
             diag(spec.line, "dtypes", f"case {s.case} uses {d}; the C ABI ports "
                                       f"{', '.join(FFI_DTYPES)}")
+
+
+def is_int_constant(c) -> bool:
+    """A ct.Constant that is an integer in every case: a `const NAME: i32` generic."""
+    return all(type(v) is int for v in c.values)
 
 
 def kernel_fn(spec: KernelSpec, source: str) -> tuple[ast.FunctionDef, ModuleScope]:
@@ -66,6 +73,8 @@ def translate_entries(spec: KernelSpec, source: str) -> list[tuple[str, Translat
     fn, scope = kernel_fn(spec, source)
     types = KernelTypes.of(spec)
     tested = const_branch_names(fn, [c.name for c in spec.constants])
+    # a bool or float constant is no const generic: every entry fixes its value
+    tested = [c.name for c in spec.constants if c.name in tested or not is_int_constant(c)]
     for _ in range(MAX_SPLITS):
         try:
             return translate_once(spec, fn, scope, types, tested)

@@ -11,6 +11,15 @@ from .values import Fail, Func, Static, Value
 MAX_DEPTH = 16
 
 
+def early_return(body: list[ast.stmt]):
+    """A `return` that is not the helper's last top-level statement, or None."""
+    for i, stmt in enumerate(body):
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Return) and not (node is stmt and i == len(body) - 1):
+                return node
+    return None
+
+
 class Inline:
     """Mixed into the Translator."""
 
@@ -18,6 +27,11 @@ class Inline:
         fn = func.node
         if len(self.inline_stack) >= MAX_DEPTH:
             raise Fail(node, func.name, "helper calls nest too deep (recursion?)")
+        early = early_return(fn.body)
+        if early is not None:
+            raise Fail(early, func.name, "a return before the helper's end: cuTile Python "
+                       "lowers it into a loop-with-break region; not drafted (assign the "
+                       "result and return once at the end)")
         params = self.bind_helper_args(fn, node)
         saved_env, saved_loops = self.env, self.loop_stack
         self.env = dict(params)

@@ -37,7 +37,7 @@ def shared_token(spec: KernelSpec, t: Translator) -> list[str]:
 def render_entry(t: Translator, spec: KernelSpec, name: str) -> list[str]:
     """One `#[cutile::entry]` fn, indented for the module."""
     generics = [f"{g}: ElementType" for g, _ in t.types.generics] + \
-        [f"const {c.name}: i32" for c in spec.constants]
+        [f"const {c.name}: i32" for c in t.generic_constants()]
     body = shared_token(spec, t)
     body += [f"let mut {var}: Token = {arr}.token();  // threaded through its scatters"
              for arr, var in t.token_vars.items()]
@@ -67,9 +67,13 @@ def entry_attribute(unchecked: bool, hints: dict[str, int],
     target_hints = target_hints or {}
     per_gpu = {}
     for gpu in HINT_GPUS:
-        merged = dict(hints)
-        merged.update(target_hints.get("default", {}))
-        merged.update(target_hints.get(gpu, {}))
+        # cuTile writes ct.ByTarget per GPU as its own dict, which replaces the default one
+        # (the default dict holds the plain hints and ByTarget's `default=`)
+        if gpu in target_hints:
+            merged = dict(target_hints[gpu])
+        else:
+            merged = dict(hints)
+            merged.update(target_hints.get("default", {}))
         if merged:
             per_gpu[gpu] = "(" + ", ".join(f"{k} = {v}" for k, v in sorted(merged.items())) + ",)"
     if per_gpu:

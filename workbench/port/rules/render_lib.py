@@ -53,7 +53,7 @@ def render_launch(t: Translator, spec: KernelSpec, op_name: str, fn_name: str, e
     order = {p.name: i for i, p in enumerate(spec.params)}
     args.sort(key=lambda a: order[a[0]])
     generics = ", ".join([f"{g}::DTYPE.as_str().to_string()" for g, _ in types.generics]
-                         + [f"{c}.to_string()" for c in cvars])
+                         + [f"{c.name.lower()}.to_string()" for c in t.generic_constants()])
     outs = [p for p in spec.arrays if p.name in t.outputs]
     grid = (f"    // {outs[0].name} partitioned by its stored tile: the grid is its tile count "
             "(check it against kernel.py's grid())") if outs else \
@@ -82,6 +82,8 @@ def render_dispatch(entries: list[tuple[str, Translator, dict]], spec: KernelSpe
     turbofish = "::<" + ", ".join(g for g, _ in types.generics) + ">" if types.generics else ""
     arms = []
     for name, _, combo in entries:
+        if any(isinstance(combo[c], float) for c in tested):
+            continue        # the C ABI passes constants as i64: a float cannot pick an entry
         pattern = "(" + ", ".join(f"{int(combo[c])}" for c in tested) + ",)"
         arms.append(f"        {pattern} => launch_{name}{turbofish}(call{cargs}),")
     shown = ", ".join(f"{c}={{}}" for c in tested)
@@ -101,12 +103,12 @@ def constant_checks(spec: KernelSpec) -> list[str]:
     if not consts:
         return []
     cvars = [c.name.lower() for c in consts]
-    power_of_two = all(isinstance(v, int) and v > 0 and v & (v - 1) == 0
-                       for c in consts for v in c.values)
-    if power_of_two:
-        reads = ", ".join(f"call.tile({i})?" for i in range(len(consts)))
-    else:
-        reads = ", ".join(f"call.consts[{i}] as usize" for i in range(len(consts)))
+
+    def tile_sized(c):
+        return all(type(v) is int and v > 0 and v & (v - 1) == 0 for v in c.values)
+    every = all(tile_sized(c) for c in consts)
+    reads = ", ".join(f"call.tile({i})?" if every else f"call.consts[{i}] as usize"
+                      for i, c in enumerate(consts))
     if len(consts) == 1:
         return [f"        let {cvars[0]} = {reads};"]
     return [f"        let ({', '.join(cvars)}) = ({reads});"]

@@ -45,7 +45,8 @@ def case_dtypes(spec: KernelSpec) -> list[str]:
 def render_port_toml(spec: KernelSpec, op_name: str, types: KernelTypes,
                      entries: list[tuple[str, dict]] | None = None) -> str:
     """`entries`: (entry name, constant assignment) per split entry; None: one entry."""
-    generics = [f'"{g}"' for g in types.dtype_generics()] + [f'"{c.name}"' for c in spec.constants]
+    generics = [f'"{g}"' for g in types.dtype_generics()] + \
+        [f'"{c.name}"' for c in spec.constants if all(type(v) is int for v in c.values)]
     entry = entries[0][0] if entries else spec.kernel_name
     lines = ["# How catalog cases map onto the Rust entry (see workbench/port/manifest.py).",
              "# Drafted by workbench/port/rules.",
