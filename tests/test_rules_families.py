@@ -22,6 +22,9 @@ FAMILIES = {
                      ["TILE=64"]),
     "constants": ("constants.py:gated", ["f16[64,100]", "f16[64,100]"],
                   ["N=100", "TILE=128", "APPROX=True", "ALPHA=1.5"]),
+    "mma_tf32": ("mma_tf32.py:mm_tf32", ["f32[128,256]", "f32[256,128]", "f32[128,128]"],
+                 ["BM=64", "BN=64", "BK=32"]),
+    "scan_reduce": ("scan_reduce.py:scans", ["f32[64,128]", "f32[64,128]"], ["TILE=128"]),
     "shapes": ("shapes.py:shapes", ["f32[64,32]", "f32[32,64]", "f32[64,32]"], ["M=16", "N=32"]),
 }
 

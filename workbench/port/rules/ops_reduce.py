@@ -68,6 +68,10 @@ def cumsum(t, node, hint):
     reverse = t.static_bool(args.get("reverse"), "reverse", False)
     identity = t.types.literal(0, x.kind.dtype, node)
     ax = axis % len(x.kind.shape)
+    if ax != 0:
+        raise Fail(node, "ct.cumsum", f"axis {axis} of a rank-{len(x.kind.shape)} tile: cutile "
+                   "0.4.0's scan_sum (and scan) write dim = 0 whatever the argument "
+                   "(cutile-compiler compile_cuda_tile_op.rs); only axis 0 is ported")
     return t.let(hint or "cumsum", x.kind, f"scan_sum({x.expr}, {ax}i32, "
                  f"reverse::{'Reverse' if reverse else 'Forward'}, {identity})")
 
