@@ -61,3 +61,12 @@ def test_mixed_dtypes_over_two_cases_build_and_match(tmp_path, monkeypatch):
     op = replace(op, cases=tuple(mixed_cases()))
     result = pipeline.run_pipeline(op, "rules", out=out)
     assert result.verdict in ("PASS", "PASS_WITH_NOTES"), result.summary()
+
+
+def test_coverage_table_is_current():
+    """bench/drafter_coverage.md is what the rule table says (regenerate it with
+    `python -m workbench.port.rules.coverage`)."""
+    from workbench.port.rules import coverage
+    assert coverage.OUTPUT.read_text() == coverage.render()
+    assert coverage.function_status("gather")[0] == "translated"
+    assert coverage.function_status("atomic_add")[0] == "refused"

@@ -4,6 +4,7 @@ with `rounding_mode` / `flush_to_zero` where cuTile takes them; the binary funct
 `ct.where`, `ct.isnan`."""
 from __future__ import annotations
 
+import ast
 import math
 
 from .arith import rounding_name
@@ -135,6 +136,20 @@ for _name, _fn in (("add", "add"), ("sub", "sub"), ("mul", "mul"), ("truediv", "
                    ("bitwise_xor", "bitwise_xor"), ("bitwise_lshift", "bitwise_lshift"),
                    ("bitwise_rshift", "bitwise_rshift")):
     FAMILY.rule(_name)(binary_rule(_name, _fn))
+
+
+def comparison_rule(name: str, op):
+    def rule(t, node, hint):
+        args = t.bind_args(name, node)
+        return t.comparison(op, t.expr(args["x"]), t.expr(args["y"]), node, hint,
+                            nodes=(args["x"], args["y"]))
+    rule.__name__ = name
+    return rule
+
+
+for _name, _op in (("equal", ast.Eq), ("not_equal", ast.NotEq), ("less", ast.Lt),
+                   ("less_equal", ast.LtE), ("greater", ast.Gt), ("greater_equal", ast.GtE)):
+    FAMILY.rule(_name)(comparison_rule(_name, _op))
 
 
 @FAMILY.rule("where")

@@ -27,3 +27,7 @@ FAMILY.refuse("grid_dependency_control_launch_dependents", "programmatic depende
 FAMILY.refuse("static_eval", "ct.static_eval runs Python at compile time; not drafted")
 FAMILY.refuse("static_iter", "ct.static_iter unrolls a Python loop at compile time; not drafted")
 FAMILY.refuse("static_exception", "ct.static_exception; not drafted")
+FAMILY.refuse("Tile.__divmod__", "divmod returns a pair; write `//` and `%`")
+FAMILY.refuse("Tile.__rdivmod__", "divmod returns a pair; write `//` and `%`")
+FAMILY.refuse("Tile.__index__", "a tile used as a Python index (list/tuple subscript) is "
+              "compile-time only in cuTile; not drafted")

@@ -158,5 +158,16 @@ def extract(t, node, hint):
                  f"extract({x.expr}, [{', '.join(tiles)}])")
 
 
+@FAMILY.rule("Tile.item", tile_method="item")
+def item(t, node, hint):
+    """`t.item()` of a one-element tile: the 0-d tile (a reshape)."""
+    x = tile_arg(t, node, node.args[0], "item()")
+    if any(d != "1" for d in x.kind.shape):
+        raise Fail(node, "item()", "item() of a tile with more than one element")
+    if not x.kind.shape:
+        return x
+    return t.let(hint or f"{x.expr}_item", Tile(x.kind.dtype, ()), f"{x.expr}.reshape(shape![])")
+
+
 FAMILY.refuse("insert", "ct.insert writes into a tile; cutile 0.4.0's insert is unsafe and "
               "not drafted")
