@@ -70,3 +70,21 @@ def test_coverage_table_is_current():
     assert coverage.OUTPUT.read_text() == coverage.render()
     assert coverage.function_status("gather")[0] == "translated"
     assert coverage.function_status("atomic_add")[0] == "refused"
+
+
+def test_literals_of_a_varying_dtype_split_the_kernel_by_dtype(tmp_path, monkeypatch):
+    """`t + 1.0` with t f32 in one case and f16 in the other has no generic Rust spelling:
+    one entry per dtype (concrete types, f16::ONE), chosen by port.toml `dtype(x)=..` keys;
+    both cases build and match."""
+    from workbench.port import pipeline
+    from workbench.sources.targets import resolve_target
+    monkeypatch.setattr(pipeline, "RUNS_DIR", tmp_path / "runs")
+    args = [["f32[256]", "f32[256]"], ["f16[256]", "f16[256]"]]
+    cases = tuple(Case(i, tuple(parse_arg(a) for a in a_), {"T": 64}) for i, a_ in enumerate(args))
+    out = tmp_path / "port"
+    op = resolve_target(f"{FIXTURES}/dtype_split.py:dsplit", args[0], ["T=64"], out=out)
+    result = pipeline.run_pipeline(replace(op, cases=cases), "rules", out=out)
+    assert result.verdict in ("PASS", "PASS_WITH_NOTES"), result.summary()
+    manifest = tomllib.loads((out / "port.toml").read_text())
+    assert manifest["entries"] == {"dtype(x)=f32": "dsplit_f32", "dtype(x)=f16": "dsplit_f16"}
+    assert "f16::ONE" in (out / "src" / "kernel.rs").read_text()

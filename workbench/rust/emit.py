@@ -28,7 +28,7 @@ def emit_request(op: Operator, case_index: int) -> str:
     case = op.case(case_index)
     kernel = load_operator_kernel(op)
     manifest = load_manifest(op)
-    lines = [f"target {TARGET}", f"entry {manifest.entry_for(case)}",
+    lines = [f"target {TARGET}", f"entry {manifest.entry_for(case, kernel.params)}",
              "generics " + " ".join(manifest.generic_values(kernel.params, case))]
     runtime = [p for p in kernel.params if p not in kernel.const_params]
     for name, spec in zip(runtime, case.args):
@@ -55,7 +55,7 @@ def port_bytecode(op: Operator, case_index: int = 0) -> bytes:
 
 def operator_rust_ir(op: Operator, case_index: int = 0) -> IRResult:
     bytecode = port_bytecode(op, case_index)
-    entry = load_manifest(op).entry_for(op.case(case_index))
+    entry = load_manifest(op).entry_for(op.case(case_index), load_operator_kernel(op).params)
     return IRResult(text=disassemble(bytecode), symbol=entry,
                     source=f"{display_path(op.port_folder)}:{entry}")
 

@@ -39,11 +39,13 @@ class PortManifest:
     tensors: dict[str, TensorRule]
     entries: tuple[tuple[tuple[tuple[str, str], ...], str], ...] = ()   # ((NAME, V)..), entry
 
-    def entry_for(self, case: Case) -> str:
-        """The entry compiled for `case`: its [entries] match, else `entry`."""
+    def entry_for(self, case: Case, params: list[str] | tuple = ()) -> str:
+        """The entry compiled for `case`: its [entries] match, else `entry`. A key may name
+        an array's dtype, `dtype(x)=f16` (an entry per dtype); it needs the kernel's
+        parameter names, `params`, to find the array among the case's arguments."""
+        runtime = _runtime_args(list(params), case) if params else {}
         for assignment, entry in self.entries:
-            if all(name in case.consts and str(case.consts[name]) == value
-                   for name, value in assignment):
+            if all(_matches(name, value, case, runtime) for name, value in assignment):
                 return entry
         return self.entry
 
@@ -64,6 +66,14 @@ class PortManifest:
 
 
 CUTILE_NAMES = {"f8e4m3": "f8e4m3fn"}
+
+
+def _matches(name: str, value: str, case: Case, runtime: dict) -> bool:
+    dtype_of = re.fullmatch(r"dtype\((\w+)\)", name)
+    if dtype_of:
+        arg = runtime.get(dtype_of[1])
+        return arg is not None and arg.dtype == value
+    return name in case.consts and str(case.consts[name]) == value
 
 
 def _runtime_args(params: list[str], case: Case) -> dict:

@@ -9,8 +9,25 @@ from __future__ import annotations
 import ast
 
 from .module_scope import NotStatic, static_eval
-from .values import (ArrayRef, Const, DType, Fail, Func, Lit, NeedConstants, Scalar, Seq, Static,
-                     Tile, Value)
+from .values import (ArrayRef, Const, DType, Fail, Func, Lit, NeedConstants, NeedDtypes, Scalar,
+                     Seq, Static, Tile, Value)
+
+
+class ValueView:
+    """A runtime value inside a compile-time expression: only its dtype and ndim are read."""
+    static_view = True
+
+    def __init__(self, t, value: Value, node, what: str):
+        self._t, self._v, self._node, self._what = t, value, node, what
+
+    @property
+    def dtype(self):
+        return self._t.value_python(Value(DType(self._v.kind.dtype)), self._node, self._what)
+
+    @property
+    def ndim(self):
+        kind = self._v.kind
+        return kind.rank if isinstance(kind, ArrayRef) else len(getattr(kind, "shape", ()))
 
 
 class Control:
@@ -20,14 +37,19 @@ class Control:
         """The draft-time Python value of an AST node or a Value (Fail if it has none)."""
         if isinstance(node, Value):
             return self.value_python(node, node, what)
+        static_reads = {id(a.value) for a in ast.walk(node) if isinstance(a, ast.Attribute)
+                        and a.attr in ("dtype", "ndim")}
         runtime = sorted({n.id for n in ast.walk(node) if isinstance(n, ast.Name)
-                          and n.id in self.env
+                          and id(n) not in static_reads and n.id in self.env
                           and isinstance(self.env[n.id].kind, (Tile, Scalar, ArrayRef))})
         if runtime:     # never ask for constants' values when the answer depends on data
             raise Fail(node, what, f"`{ast.unparse(node)}` reads runtime value(s) "
                                    f"{', '.join(runtime)}")
         try:
-            return static_eval(node, lambda name: self.name_python(name, node, what))
+            value = static_eval(node, lambda name: self.name_python(name, node, what))
+            if isinstance(value, ValueView):
+                raise NotStatic(ast.unparse(node))
+            return value
         except NotStatic as e:
             raise Fail(node, what, f"`{ast.unparse(node)}` is not a compile-time constant "
                                    f"({e})") from None
@@ -71,8 +93,10 @@ class Control:
             import cuda.tile as ct
             if kind.dtype.uniform:
                 return getattr(ct, kind.dtype.uniform)
-        if isinstance(kind, (Tile, Scalar, ArrayRef, Func)) or True:
-            raise NotStatic(v.expr or type(kind).__name__)
+            raise NeedDtypes(node, f"{what}: a dtype that differs over the cases")
+        if isinstance(kind, (Tile, Scalar, ArrayRef)):
+            return ValueView(self, v, node, what)
+        raise NotStatic(v.expr or type(kind).__name__)
 
     # ---- branches
     def if_statement(self, stmt: ast.If):

@@ -14,7 +14,8 @@ from .render_kernel import render_kernel
 from .render_lib import FFI_DTYPES, render_lib
 from .render_toml import render_cargo, render_port_toml
 from .types import KernelTypes
-from .values import NeedConstants
+from .dtypes import ARGSPEC_OF
+from .values import NeedConstants, NeedDtypes
 
 MAX_SPLITS = 8
 
@@ -53,16 +54,33 @@ def kernel_fn(spec: KernelSpec, source: str) -> tuple[ast.FunctionDef, ModuleSco
     return fn, ModuleScope.of(tree)
 
 
-def translate_once(spec, fn, scope, types, tested) -> list[tuple[str, Translator, dict]]:
-    combos = entry_combinations(spec, tested) if tested else []
+def entry_keys(spec: KernelSpec, types: KernelTypes, tested: list[str], by_dtype: bool):
+    """(key, constant values, types) per entry: the distinct combinations, in case order, of
+    the tested constants' values and (when split by dtype) the generic groups' dtypes."""
+    if not by_dtype:
+        combos = entry_combinations(spec, tested) if tested else []
+        return [(c, c, types) for c in combos] or [({}, {}, types)]
+    out, seen = [], []
+    for s in spec.specializations:
+        index = next(i for i, c in enumerate(types.combos)
+                     if all(s.dtypes.get(n) in (None, ARGSPEC_OF.get(d, d)) for n, d in c.items()))
+        consts = {c: s.constants.get(c) for c in tested}
+        key = {**types.dtype_key(index), **consts}
+        if key not in seen:
+            seen.append(key)
+            out.append((key, consts, types.restrict(index)))
+    return out
+
+
+def translate_once(spec, fn, scope, types, tested, by_dtype=False):
     out = []
-    for combo in combos or [{}]:
-        t = Translator(spec, fn, scope, combo, types)
+    for key, consts, entry_types in entry_keys(spec, types, tested, by_dtype):
+        t = Translator(spec, fn, scope, consts, entry_types)
         t.run()
         blocks = [t.prologue, t.blocks[0]]
         fuse_fma(blocks, t.fresh)
         eliminate_dead_lets(blocks)
-        out.append((entry_name(spec.kernel_name, combo) if combo else spec.kernel_name, t, combo))
+        out.append((entry_name(spec.kernel_name, key) if key else spec.kernel_name, t, key))
     return out
 
 
@@ -75,9 +93,14 @@ def translate_entries(spec: KernelSpec, source: str) -> list[tuple[str, Translat
     tested = const_branch_names(fn, [c.name for c in spec.constants])
     # a bool or float constant is no const generic: every entry fixes its value
     tested = [c.name for c in spec.constants if c.name in tested or not is_int_constant(c)]
+    by_dtype = False
     for _ in range(MAX_SPLITS):
         try:
-            return translate_once(spec, fn, scope, types, tested)
+            return translate_once(spec, fn, scope, types, tested, by_dtype)
+        except NeedDtypes:
+            if by_dtype or not types.generics:
+                raise
+            by_dtype = True
         except NeedConstants as need:
             new = [n for n in need.names if n not in tested]
             if not new:
@@ -131,6 +154,9 @@ def draft(spec: KernelSpec, source: str, op_name: str) -> Draft:
     except NeedConstants as need:
         diagnostics.append(Diagnostic(need.line, "ct.Constant", f"{need.what}: needs the values "
                                       f"of {', '.join(need.names)}, which the cases do not give"))
+        return Draft(files={}, diagnostics=diagnostics)
+    except NeedDtypes as need:
+        diagnostics.append(Diagnostic(need.line, "dtype", f"{need.what}: no dtype fixes it"))
         return Draft(files={}, diagnostics=diagnostics)
     notes = entry_diagnostics(entries, spec, diagnostics)
     diagnostics.sort(key=lambda d: d.line)

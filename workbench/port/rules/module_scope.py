@@ -51,7 +51,7 @@ def static_eval(node: ast.AST, lookup) -> object:
     if isinstance(node, ast.Attribute):
         base = static_eval(node.value, lookup)
         if not (any(base is m for m in KNOWN_MODULES.values()) or isinstance(base, type)
-                or isinstance(base, _CudaPackage)):
+                or isinstance(base, _CudaPackage) or hasattr(base, "static_view")):
             raise NotStatic(ast.unparse(node))
         try:
             return getattr(base, node.attr)

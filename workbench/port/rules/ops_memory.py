@@ -29,17 +29,29 @@ def hints_of(t, args, call, what: str) -> tuple[int | None, bool | None]:
     if "check_bounds" in args and not t.static_bool(args["check_bounds"], "check_bounds"):
         raise Fail(call, f"{what}(check_bounds=False)", "check_bounds=False needs Tile IR "
                    "13.4 (inbounds); the workbench compares 13.3 bytecode")
-    if "order" in args and t.static_value(args["order"], "order") not in ("C", None):
-        raise Fail(call, f"{what}(order=..)", "a non-C order (a permuted partition view) is "
-                   "not ported")
     latency = args.get("latency")
     latency = None if latency is None else t.static_value(latency, "latency")
     tma = args.get("allow_tma")
     tma = None if tma is None else t.static_value(tma, "allow_tma")
-    if tma is True:
-        raise Fail(call, f"{what}(allow_tma=True)", "cutile 0.4.0's tma::Enabled writes no "
-                   "allow_tma hint (cuTile Python writes allow_tma = true)")
+    # allow_tma=True is tma::Enabled: cutile writes no allow_tma hint for it, cuTile Python
+    # writes allow_tma = true (a hint note of the diff)
     return latency, tma
+
+
+def order_of(t, args, rank: int, call) -> tuple[int, ...] | None:
+    """The dim_map of `order=`: None for "C" (identity), else the axis order (a permuted
+    partition view, cutile's make_partition_view(.., const_array![..], ..))."""
+    if "order" not in args:
+        return None
+    order = t.static_value(args["order"], "order")
+    if order in ("C", None):
+        return None
+    if order == "F":
+        order = tuple(reversed(range(rank)))
+    order = tuple(int(o) for o in order)
+    if sorted(order) != list(range(rank)):
+        raise Fail(call, "order", f"{order} is not an order of {rank} axes")
+    return None if order == tuple(range(rank)) else order
 
 
 def view_access(latency, tma) -> str | None:
@@ -48,6 +60,7 @@ def view_access(latency, tma) -> str | None:
         return None
     lat = "None" if latency is None else f"Some({int(latency)})"
     return f"ordering::Weak, scope::TileBlock, {lat}, tma::{'Disabled' if tma is False else 'Enabled'}"
+
 
 
 @FAMILY.rule("load")
@@ -69,7 +82,7 @@ def load(t, call, hint=None) -> Value:
             raise Fail(args["padding_mode"], "padding_mode",
                        f"`{ast.unparse(args['padding_mode'])}` is not ported")
     index = t.index_values(args["index"], arr.rank, "ct.load")
-    part = partition(t, arr, shape, pad)
+    part = partition(t, arr, shape, pad, order_of(t, args, arr.rank, call))
     if t.loop_stack and any(v.origin == "loop" for v in index):
         t.loop_stack[-1]["loads"].append(call.lineno)
     idx = ", ".join(v.expr for v in index)
@@ -78,18 +91,20 @@ def load(t, call, hint=None) -> Value:
     return t.let(f"{arr.name}_tile", Tile(arr.dtype, shape), expr, pure=False)
 
 
-def partition(t, arr: ArrayRef, shape, pad) -> str:
+def partition(t, arr: ArrayRef, shape, pad, order=None) -> str:
     def make():
         ty = f"Partition<{t.rust_dtype(arr.dtype)}, {{ [{shape_text(shape)}] }}>"
-        if pad == "ZERO":
+        dim_map = "dim_map::Identity" if order is None else \
+            f"const_array![{', '.join(map(str, order))}]"
+        if pad == "ZERO" and order is None:
             expr = f"{arr.name}.partition(shape![{shape_text(shape)}])"
         else:
             expr = (f"unsafe {{ make_partition_view({arr.name}, shape![{shape_text(shape)}], "
-                    f"padding::{PADDING[pad]}, dim_map::Identity, {arr.name}.token()) }}")
+                    f"padding::{PADDING[pad]}, {dim_map}, {arr.name}.token()) }}")
         name = t.fresh(f"{arr.name}_part")
         stmt = t.emit(Stmt("let", name=name, ty=ty, expr=expr))
         return Value(ArrayRef(arr.name, arr.rank, arr.dtype), name, stmt=stmt)
-    return t.cached(("partition", arr.name, shape, pad), make).expr
+    return t.cached(("partition", arr.name, shape, pad, order), make).expr
 
 
 def stored_tile(t, node, arr: ArrayRef, call) -> Value:
@@ -117,6 +132,9 @@ def store(t, call, hint=None):
     if "index" not in args or "tile" not in args:
         raise Fail(call, "ct.store", "index and tile are required")
     latency, tma = hints_of(t, args, call, "ct.store")
+    if order_of(t, args, arr.rank, call) is not None:
+        raise Fail(call, "ct.store(order=..)", "a store through a permuted view: cutile "
+                   "0.4.0's partition_full_mut takes no dim_map (make_partition_view_mut neither)")
     index_value = t.expr(args["index"])            # cuTile evaluates the index first
     tile = stored_tile(t, args["tile"], arr, call)
     shape = tile.kind.shape

@@ -77,17 +77,26 @@ def render_dispatch(entries: list[tuple[str, Translator, dict]], spec: KernelSpe
                     op_name: str, cparams: str, cargs: str, types: KernelTypes) -> str:
     """`launch<E..>` choosing the split entry by the tested constants' values."""
     index = {c.name: i for i, c in enumerate(spec.constants)}
+    arrays = {p.name: i for i, p in enumerate(spec.arrays)}
     tested = list(entries[0][2])
-    key = "(" + ", ".join(f"call.consts[{index[c]}]" for c in tested) + ",)"
+
+    def reader(c):
+        if c.startswith("dtype("):
+            return f"call.dtype_of({arrays[c[6:-1]]})"
+        return f"call.consts[{index[c]}]"
+
+    def pattern_of(c, v):
+        return f"wb_ffi::{FFI_DTYPES[v][0]}" if c.startswith("dtype(") else f"{int(v)}"
+    key = "(" + ", ".join(reader(c) for c in tested) + ",)"
     turbofish = "::<" + ", ".join(g for g, _ in types.generics) + ">" if types.generics else ""
     arms = []
     for name, _, combo in entries:
         if any(isinstance(combo[c], float) for c in tested):
             continue        # the C ABI passes constants as i64: a float cannot pick an entry
-        pattern = "(" + ", ".join(f"{int(combo[c])}" for c in tested) + ",)"
+        pattern = "(" + ", ".join(pattern_of(c, combo[c]) for c in tested) + ",)"
         arms.append(f"        {pattern} => launch_{name}{turbofish}(call{cargs}),")
     shown = ", ".join(f"{c}={{}}" for c in tested)
-    values = ", ".join(f"call.consts[{index[c]}]" for c in tested)
+    values = ", ".join(reader(c) for c in tested)
     gp = generic_params(types)
     return f"""/// One entry per specialization of the kernel's constant branches (port.toml [entries]).
 fn launch{'<' + gp + '>' if gp else ''}(call: &Call{cparams}) -> Result<(), Error> {{
@@ -114,11 +123,13 @@ def constant_checks(spec: KernelSpec) -> list[str]:
     return [f"        let ({', '.join(cvars)}) = ({reads});"]
 
 
-def dtype_dispatch(spec: KernelSpec, types: KernelTypes, cargs: str) -> list[str]:
-    """The checks and the match that pick the launch's element types."""
+def dtype_dispatch(spec: KernelSpec, types: KernelTypes, cargs: str,
+                   by_dtype: bool = False) -> list[str]:
+    """The checks and the match that pick the launch's element types (`by_dtype`: entries
+    per dtype, which the entry dispatch picks)."""
     arrays = spec.arrays
     index = {p.name: i for i, p in enumerate(arrays)}
-    if len(types.generics) == 1 and all(types.array[p.name] == types.generics[0][1] for p in arrays):
+    if len(types.generics) == 1 and not by_dtype and all(types.array[p.name] == types.generics[0][1] for p in arrays):
         arms = [f"            {FFI_DTYPES[d][0]} => launch::<{FFI_DTYPES[d][1]}>(&call{cargs}),"
                 for d in array_dtypes(spec, arrays[0].name) if d in FFI_DTYPES]
         return ["        match call.dtype()? {"] + arms + \
@@ -133,7 +144,7 @@ def dtype_dispatch(spec: KernelSpec, types: KernelTypes, cargs: str) -> list[str
         if types.array[p.name].uniform is not None and types.generic_of(types.array[p.name]) is None:
             d = array_dtypes(spec, p.name)[0]
             lines.append(f"        call.require_dtype({index[p.name]}, wb_ffi::{FFI_DTYPES[d][0]})?;")
-    if not types.generics:
+    if not types.generics or by_dtype:
         return lines + [f"        launch(&call{cargs})"]
     arms = []
     for combo in types.combos:
@@ -157,6 +168,8 @@ def render_lib(entries: list[tuple[str, Translator, dict]], spec: KernelSpec,
     """`entries`: (entry name, translator, constant assignment); one with {} when unsplit."""
     t = entries[0][1]
     types = t.types
+    full = KernelTypes.of(spec)
+    by_dtype = any(k.startswith("dtype(") for k in entries[0][2])
     arrays, scalars, consts = spec.arrays, spec.scalars, spec.constants
     cvars = [c.name.lower() for c in consts]
     mod = f"{op_name}_port"
@@ -190,7 +203,7 @@ wb_ffi::port! {{
     wb_{op_name}, wb_{op_name}_emit, wb_{op_name}_build_id, {mod};
     op "{op_name}", tensors {len(arrays)}, scalars {len(scalars)}, consts {len(consts)};
     |call| {{
-{chr(10).join(checks + dtype_dispatch(spec, types, cargs))}
+{chr(10).join(checks + dtype_dispatch(spec, full, cargs, by_dtype))}
     }}
 }}
 

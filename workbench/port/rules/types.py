@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from ..analyze import ARRAY, SCALAR, KernelSpec
 from .dtypes import ARGSPEC, DT, NO_RUST_TYPE, RUST_NAMES, literal_text
-from .values import Fail
+from .values import Fail, NeedDtypes
 
 
 @dataclass
@@ -82,9 +82,9 @@ class KernelTypes:
         if generic:
             if value == 0 and not isinstance(value, bool):
                 return f"{generic}::ZERO"
-            raise Fail(node, "literal", f"{value!r} in a tile of the generic element type "
-                       f"{generic} ({dt.text()}): cutile 0.4.0 spells no literal of a generic "
-                       "type (ElementType has only ZERO); ct.astype the tile to float32 first")
+            # cutile spells no literal of a generic type (ElementType has only ZERO): one
+            # entry per dtype, each with concrete types
+            raise NeedDtypes(node, f"{value!r} as the generic element type {generic}")
         self.rust(dt, node)
         text = literal_text(value, dt.uniform)
         if text is None:
@@ -93,6 +93,24 @@ class KernelTypes:
                        "a half value only as ZERO, ONE, NEG_INFINITY, INFINITY or E); ct.astype "
                        "to float32")
         return text
+
+    def restrict(self, index: int) -> "KernelTypes":
+        """The types of one dtype combination: every element type concrete."""
+        combo = self.combos[index]
+        one = KernelTypes([combo])
+        one.array = {n: DT((dt.names[index],)) for n, dt in self.array.items()}
+        one.scalar = {n: DT((dt.names[index],)) for n, dt in self.scalar.items()}
+        return one
+
+    def dtype_key(self, index: int) -> dict[str, str]:
+        """{"dtype(x)": "f16", ..}: the combination's dtype of each generic group (its first
+        array), as port.toml [entries] keys."""
+        from .dtypes import ARGSPEC_OF
+        out = {}
+        for g, dt in self.generics:
+            first = next(name for name, adt in self.array.items() if adt == dt)
+            out[f"dtype({first})"] = ARGSPEC_OF.get(dt.names[index], dt.names[index])
+        return out
 
     def dtype_generics(self) -> list[str]:
         """port.toml `generics` entries for the element types: dtype(<first array>)."""

@@ -194,3 +194,14 @@ class NeedConstants(Exception):
         self.names = tuple(names)
         self.line = getattr(node, "lineno", 0)
         self.what = what
+
+
+class NeedDtypes(Exception):
+    """A value the drafter must spell depends on an array's dtype (a literal of a generic
+    element type, `x.dtype == ct.float32`): the kernel is split into one entry per dtype
+    combination of the cases, each with concrete element types."""
+
+    def __init__(self, node, what: str):
+        super().__init__(what)
+        self.line = getattr(node, "lineno", 0)
+        self.what = what
