@@ -20,7 +20,7 @@ AST_BINOPS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "truediv
               ast.FloorDiv: "floordiv", ast.Mod: "mod", ast.Pow: "pow",
               ast.BitAnd: "bitwise_and", ast.BitOr: "bitwise_or", ast.BitXor: "bitwise_xor",
               ast.LShift: "bitwise_lshift", ast.RShift: "bitwise_rshift"}
-PY_FOLD = {"add": operator.add, "sub": operator.sub, "mul": operator.mul,
+PY_FOLD = {"cdiv": lambda a, b: -(-a // b), "add": operator.add, "sub": operator.sub, "mul": operator.mul,
            "truediv": operator.truediv, "floordiv": operator.floordiv, "mod": operator.mod,
            "pow": operator.pow, "bitwise_and": operator.and_, "bitwise_or": operator.or_,
            "bitwise_xor": operator.xor, "bitwise_lshift": operator.lshift,
@@ -202,6 +202,8 @@ class Arithmetic:
             if fn == "floordiv":
                 mode = "NegativeInf" if dt.all(is_signed) else "Zero"
                 return self.let(name, kind, f"divi({a.expr}, {b.expr}, rounding::{mode})")
+            if fn == "cdiv":
+                return self.let(name, kind, f"divi({a.expr}, {b.expr}, rounding::PositiveInf)")
             if fn == "mod":
                 if not dt.all(is_signed):
                     return self.let(name, kind, f"remi({a.expr}, {b.expr})")

@@ -8,7 +8,7 @@ tile of its final shape at the top of the kernel (materialize_constants); a floa
 0-d constant built where it is used, then reshaped and broadcast."""
 from __future__ import annotations
 
-from .dtypes import DT, PromotionError, promote_dt
+from .dtypes import DT, PromotionError, bits, promote_dt
 from .values import (Const, Fail, Lit, NeedConstants, Scalar, Tile, Value, broadcast_shape,
                      shape_text)
 
@@ -46,14 +46,31 @@ class Broadcasting:
         if isinstance(v.kind, Tile):
             if v.kind.dtype == dt:
                 return v
-            return self.let(hint or f"{v.expr}_{self.rust_dtype(dt).lower()}", Tile(dt, v.kind.shape),
-                            f"convert_tile({v.expr})")
+            name = hint or f"{v.expr}_{self.rust_dtype(dt).lower()}"
+            return self.let(name, Tile(dt, v.kind.shape), self.conversion(v, dt, node))
         if isinstance(v.kind, Scalar):
             if v.kind.dtype == dt:
                 return v
             t = self.scalar_tile(v, node)
             return self.convert(t, dt, node, hint)
         raise Fail(node, "astype", "astype of a non-tile")
+
+    def conversion(self, v: Value, dt: DT, node) -> str:
+        """The cutile call converting tile `v` to `dt`: exti / trunci between integers
+        (cutile's convert_tile implements no integer widening), convert_tile otherwise."""
+        src = v.kind.dtype
+        ints = lambda d: d.integral or d.boolean      # noqa: E731
+        if ints(src) and ints(dt):
+            widths = [(bits(a), bits(b)) for a, b in zip(src.names, dt.names)]
+            if all(a < b for a, b in widths):
+                return f"exti({v.expr})"
+            if all(a > b for a, b in widths):
+                return f"trunci({v.expr}, overflow::None)"
+            if all(a == b for a, b in widths):
+                return f"bitcast({v.expr})"
+            raise Fail(node, "astype", f"{src.text()} -> {dt.text()} widens in one case and "
+                                       "narrows in another")
+        return f"convert_tile({v.expr})"
 
     def scalar_tile(self, v: Value, node) -> Value:
         """A Rust scalar as a 0-d tile (no op in the IR)."""
@@ -86,7 +103,7 @@ class Broadcasting:
             t = self.scalar_tile(v, node)
             if v.kind.dtype != dt:
                 t = self.let(f"{t.expr}_{self.rust_dtype(dt).lower()}", Tile(dt, ()),
-                             f"convert_tile({t.expr})")
+                             self.conversion(t, dt, node))
             return self.fit(t, shape, node)
         raise Fail(node, "operand", "not a tile, scalar or literal")
 

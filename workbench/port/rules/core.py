@@ -293,6 +293,8 @@ class Translator(Control, Inline, Attributes, Arithmetic, Broadcasting, Loops):
             return v.kind.rust
         if isinstance(v.kind, Scalar) and v.kind.dtype.uniform == "int32":
             return v
+        if isinstance(v.kind, Tile) and v.kind.shape == () and v.kind.dtype.uniform == "int32":
+            return self.let(f"{v.expr}_s", Scalar(v.kind.dtype), f"tile_to_scalar({v.expr})")
         raise Fail(node, "range bound", f"`{ast.unparse(node)}` is not an i32 scalar")
 
     def i32_text(self, v: Value, node, what: str) -> str:
@@ -303,6 +305,8 @@ class Translator(Control, Inline, Attributes, Arithmetic, Broadcasting, Loops):
             return v.kind.rust
         if isinstance(v.kind, Scalar) and v.kind.dtype.uniform == "int32":
             return v.expr
+        if isinstance(v.kind, Tile) and v.kind.shape == () and v.kind.dtype.uniform == "int32":
+            return self.let(f"{v.expr}_s", Scalar(v.kind.dtype), f"tile_to_scalar({v.expr})").expr
         raise Fail(node, what, f"`{v.expr or v.kind}` is not an i32 scalar")
 
     def const_shape(self, node, what: str) -> tuple[str, ...]:
@@ -315,6 +319,8 @@ class Translator(Control, Inline, Attributes, Arithmetic, Broadcasting, Loops):
             kind = item.kind
             if isinstance(kind, Lit) and isinstance(kind.value, int) and not isinstance(kind.value, bool):
                 shape.append(str(kind.value))
+            elif isinstance(kind, Const) and kind.rust in self.const_values:
+                shape.append(str(self.const_values[kind.rust]))      # fixed by this entry
             elif isinstance(kind, Const) and kind.rust in self.spec_constant_names():
                 shape.append(kind.rust)
             elif isinstance(kind, Const):

@@ -55,6 +55,10 @@ def is_signed(name: str) -> bool:
     return cdt.is_signed(cutile_dtype(name))
 
 
+def bits(name: str) -> int:
+    return 1 if name == "bool_" else cutile_dtype(name).bitwidth
+
+
 def is_bool(name: str) -> bool:
     return name == "bool_"
 

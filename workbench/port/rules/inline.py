@@ -37,7 +37,7 @@ class Inline:
         self.env = dict(params)
         # a helper's names are its own: nothing it assigns is carried by the caller's loop
         self.loop_stack = [dict(frame, carried=set()) for frame in saved_loops]
-        frame = {"name": func.name, "result": None, "returned": False}
+        frame = {"name": func.name, "result": None, "returned": False, "node": fn}
         self.inline_stack.append(frame)
         try:
             body = fn.body

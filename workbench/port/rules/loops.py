@@ -42,7 +42,8 @@ class Loops:
         start, stop_value, step = self.range_bounds(stmt)
         self.loops += 1
         carried = {n for n in assigned_names(stmt.body) if n in self.env
-                   and isinstance(self.env[n].kind, (Tile, Scalar))}
+                   and isinstance(self.env[n].kind, (Tile, Scalar))
+                   and self.live_across(n, stmt)}
         for n in sorted(carried):
             value = self.env[n]
             if value.stmt is None or value.stmt.kind != "let" \
@@ -81,6 +82,27 @@ class Loops:
         header = f"for {var} in {start}..{stop_expr}" if step is None else \
             f"for {var} in ({start}..{stop_expr}).step_by({step} as usize)"
         self.emit(Stmt("loop", header=header, body=kept, loop_var=var, pure=False))
+
+    def live_across(self, name: str, stmt: ast.For) -> bool:
+        """Whether the loop carries `name`: read in the body before it is assigned there, read
+        after the loop, or carried by an enclosing loop (cuTile carries only live values)."""
+        if any(name in frame["carried"] for frame in self.loop_stack):
+            return True
+        for s in stmt.body:
+            reads = {n.id for n in ast.walk(s) if isinstance(n, ast.Name)
+                     and isinstance(n.ctx, ast.Load)}
+            if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name):
+                reads.add(s.target.id)
+            if name in reads:
+                return True
+            if name in assigned_names([s]) and not isinstance(s, (ast.If, ast.For)):
+                break
+        end = getattr(stmt, "end_lineno", stmt.lineno)
+        return any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id == name
+                   and n.lineno > end for n in ast.walk(self.current_function()))
+
+    def current_function(self) -> ast.FunctionDef:
+        return self.inline_stack[-1]["node"] if self.inline_stack else self.fn
 
     def hoist_invariants(self, body: list[Stmt], variant: set[str]) -> list[Stmt]:
         """Emit the body's pure loop-invariant lets before the loop; return the rest."""

@@ -118,6 +118,8 @@ class ModuleScope:
     def bind(self, node: ast.stmt) -> None:
         if isinstance(node, ast.Import):
             for a in node.names:
+                if a.name in ("torch", "numpy"):
+                    self.names[a.asname or a.name] = Static(DtypeNamespace(a.name))
                 if a.name in KNOWN_MODULES:
                     if a.asname:
                         self.names[a.asname] = Static(KNOWN_MODULES[a.name])
@@ -152,6 +154,23 @@ class ModuleScope:
             self.names[name] = Lit(v)
         else:
             self.names[name] = Static(v)
+
+
+class DtypeNamespace:
+    """`torch` / `numpy` in a kernel: only their dtype names are read, as cuda.tile's dtypes
+    of the same name (cuda-tile accepts them where it takes its own)."""
+    static_view = True
+    ALIASES = {"bool": "bool_", "float": "float32", "half": "float16", "int": "int32"}
+
+    def __init__(self, module: str):
+        self.module = module
+
+    def __getattr__(self, name: str):
+        target = self.ALIASES.get(name, name)
+        if name.startswith("_") or not hasattr(ct, target) or not isinstance(
+                getattr(ct, target), type(ct.float32)):
+            raise AttributeError(f"{self.module}.{name}")
+        return getattr(ct, target)
 
 
 class _CudaPackage:

@@ -91,8 +91,6 @@ def pointer_and_mask(t, arr: ArrayRef, value: Value, check_bounds: bool, custom,
     for v in items:
         if isinstance(v.kind, Tile):
             shape = broadcast_shape(shape, v.kind.shape, node)
-    if not shape:
-        raise Fail(node, "indices", "scalar-only indices (a 0-d gather) are not ported")
     offset = mask = None
     for dim, ind in enumerate(items):
         ind = t.fit(u64_of(t, ind, node), shape, node)

@@ -40,8 +40,9 @@ def cdiv(t, node, hint):
         pa, pb = (t.py_text(v) for v in (a, b))
         names = tuple(dict.fromkeys(n for v in (a, b) if isinstance(v.kind, Const) for n in v.kind.names))
         return Value(Const(f"ceil_div({ra}, {rb})", f"(-(-{pa} // {pb}))", names))
-    if any(isinstance(v.kind, Tile) for v in (a, b)):
-        raise Fail(node, "ct.cdiv", "ct.cdiv of tiles is not ported (scalars only)")
+    if any(isinstance(v.kind, Tile) for v in (a, b)) or not all(
+            isinstance(v.kind, (Lit, Const)) or v.kind.dtype.uniform == "int32" for v in (a, b)):
+        return t.binary("cdiv", a, b, node, hint, nodes=(args["x"], args["y"]))
     texts = [t.i32_text(v, node, "ct.cdiv") for v in (a, b)]
     return t.let(hint or "cdiv", Scalar(t.types.of_name("int32")),
                  f"ceil_div({texts[0]}, {texts[1]})")

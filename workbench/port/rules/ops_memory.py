@@ -82,7 +82,7 @@ def load(t, call, hint=None) -> Value:
             raise Fail(args["padding_mode"], "padding_mode",
                        f"`{ast.unparse(args['padding_mode'])}` is not ported")
     index = t.index_values(args["index"], arr.rank, "ct.load")
-    part = partition(t, arr, shape, pad, order_of(t, args, arr.rank, call))
+    part = partition(t, arr, shape, pad, order_of(t, args, arr.rank, call), call)
     if t.loop_stack and any(v.origin == "loop" for v in index):
         t.loop_stack[-1]["loads"].append(call.lineno)
     idx = ", ".join(v.expr for v in index)
@@ -91,7 +91,11 @@ def load(t, call, hint=None) -> Value:
     return t.let(f"{arr.name}_tile", Tile(arr.dtype, shape), expr, pure=False)
 
 
-def partition(t, arr: ArrayRef, shape, pad, order=None) -> str:
+def partition(t, arr: ArrayRef, shape, pad, order=None, node=0) -> str:
+    if arr.rank > 3:
+        raise Fail(node, "partition", f"{arr.name} has rank {arr.rank}: cutile 0.4.0 partitions "
+                   "tensors of rank <= 3 only (\"Unable to partition tensors with rank > 3\")")
+
     def make():
         ty = f"Partition<{t.rust_dtype(arr.dtype)}, {{ [{shape_text(shape)}] }}>"
         dim_map = "dim_map::Identity" if order is None else \
@@ -138,6 +142,9 @@ def store(t, call, hint=None):
     index_value = t.expr(args["index"])            # cuTile evaluates the index first
     tile = stored_tile(t, args["tile"], arr, call)
     shape = tile.kind.shape
+    if arr.rank > 3:
+        raise Fail(call, "ct.store", f"{arr.name} has rank {arr.rank}: cutile 0.4.0 partitions "
+                   "tensors of rank <= 3 only")
     t.store_shapes.setdefault(call.lineno, list(shape))
     items = index_value.kind.items if isinstance(index_value.kind, Seq) else [index_value]
     bids = len(items) == arr.rank and all(v.origin == f"bid{i}" for i, v in enumerate(items))
@@ -187,7 +194,7 @@ def num_tiles(t, node, hint):
         raise Fail(node, "ct.num_tiles(order=..)", "a non-C order is not ported")
     if len(shape) != arr.rank:
         raise Fail(node, "ct.num_tiles", "tile rank != array rank")
-    view = partition(t, arr, shape, "UNDETERMINED")
+    view = partition(t, arr, shape, "UNDETERMINED", node=node)
     return t.let(hint or "n_tiles", Scalar(t.types.of_name("int32")),
                  f"num_tiles(&{view}, {axis % arr.rank}i32)", origin="num_tiles")
 

@@ -153,6 +153,19 @@ RESERVED = RUST_KEYWORDS | {
     "get_tile_block_id", "get_shape_dim", "ceil_div", "num_tiles", "make_partition_view",
     "padding", "dim_map", "rounding", "ftz", "broadcast_scalar", "f32", "i32", "bool",
     "entry_token",
+    # every other cutile function or type a rule writes
+    "absf", "absi", "floor", "ceil", "sin", "cos", "tan", "sinh", "cosh", "exp2", "log2",
+    "sqrt", "exti", "trunci", "bitcast", "convert_scalar", "tile_to_scalar", "addptr_tile",
+    "get_tensor_base", "load_ptr_tko", "store_ptr_tko", "load_view_tko", "store_view_tko_mut",
+    "permute", "cat", "extract", "scan_sum", "reduce_prod", "maxf", "minf", "maxi", "mini",
+    "divi", "remi", "remf", "fpowf", "addf", "subf", "mulf", "divf", "cmpf", "cmpi", "andi",
+    "ori", "xori", "shri", "negi", "get_num_tile_blocks", "atan2", "exp_with_rounding",
+    "tanh_with_rounding", "Shape", "PointerTile", "Latency", "ordering", "scope", "tma",
+    "predicate", "cmp_ordering", "nan", "overflow", "reverse", "const_array", "shape",
+    "f16", "bf16", "f64", "i8", "i16", "i64", "u8", "u16", "u32", "u64", "tf32", "f8e4m3fn",
+    "f8e5m2", "Some", "None", "unsafe_", "tensor_strides_1", "tensor_strides_2",
+    "tensor_strides_3", "tensor_strides_4", "load_ptr_padded_0", "load_ptr_padded_1",
+    "load_ptr_padded_2", "load_ptr_padded_3", "load_ptr_padded_4", "usize",
 }
 
 def shape_text(shape) -> str:
