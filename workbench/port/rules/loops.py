@@ -9,6 +9,50 @@ import ast
 from .values import IDENT, Fail, Scalar, Stmt, Tile, Value, assigned_names
 
 
+MEMORY_FUNCTIONS = {"load", "store", "gather", "scatter", "atomic_add", "atomic_and",
+                    "atomic_or", "atomic_xor", "atomic_max", "atomic_min", "atomic_xchg",
+                    "atomic_cas"}
+
+
+def memory_ops(body) -> dict[str, int]:
+    """How many memory operations each array name takes in a loop body (as written)."""
+    counts: dict[str, int] = {}
+    for node in ast.walk(ast.Module(body=list(body), type_ignores=[])):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in MEMORY_FUNCTIONS and node.args \
+                and isinstance(node.args[0], ast.Name):
+            counts[node.args[0].id] = counts.get(node.args[0].id, 0) + 1
+    return counts
+
+
+def name_events(stmts, name: str):
+    """(line, "read" | "write") of `name`, statement by statement in execution order (a
+    statement's reads before its writes; loop and branch bodies in place)."""
+    for s in stmts:
+        if isinstance(s, (ast.For, ast.While)):
+            yield from reads_of(s.iter if isinstance(s, ast.For) else s.test, name, s.lineno)
+            yield from name_events(s.body, name)
+        elif isinstance(s, ast.If):
+            yield from reads_of(s.test, name, s.lineno)
+            yield from name_events(s.body, name)
+            yield from name_events(s.orelse, name)
+        else:
+            value = getattr(s, "value", None)
+            if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name) \
+                    and s.target.id == name:
+                yield s.lineno, "read"
+            if value is not None:
+                yield from reads_of(value, name, s.lineno)
+            if name in assigned_names([s]):
+                yield s.lineno, "write"
+
+
+def reads_of(node, name: str, line: int):
+    if any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+           for n in ast.walk(node)):
+        yield line, "read"
+
+
 class Loops:
     """Mixed into the Translator."""
 
@@ -60,7 +104,7 @@ class Loops:
         saved = self.env.get(stmt.target.id)
         self.env[stmt.target.id] = Value(Scalar(self.types.of_name("int32")), var, origin="loop")
         self.loop_stack.append({"carried": carried, "var": var, "bound": stop_value,
-                                "loads": []})
+                                "loads": [], "memory_ops": memory_ops(stmt.body)})
         try:
             self.block(stmt.body)
         finally:
@@ -98,8 +142,11 @@ class Loops:
             if name in assigned_names([s]) and not isinstance(s, (ast.If, ast.For)):
                 break
         end = getattr(stmt, "end_lineno", stmt.lineno)
-        return any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id == name
-                   and n.lineno > end for n in ast.walk(self.current_function()))
+        for event in name_events(self.current_function().body, name):
+            line, kind = event
+            if line > end:
+                return kind == "read"       # read again before any reassignment: live
+        return False
 
     def current_function(self) -> ast.FunctionDef:
         return self.inline_stack[-1]["node"] if self.inline_stack else self.fn

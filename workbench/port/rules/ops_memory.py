@@ -92,10 +92,6 @@ def load(t, call, hint=None) -> Value:
 
 
 def partition(t, arr: ArrayRef, shape, pad, order=None, node=0) -> str:
-    if arr.rank > 3:
-        raise Fail(node, "partition", f"{arr.name} has rank {arr.rank}: cutile 0.4.0 partitions "
-                   "tensors of rank <= 3 only (\"Unable to partition tensors with rank > 3\")")
-
     def make():
         ty = f"Partition<{t.rust_dtype(arr.dtype)}, {{ [{shape_text(shape)}] }}>"
         dim_map = "dim_map::Identity" if order is None else \
@@ -142,12 +138,10 @@ def store(t, call, hint=None):
     index_value = t.expr(args["index"])            # cuTile evaluates the index first
     tile = stored_tile(t, args["tile"], arr, call)
     shape = tile.kind.shape
-    if arr.rank > 3:
-        raise Fail(call, "ct.store", f"{arr.name} has rank {arr.rank}: cutile 0.4.0 partitions "
-                   "tensors of rank <= 3 only")
     t.store_shapes.setdefault(call.lineno, list(shape))
     items = index_value.kind.items if isinstance(index_value.kind, Seq) else [index_value]
-    bids = len(items) == arr.rank and all(v.origin == f"bid{i}" for i, v in enumerate(items))
+    bids = len(items) == arr.rank and all(v.origin == f"bid{i}" for i, v in enumerate(items)) \
+        and arr.rank <= 3
     first = arr.name not in t.outputs
     raw = view_access(latency, tma)
     if bids and arr.rank <= 3 and first and not t.loop_stack and not t.inline_stack \
@@ -159,18 +153,40 @@ def store(t, call, hint=None):
     # A launch passes every `&mut` output as a partition of the kernel's tile shape
     # (cutile checks it), so an explicit index goes through the full view, unchecked:
     # the launcher's shape checks keep it in range.
-    t.outputs.setdefault(arr.name, {"form": "indexed", "shape": shape})
+    # cutile takes `&mut Tensor` parameters of rank <= 3 only (kernel_entry_generator:
+    # "Unable to partition tensors with rank > 3"): a higher rank output stays `&Tensor`,
+    # stored through partition_full_mut, which takes &self
+    t.outputs.setdefault(arr.name, {"form": "indexed" if arr.rank <= 3 else "shared",
+                                    "shape": shape})
     if not t.unchecked:
         t.unchecked = True
         t.notes.append("unchecked_accesses: the store at an explicit index goes through "
                        "the full output view; the launcher must keep it in range")
     part = full_view(t, arr, shape)
     idx = ", ".join(v.expr for v in index)
-    if raw is None:
+    if t.loop_stack and not parallel_store(t, arr, index):
+        # cuTile orders this store after the previous iteration's (a loop-carried token):
+        # the raw store takes and gives the token
+        from .ops_gather import store_token
+        token = store_token(t, arr)
+        lat = "None" if latency is None else f"Some({int(latency)})"
+        t.raw(f"{token} = unsafe {{ store_view_raw(&{part}, {tile.expr}, [{idx}], Some({token}), "
+              f"ordering::Weak, scope::TileBlock, tma::{'Disabled' if tma is False else 'Enabled'}, "
+              f"{lat}, [{', '.join(['false'] * arr.rank)}]) }};")
+    elif raw is None:
         t.raw(f"{part}.store({tile.expr}, [{idx}]);")
     else:
         t.raw(f"unsafe {{ store_view_tko_mut(&mut {part}, {tile.expr}, [{idx}], {raw}) }};")
     return None
+
+
+def parallel_store(t, arr: ArrayRef, index) -> bool:
+    """cuTile's loop-parallel store (token_order._get_parallel_stores): the array's only
+    memory op in the innermost loop, indexed by the loop variable itself: no ordering
+    between iterations."""
+    frame = t.loop_stack[-1]
+    return frame["memory_ops"].get(arr.name, 0) == 1 and \
+        any(v.origin == "loop" and v.expr == frame["var"] for v in index)
 
 
 def full_view(t, arr: ArrayRef, shape) -> str:

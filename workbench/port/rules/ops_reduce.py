@@ -40,6 +40,10 @@ def reduction(t, node, hint, fname):
     if keepdims:
         r = t.let(hint or fname, Tile(x.kind.dtype, kept),
                   f"{r.expr}.reshape(shape![{shape_text(kept)}])")
+    elif any(not d.isdigit() for d in reduced):
+        # cutile types a reduction's result with numbers ({[64]}); an identity convert_tile
+        # (no op) gives it the constants' names, so binary ops with other tiles compile
+        r = t.let(f"{r.expr}_t", Tile(x.kind.dtype, reduced), f"convert_tile({r.expr})")
     return r
 
 

@@ -15,7 +15,7 @@ def entry_params(t: Translator, spec: KernelSpec) -> list[str]:
         if p.kind == ARRAY:
             elem = t.types.array_generic(p.name)
             out = t.outputs.get(p.name)
-            if out is None:
+            if out is None or out["form"] == "shared":
                 params.append(f"{p.name}: &Tensor<{elem}, {{ [{', '.join(['-1'] * (p.rank or 0))}] }}>")
             else:       # static and indexed: a launch partitions it by the tile shape
                 params.append(f"{p.name}: &mut Tensor<{elem}, {{ [{shape_text(out['shape'])}] }}>")

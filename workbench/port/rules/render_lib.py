@@ -22,6 +22,14 @@ SCALAR_FROM_F64 = {"f32": "{v} as f32", "f64": "{v}", "i32": "{v} as i32", "i64"
                    "f16": "f16::from_f64({v})", "bf16": "bf16::from_f64({v})"}
 
 
+def const_var(spec: KernelSpec, name: str) -> str:
+    """The launcher's variable for a constant: its lowercase name, unless a parameter (or a
+    Rust keyword) has that name."""
+    taken = {p.name for p in spec.params if p.kind != "constant"} | {"call", "type", "fn", "mod"}
+    low = name.lower()
+    return low if low not in taken else f"{low}_const"
+
+
 def generic_params(types: KernelTypes) -> str:
     return ", ".join(f"{g}: DType" for g, _ in types.generics)
 
@@ -34,13 +42,13 @@ def render_launch(t: Translator, spec: KernelSpec, op_name: str, fn_name: str, e
                   cparams: str) -> str:
     """A `fn <fn_name><E..>(call, constants..)` launching `entry` (the translator's outputs)."""
     types = t.types
-    cvars = [c.name.lower() for c in spec.constants]
+    cvars = [const_var(spec, c.name) for c in spec.constants]
     loads, args = [], []
     for i, p in enumerate(spec.arrays):
         elem = element(types, spec, p.name)
-        if p.name in t.outputs:
+        if p.name in t.outputs and t.outputs[p.name]["form"] != "shared":
             loads.append(f"    let {p.name} = call.output::<{elem}>({i})?;")
-            dims = ", ".join(d.lower() if not d.isdigit() else d
+            dims = ", ".join(const_var(spec, d) if not d.isdigit() else d
                              for d in t.outputs[p.name]["shape"])
             args.append((p.name, f"{p.name}.partition([{dims}])"))
         else:
@@ -53,8 +61,8 @@ def render_launch(t: Translator, spec: KernelSpec, op_name: str, fn_name: str, e
     order = {p.name: i for i, p in enumerate(spec.params)}
     args.sort(key=lambda a: order[a[0]])
     generics = ", ".join([f"{g}::DTYPE.as_str().to_string()" for g, _ in types.generics]
-                         + [f"{c.name.lower()}.to_string()" for c in t.generic_constants()])
-    outs = [p for p in spec.arrays if p.name in t.outputs]
+                         + [f"{const_var(spec, c.name)}.to_string()" for c in t.generic_constants()])
+    outs = [p for p in spec.arrays if p.name in t.outputs and t.outputs[p.name]["form"] != "shared"]
     grid = (f"    // {outs[0].name} partitioned by its stored tile: the grid is its tile count "
             "(check it against kernel.py's grid())") if outs else \
         "    // no output partition: cutile's launch takes its grid from one; set it by hand"
@@ -111,7 +119,7 @@ def constant_checks(spec: KernelSpec) -> list[str]:
     consts = spec.constants
     if not consts:
         return []
-    cvars = [c.name.lower() for c in consts]
+    cvars = [const_var(spec, c.name) for c in consts]
 
     def tile_sized(c):
         return all(type(v) is int and v > 0 and v & (v - 1) == 0 for v in c.values)
@@ -171,7 +179,7 @@ def render_lib(entries: list[tuple[str, Translator, dict]], spec: KernelSpec,
     full = KernelTypes.of(spec)
     by_dtype = any(k.startswith("dtype(") for k in entries[0][2])
     arrays, scalars, consts = spec.arrays, spec.scalars, spec.constants
-    cvars = [c.name.lower() for c in consts]
+    cvars = [const_var(spec, c.name) for c in consts]
     mod = f"{op_name}_port"
     sig = ", ".join(p.name for p in spec.params)
     checks = [f"        call.rank({i}, {p.rank})?;" for i, p in enumerate(arrays)]
