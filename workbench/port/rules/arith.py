@@ -157,12 +157,25 @@ class Arithmetic:
                 if v.kind.dtype != dt:
                     return None
                 texts.append(v.expr)
-            elif isinstance(v.kind, Const):
+                continue
+            if isinstance(v.kind, Const):
                 if dt.uniform != "int32":
                     return None
-                texts.append(v.kind.rust)
+                other = b if v is a else a
+                if other.origin in ("dim", "param"):
+                    # cutile defines a const generic's constant before the tensor views, cuTile
+                    # Python after: with an entry value as the other operand the commutative
+                    # order differs, so write the entry's value (split on the constant)
+                    text = self.types.literal(self.static_value(v, "a constant with an "
+                                              "entry value"), dt, node)
+                else:
+                    # a constant parameter's typed constant is made at the kernel's entry
+                    text = self.cached(("const", v.kind.rust), lambda: self.let_prologue(
+                        "c" + v.kind.rust.replace("-", "m").strip("()"), Scalar(dt),
+                        v.kind.rust)).expr if v.kind.rust.isidentifier() else v.kind.rust
             else:
-                texts.append(self.types.literal(v.kind.value, dt, node))
+                text = self.types.literal(v.kind.value, dt, node)
+            texts.append(text)
         return self.let(hint or "s", Scalar(dt), f"{texts[0]} {OPERATOR[fn]} {texts[1]}")
 
     def tile_binary(self, fn, a: Value, b: Value, kind: Tile, node, hint, rounding, ftz, nan):

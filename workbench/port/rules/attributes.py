@@ -69,7 +69,7 @@ class Attributes:
 
     def array_dim(self, arr: ArrayRef, dim: int, hint) -> Value:
         return self.let(hint or f"{arr.name}_dim{dim}", Scalar(self.types.of_name("int32")),
-                        f"get_shape_dim({arr.name}.shape(), {dim}i32)")
+                        f"get_shape_dim({arr.name}.shape(), {dim}i32)", origin="dim")
 
     def subscript(self, node: ast.Subscript, hint) -> Value:
         value = node.value

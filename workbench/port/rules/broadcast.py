@@ -77,23 +77,39 @@ class Broadcasting:
         return self.let(f"{v.expr}_t" if v.expr.isidentifier() else "scalar",
                         Tile(v.kind.dtype, ()), f"scalar_to_tile({v.expr})")
 
-    def constant_tile(self, value, dt: DT, shape: tuple, node, rust_value: str | None = None) -> Value:
-        """A literal (or an integer constant generic) as a tile of `dt` and `shape`."""
+    def constant_tile(self, value, dt: DT, shape: tuple, node, rust_value: str | None = None,
+                      at=None) -> Value:
+        """A literal as a tile of `dt` and `shape`. An integer or bool one of a shape is one
+        constant at the kernel's top (cuTile's dataflow folds the broadcast); otherwise the
+        0-d constant is made where the literal was read when it has the literal's own type
+        (float32 / int32 / bool), else where it is used, then reshaped and broadcast."""
         text = rust_value if rust_value is not None else self.types.literal(value, dt, node)
-        if not dt.floating:
+        if not dt.floating and shape:
             return self.let_prologue("c" + text.replace("-", "m"), Tile(dt, tuple(shape)),
                                      f"constant({text}, shape![{shape_text(shape)}])")
         # cutile takes f32::INFINITY & co only as a DSL operand such as constant()
-        expr = f"constant({text}, shape![])" if "::" in text else f"scalar_to_tile({text})"
-        t = self.let("lit", Tile(dt, ()), expr)
+        expr = f"constant({text}, shape![])" if "::" in text or not dt.floating \
+            else f"scalar_to_tile({text})"
+        own = {bool: "bool_", int: "int32", float: "float32"}.get(type(value))
+        if own is not None and dt.uniform == own:
+            t = self.let_at(at, "lit", Tile(dt, ()), expr)
+        else:
+            t = self.let("lit", Tile(dt, ()), expr)
         return self.fit(t, shape, node)
 
     def as_tile(self, v: Value, dt: DT, shape: tuple, node) -> Value:
         """Any operand as a tile of `dt` and `shape` (promote_and_broadcast_to)."""
         if isinstance(v.kind, Tile):
             return self.fit(self.convert(v, dt, node), shape, node)
+        if isinstance(v.kind, Lit) and v.kind.param and dt.uniform == (
+                "float32" if isinstance(v.kind.value, float) else "int32"):
+            # cuTile makes a constant parameter's typed constant at the kernel's entry
+            text = self.types.literal(v.kind.value, dt, node)
+            c = self.cached(("param", v.kind.param, dt), lambda: self.let_prologue(
+                v.kind.param.lower(), Tile(dt, ()), f"constant({text}, shape![])"))
+            return self.fit(c, shape, node)
         if isinstance(v.kind, Lit):
-            return self.constant_tile(v.kind.value, dt, shape, node)
+            return self.constant_tile(v.kind.value, dt, shape, node, at=v.kind.at)
         if isinstance(v.kind, Const):
             # a tile constant needs the value itself (cutile's constant() takes no const
             # generic): the entry is split on the constants it reads

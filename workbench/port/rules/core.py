@@ -57,9 +57,9 @@ class Translator(Control, Inline, Attributes, Arithmetic, Broadcasting, Loops):
                 self.env[p.name] = Value(ArrayRef(p.name, p.rank or 0, self.types.array[p.name]),
                                          p.name)
             elif p.kind == SCALAR:
-                self.env[p.name] = Value(Scalar(self.scalar_dtype(p)), p.name)
+                self.env[p.name] = Value(Scalar(self.scalar_dtype(p)), p.name, origin="param")
             elif p.name in self.const_values and type(self.const_values[p.name]) is not int:
-                self.env[p.name] = Value(Lit(self.const_values[p.name]))   # bool / float
+                self.env[p.name] = Value(Lit(self.const_values[p.name], param=p.name))
             else:
                 self.env[p.name] = Value(Const(p.name, p.name, (p.name,)), p.name,
                                          origin="constant")
@@ -107,6 +107,20 @@ class Translator(Control, Inline, Attributes, Arithmetic, Broadcasting, Loops):
         stmt = self.emit(Stmt("let", name=name, ty=self.ty(kind), expr=expr, pure=pure, op=op,
                               args=args, opts=opts))
         return Value(kind, name, origin=origin, stmt=stmt)
+
+    def let_at(self, at, hint: str, kind, expr: str) -> Value:
+        """A let inserted where `at` = (block, previous statement) says (else emitted)."""
+        if at is None or not any(at[0] is b for b in self.blocks):
+            return self.let(hint, kind, expr)
+        block, previous = at
+        index = 0 if previous is None else next(
+            (i + 1 for i, s in enumerate(block) if s is previous), None)
+        if index is None:
+            return self.let(hint, kind, expr)
+        name = self.fresh(hint)
+        stmt = Stmt("let", name=name, ty=self.ty(kind), expr=expr)
+        block.insert(index, stmt)
+        return Value(kind, name, stmt=stmt)
 
     def let_prologue(self, hint: str, kind, expr: str) -> Value:
         """A constant cuTile materializes at the top of the kernel."""
@@ -247,7 +261,9 @@ class Translator(Control, Inline, Attributes, Arithmetic, Broadcasting, Loops):
             return done
         if isinstance(node, ast.Constant):
             if isinstance(node.value, (int, float, bool)):
-                return Value(Lit(node.value))
+                # cuTile makes a literal's constant where it reads it: remember the place
+                block = self.blocks[-1]
+                return Value(Lit(node.value, at=(block, block[-1] if block else None)))
             return Value(Static(node.value))
         if isinstance(node, ast.Name):
             return self.name(node)

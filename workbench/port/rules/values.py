@@ -36,6 +36,8 @@ class Scalar:
 class Lit:
     value: object              # int | float | bool: a loosely typed Python constant
     early: bool = False        # computed (`-math.inf`): cuTile made its constant already
+    param: str | None = None   # a bool/float ct.Constant parameter: a constant at the top
+    at: object = None          # (block, the statement before) where the literal was read
 
 
 @dataclass
