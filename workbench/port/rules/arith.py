@@ -143,8 +143,11 @@ class Arithmetic:
             scalar = self.scalar_binary(fn, a, b, node, hint, force_float)
             if scalar is not None:
                 return scalar
+        b_value = self.static_value(b, "a constant operand") if fn == "mod" and \
+            isinstance(b.kind, (Lit, Const)) else None
         (ta, tb), dtype, shape = self.operands([a, b], list(nodes), fn, force_float=force_float)
-        return self.tile_binary(fn, ta, tb, Tile(dtype, shape), node, hint, rounding, ftz, nan)
+        return self.tile_binary(fn, ta, tb, Tile(dtype, shape), node, hint, rounding, ftz, nan,
+                                b_value)
 
     def scalar_binary(self, fn, a: Value, b: Value, node, hint, force_float) -> Value | None:
         """`+ - * /` of Rust scalars (and literals/constants): a Rust expression."""
@@ -178,7 +181,8 @@ class Arithmetic:
             texts.append(text)
         return self.let(hint or "s", Scalar(dt), f"{texts[0]} {OPERATOR[fn]} {texts[1]}")
 
-    def tile_binary(self, fn, a: Value, b: Value, kind: Tile, node, hint, rounding, ftz, nan):
+    def tile_binary(self, fn, a: Value, b: Value, kind: Tile, node, hint, rounding, ftz, nan,
+                    b_value=None):
         name = hint or NAMES.get(fn, fn.removeprefix("bitwise_"))
         dt = kind.dtype
         rm = rounding_name(rounding)
@@ -197,7 +201,7 @@ class Arithmetic:
                 q = self.let(f"{name}_q", kind, f"{a.expr} / {b.expr}")
                 return self.let(name, kind, f"floor({q.expr})")
             if fn == "mod":
-                return self.float_mod(a, b, kind, node, name)
+                return self.float_mod(a, b, kind, node, name, b_value)
             if fn == "pow":
                 return self.let(name, kind, f"unsafe {{ fpowf({a.expr}, {b.expr}) }}")
             if fn in ("maximum", "minimum"):
@@ -220,7 +224,7 @@ class Arithmetic:
             if fn == "mod":
                 if not dt.all(is_signed):
                     return self.let(name, kind, f"remi({a.expr}, {b.expr})")
-                return self.int_mod(a, b, kind, node, name)
+                return self.int_mod(a, b, kind, node, name, b_value)
             simple = {"bitwise_and": "andi", "bitwise_or": "ori", "bitwise_xor": "xori",
                       "bitwise_rshift": "shri", "maximum": "maxi", "minimum": "mini"}
             if fn in simple:
@@ -230,8 +234,10 @@ class Arithmetic:
                 return self.let(name, kind, f"{a.expr} << {b.expr}")
         raise Fail(node, fn, f"`{fn}` on {dt.text()} tiles is not ported")
 
-    def mod_fixup(self, rem: Value, b: Value, kind: Tile, node, name, floating: bool) -> Value:
-        """Python's sign rule after remi/remf: r + b where r != 0 and sign(r) != sign(b)."""
+    def mod_fixup(self, rem: Value, b: Value, kind: Tile, node, name, floating: bool,
+                  b_value=None) -> Value:
+        """Python's sign rule after remi/remf: r + b where r != 0 and sign(r) != sign(b).
+        With a constant divisor, `b < 0` is a constant (cuTile's dataflow folds it)."""
         zero = self.constant_zero(kind, node) if not floating else \
             self.let(f"{name}_zero", kind, f"constant({self.types.literal(0.0, kind.dtype, node)}, "
                                           f"shape![{', '.join(kind.shape)}])")
@@ -243,7 +249,11 @@ class Arithmetic:
             lt = lambda x: f"lt_tile({x}, {zero.expr})"
             ne = f"ne_tile({rem.expr}, {zero.expr})"
         r_neg = self.let(f"{name}_neg", bool_kind, lt(rem.expr))
-        b_neg = self.let(f"{b.expr}_neg", bool_kind, lt(b.expr))
+        if b_value is not None and not kind.shape:     # cuTile folds it only at 0-d
+            b_neg = self.let(f"{b.expr}_neg", bool_kind, self.constant_expr(
+                "true" if b_value < 0 else "false", kind.shape, node))
+        else:
+            b_neg = self.let(f"{b.expr}_neg", bool_kind, lt(b.expr))
         signs = self.let(f"{name}_signs", bool_kind, f"xori({r_neg.expr}, {b_neg.expr})")
         nonzero = self.let(f"{name}_nonzero", bool_kind, ne)
         fix = self.let(f"{name}_fix", bool_kind, f"andi({signs.expr}, {nonzero.expr})")
@@ -254,13 +264,13 @@ class Arithmetic:
         return self.let("zeros", kind, f"constant({self.types.literal(0, kind.dtype, node)}, "
                                        f"shape![{', '.join(kind.shape)}])")
 
-    def int_mod(self, a, b, kind, node, name):
+    def int_mod(self, a, b, kind, node, name, b_value=None):
         rem = self.let(f"{name}_raw", kind, f"remi({a.expr}, {b.expr})")
-        return self.mod_fixup(rem, b, kind, node, name, floating=False)
+        return self.mod_fixup(rem, b, kind, node, name, False, b_value)
 
-    def float_mod(self, a, b, kind, node, name):
+    def float_mod(self, a, b, kind, node, name, b_value=None):
         rem = self.let(f"{name}_raw", kind, f"remf({a.expr}, {b.expr})")
-        return self.mod_fixup(rem, b, kind, node, name, floating=True)
+        return self.mod_fixup(rem, b, kind, node, name, True, b_value)
 
     def boolop(self, node: ast.BoolOp, hint) -> Value:
         try:

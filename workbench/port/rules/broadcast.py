@@ -72,6 +72,17 @@ class Broadcasting:
                                        "narrows in another")
         return f"convert_tile({v.expr})"
 
+    def constant_expr(self, text: str, shape, node) -> str:
+        """`constant(text, shape![..])`; a bool false, which cutile 0.4.0 encodes as true in
+        constant() (encode_literal_bytes takes any string but "0" as 0xFF), is
+        scalar_to_tile(false) at 0-d and refused with a shape."""
+        if text == "false":
+            if shape:
+                raise Fail(node, "constant", "a tile of False: cutile 0.4.0's constant(false, ..) "
+                           "encodes true (its dense literal reads \"false\" as nonzero)")
+            return "scalar_to_tile(false)"
+        return f"constant({text}, shape![{shape_text(shape)}])"
+
     def scalar_tile(self, v: Value, node) -> Value:
         """A Rust scalar as a 0-d tile (no op in the IR)."""
         return self.let(f"{v.expr}_t" if v.expr.isidentifier() else "scalar",
@@ -86,9 +97,9 @@ class Broadcasting:
         text = rust_value if rust_value is not None else self.types.literal(value, dt, node)
         if not dt.floating and shape:
             return self.let_prologue("c" + text.replace("-", "m"), Tile(dt, tuple(shape)),
-                                     f"constant({text}, shape![{shape_text(shape)}])")
+                                     self.constant_expr(text, shape, node))
         # cutile takes f32::INFINITY & co only as a DSL operand such as constant()
-        expr = f"constant({text}, shape![])" if "::" in text or not dt.floating \
+        expr = self.constant_expr(text, (), node) if "::" in text or not dt.floating \
             else f"scalar_to_tile({text})"
         own = {bool: "bool_", int: "int32", float: "float32"}.get(type(value))
         if own is not None and dt.uniform == own:
@@ -106,7 +117,7 @@ class Broadcasting:
             # cuTile makes a constant parameter's typed constant at the kernel's entry
             text = self.types.literal(v.kind.value, dt, node)
             c = self.cached(("param", v.kind.param, dt), lambda: self.let_prologue(
-                v.kind.param.lower(), Tile(dt, ()), f"constant({text}, shape![])"))
+                v.kind.param.lower(), Tile(dt, ()), self.constant_expr(text, (), node)))
             return self.fit(c, shape, node)
         if isinstance(v.kind, Lit):
             return self.constant_tile(v.kind.value, dt, shape, node, at=v.kind.at)

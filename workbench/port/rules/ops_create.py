@@ -24,7 +24,7 @@ def filled(t, node, hint, shape, value: Value, dt, what: str) -> Value:
     kind = Tile(dt, shape)
     if isinstance(value.kind, Lit):
         text = t.types.literal(value.kind.value, dt, node)
-        return t.let(hint or "full", kind, f"constant({text}, shape![{shape_text(shape)}])")
+        return t.let(hint or "full", kind, t.constant_expr(text, shape, node))
     if isinstance(value.kind, Const):      # constant() takes no const generic: split on it
         return filled(t, node, hint, shape, Value(Lit(t.static_value(value, what))), dt, what)
     if isinstance(value.kind, (Scalar, Tile)) and getattr(value.kind, "shape", ()) == ():

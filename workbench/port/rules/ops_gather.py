@@ -109,9 +109,10 @@ def pointer_and_mask(t, arr: ArrayRef, value: Value, check_bounds: bool, custom,
     pointer = lambda s: f"PointerTile<*mut {elem}, {{ [{shape_text(s)}] }}>"   # noqa: E731
     base = t.let_typed(f"{arr.name}_base", ptr_kind, f"get_tensor_base({arr.name})")
     ones = ("1",) * len(shape)
-    if ones != tuple(shape):
+    if shape:
         base = t.let_typed(f"{arr.name}_base_r", pointer(ones),
                            f"{base}.reshape(shape![{shape_text(ones)}])")
+    if ones != tuple(shape):
         base = t.let_typed(f"{arr.name}_base_b", pointer(shape),
                            f"{base}.broadcast(shape![{shape_text(shape)}])")
     ptrs = t.let_typed(f"{arr.name}_ptrs", pointer(shape), f"addptr_tile({base}, {offset.expr})")
@@ -166,8 +167,8 @@ def gather(t, node, hint):
     pad = t.as_tile(pad_value, arr.dtype, (), node) if early_constant(t, pad_value, arr.dtype) \
         else None
     ptrs, mask, shape = pointer_and_mask(t, arr, indices, check, custom, node)
-    if pad is None:
-        pad = t.as_tile(pad_value, arr.dtype, (), node)
+    if pad is None:       # an integer padding literal: cuTile folds its broadcast (dataflow)
+        pad = t.as_tile(pad_value, arr.dtype, () if arr.dtype.floating else shape, node)
     pad = t.fit(pad, shape, node)
     t.helpers.add(("load_ptr", len(shape)))
     token = token_of(t, arr)

@@ -42,7 +42,6 @@ def render_launch(t: Translator, spec: KernelSpec, op_name: str, fn_name: str, e
                   cparams: str) -> str:
     """A `fn <fn_name><E..>(call, constants..)` launching `entry` (the translator's outputs)."""
     types = t.types
-    cvars = [const_var(spec, c.name) for c in spec.constants]
     loads, args = [], []
     for i, p in enumerate(spec.arrays):
         elem = element(types, spec, p.name)
