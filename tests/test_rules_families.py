@@ -25,6 +25,7 @@ FAMILIES = {
     "mma_tf32": ("mma_tf32.py:mm_tf32", ["f32[128,256]", "f32[256,128]", "f32[128,128]"],
                  ["BM=64", "BN=64", "BK=32"]),
     "scan_reduce": ("scan_reduce.py:scans", ["f32[64,128]", "f32[64,128]"], ["TILE=128"]),
+    "inplace": ("inplace.py:rotate_halves", ["bf16[8,128]", "i32[64]"], ["H=8", "D=64"]),
     "shapes": ("shapes.py:shapes", ["f32[64,32]", "f32[32,64]", "f32[64,32]"], ["M=16", "N=32"]),
 }
 

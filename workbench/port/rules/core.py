@@ -16,6 +16,7 @@ from .control import Control
 from .inline import Inline
 from .loops import Loops
 from .module_scope import ModuleScope
+from .tokens import inplace_arrays
 from .types import KernelTypes
 from .values import (RESERVED, ArrayRef, Const, DType, Fail, Func, Lit, Scalar, Seq, Static,
                      Stmt, Tile, Value, shape_text)
@@ -33,7 +34,9 @@ class Translator(Control, Inline, Attributes, Arithmetic, Broadcasting, Loops):
         self.env: dict[str, Value] = {}
         self.blocks: list[list[Stmt]] = [[]]
         self.prologue: list[Stmt] = []                 # constants cuTile puts at the top
-        self.token_vars: dict[str, str] = {}           # array -> its `let mut` store token
+        self.token_vars: dict[str, str] = {}           # array -> its `let mut` last-op token
+        self.stored_vars: dict[str, str] = {}          # array -> its last-store token (in place)
+        self.inplace = inplace_arrays(fn)              # arrays read and written
         self.scope_ids: list[int] = [0]
         self.next_scope = 1
         self.used: set[str] = set(RESERVED) | {g for g, _ in self.types.generics}

@@ -12,6 +12,7 @@ compiler op `Tensor::shape()` uses (`return_type_meta_field`, field "strides")."
 from __future__ import annotations
 
 from .registry import Family
+from .tokens import after_read, after_write, last_op_token, last_store_token
 from .values import ArrayRef, Const, Fail, Lit, Scalar, Seq, Tile, Value, broadcast_shape, shape_text
 
 FAMILY = Family("gather")
@@ -131,24 +132,6 @@ def latency_of(t, args) -> int:
     return 0 if value is None else int(value)
 
 
-def token_of(t, arr: ArrayRef) -> str:
-    """The token a pointer access of `arr` is ordered by: the last scatter's to it (cuTile
-    threads it, through loops too), else the array's own."""
-    if arr.name in t.token_vars:
-        return t.token_vars[arr.name]
-    return t.cached(("token", arr.name),
-                    lambda: Value(arr, t.let_typed(f"{arr.name}_token", "Token",
-                                                   f"{arr.name}.token()", pure=False))).expr
-
-
-def store_token(t, arr: ArrayRef) -> str:
-    """The `let mut` token a scatter to `arr` takes and replaces (declared at the top)."""
-    if arr.name not in t.token_vars:
-        name = t.fresh(f"{arr.name}_token")
-        t.token_vars[arr.name] = name
-    return t.token_vars[arr.name]
-
-
 def early_constant(t, v: Value, dt) -> bool:
     """A literal computed from an expression (`-math.inf`) is a constant cuTile creates where
     it evaluates the expression, typed float32 / int32; used as that type, it stays there."""
@@ -171,14 +154,16 @@ def gather(t, node, hint):
         pad = t.as_tile(pad_value, arr.dtype, () if arr.dtype.floating else shape, node)
     pad = t.fit(pad, shape, node)
     t.helpers.add(("load_ptr", len(shape)))
-    token = token_of(t, arr)
+    token = last_store_token(t, arr)
     mask_text = f"Some({mask.expr})" if mask is not None else "None"
     name = t.fresh(hint or f"{arr.name}_rows")
+    done = t.fresh(f"{name}_token") if arr.name in t.inplace else "_"
     kind = Tile(arr.dtype, shape)
-    stmt = t.raw(f"let ({name}, _): ({t.ty(kind)}, Token) = unsafe {{\n"
+    stmt = t.raw(f"let ({name}, {done}): ({t.ty(kind)}, Token) = unsafe {{\n"
                  f"    load_ptr_padded_{len(shape)}({ptrs}, ordering::Weak, None::<scope::TileBlock>, "
                  f"{mask_text}, Some({pad.expr}), Some({token}), Latency::<{latency_of(t, args)}>)\n}};")
     t.loaded.add(arr.name)
+    after_read(t, arr, done)
     return Value(kind, name, stmt=stmt)
 
 
@@ -195,11 +180,12 @@ def scatter(t, node, hint):
         raise Fail(node, "ct.scatter", f"the value is {value.kind.dtype.text()}, the array holds "
                    f"{arr.dtype.text()}: ct.astype it first")
     value = t.as_tile(value, arr.dtype, shape, node)
-    token = store_token(t, arr)
+    token = last_op_token(t, arr)
     mask_text = f"Some({mask.expr})" if mask is not None else "None"
     t.raw(f"{token} = unsafe {{\n    store_ptr_tko({ptrs}, {value.expr}, ordering::Weak, "
           f"None::<scope::TileBlock>, {mask_text}, Some({token}), "
           f"Latency::<{latency_of(t, args)}>)\n}};")
+    after_write(t, arr)
     t.scattered.add(arr.name)
     if not any("ct.scatter writes" in n for n in t.notes):
         t.notes.append("ct.scatter writes through the array's base pointer (store_ptr_tko): the "

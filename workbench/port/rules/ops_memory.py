@@ -11,6 +11,7 @@ import ast
 import cuda.tile as ct
 
 from .registry import Family
+from .tokens import after_read, after_write, last_op_token, last_store_token
 from .values import ArrayRef, Fail, Lit, Scalar, Seq, Stmt, Tile, Value, shape_text
 
 FAMILY = Family("memory")
@@ -82,13 +83,48 @@ def load(t, call, hint=None) -> Value:
             raise Fail(args["padding_mode"], "padding_mode",
                        f"`{ast.unparse(args['padding_mode'])}` is not ported")
     index = t.index_values(args["index"], arr.rank, "ct.load")
-    part = partition(t, arr, shape, pad, order_of(t, args, arr.rank, call), call)
+    order = order_of(t, args, arr.rank, call)
     if t.loop_stack and any(v.origin == "loop" for v in index):
         t.loop_stack[-1]["loads"].append(call.lineno)
     idx = ", ".join(v.expr for v in index)
+    if arr.name in t.inplace:
+        return inplace_load(t, arr, shape, pad, order, idx, latency, tma, hint)
+    part = partition(t, arr, shape, pad, order, call)
     raw = view_access(latency, tma)
     expr = f"{part}.load([{idx}])" if raw is None else f"load_view_tko(&{part}, [{idx}], {raw})"
     return t.let(f"{arr.name}_tile", Tile(arr.dtype, shape), expr, pure=False)
+
+
+def inplace_load(t, arr: ArrayRef, shape, pad, order, idx: str, latency, tma, hint) -> Value:
+    """A load of an array the kernel also writes: its view and load take the last store's
+    token and the load's token is joined into the array's last-op token (cuTile's order)."""
+    token = last_store_token(t, arr)
+    dim_map = "dim_map::Identity" if order is None else f"const_array![{', '.join(map(str, order))}]"
+    view = t.let_typed(f"{arr.name}_part", f"Partition<{t.rust_dtype(arr.dtype)}, {{ [{shape_text(shape)}] }}>",
+                       f"unsafe {{ make_partition_view({arr.name}, shape![{shape_text(shape)}], "
+                       f"padding::{PADDING[pad]}, {dim_map}, {token}) }}", pure=False)
+    name, done = t.fresh(hint or f"{arr.name}_tile"), t.fresh(f"{arr.name}_loaded")
+    kind = Tile(arr.dtype, shape)
+    lat = "None" if latency is None else f"Some({int(latency)})"
+    stmt = t.raw(f"let ({name}, {done}): ({t.ty(kind)}, Token) = unsafe {{ load_view_raw(&{view}, "
+                 f"[{idx}], Some({token}), ordering::Weak, scope::TileBlock, "
+                 f"tma::{'Disabled' if tma is False else 'Enabled'}, {lat}, "
+                 f"[{', '.join(['false'] * arr.rank)}], shape![{shape_text(shape)}]) }};")
+    after_read(t, arr, done)
+    return Value(kind, name, stmt=stmt)
+
+
+def inplace_store(t, arr: ArrayRef, tile: Value, shape, idx: str, latency, tma) -> None:
+    token = last_op_token(t, arr)
+    view = t.fresh(f"{arr.name}_part")
+    lat = "None" if latency is None else f"Some({int(latency)})"
+    t.raw(f"let {view}: PartitionMut<{t.rust_dtype(arr.dtype)}, {{ [{shape_text(shape)}] }}> = "
+          f"unsafe {{ make_partition_view_mut({arr.name}, shape![{shape_text(shape)}], padding::None, "
+          f"{token}) }};")
+    t.raw(f"{token} = unsafe {{ store_view_raw(&{view}, {tile.expr}, [{idx}], Some({token}), "
+          f"ordering::Weak, scope::TileBlock, tma::{'Disabled' if tma is False else 'Enabled'}, "
+          f"{lat}, [{', '.join(['false'] * arr.rank)}]) }};")
+    after_write(t, arr)
 
 
 def partition(t, arr: ArrayRef, shape, pad, order=None, node=0) -> str:
@@ -104,7 +140,8 @@ def partition(t, arr: ArrayRef, shape, pad, order=None, node=0) -> str:
         name = t.fresh(f"{arr.name}_part")
         stmt = t.emit(Stmt("let", name=name, ty=ty, expr=expr))
         return Value(ArrayRef(arr.name, arr.rank, arr.dtype), name, stmt=stmt)
-    return t.cached(("partition", arr.name, shape, pad, order), make).expr
+    # one view per access, as cuTile makes them (a loop-invariant one is hoisted)
+    return make().expr
 
 
 def stored_tile(t, node, arr: ArrayRef, call) -> Value:
@@ -144,6 +181,15 @@ def store(t, call, hint=None):
         and arr.rank <= 3
     first = arr.name not in t.outputs
     raw = view_access(latency, tma)
+    if arr.name in t.inplace:          # read and written: cuTile's token order, by hand
+        index = t.index_values(index_value, arr.rank, "ct.store")
+        t.outputs.setdefault(arr.name, {"form": "shared", "shape": shape})
+        if not t.unchecked:
+            t.unchecked = True
+            t.notes.append(f"unchecked_accesses: {arr.name} is read and written: its views "
+                           "are made per access with cuTile's tokens")
+        inplace_store(t, arr, tile, shape, ", ".join(v.expr for v in index), latency, tma)
+        return None
     if bids and arr.rank <= 3 and first and not t.loop_stack and not t.inline_stack \
             and raw is None:
         t.outputs[arr.name] = {"form": "static", "shape": shape}
@@ -167,8 +213,7 @@ def store(t, call, hint=None):
     if t.loop_stack and not parallel_store(t, arr, index):
         # cuTile orders this store after the previous iteration's (a loop-carried token):
         # the raw store takes and gives the token
-        from .ops_gather import store_token
-        token = store_token(t, arr)
+        token = last_op_token(t, arr)
         lat = "None" if latency is None else f"Some({int(latency)})"
         t.raw(f"{token} = unsafe {{ store_view_raw(&{part}, {tile.expr}, [{idx}], Some({token}), "
               f"ordering::Weak, scope::TileBlock, tma::{'Disabled' if tma is False else 'Enabled'}, "

@@ -6,6 +6,7 @@ from ..analyze import ARRAY, SCALAR, KernelSpec
 from .branches import entry_key
 from .core import Translator
 from .ops_gather import HELPERS
+from .tokens import token_declarations
 from .values import shape_text
 
 
@@ -39,8 +40,7 @@ def render_entry(t: Translator, spec: KernelSpec, name: str) -> list[str]:
     generics = [f"{g}: ElementType" for g, _ in t.types.generics] + \
         [f"const {c.name}: i32" for c in t.generic_constants()]
     body = shared_token(spec, t)
-    body += [f"let mut {var}: Token = {arr}.token();  // threaded through its scatters"
-             for arr, var in t.token_vars.items()]
+    body += token_declarations(t)
     for s in t.prologue + t.blocks[0]:
         body += s.render("")
     attr = entry_attribute(t.unchecked, spec.hints, getattr(spec, "target_hints", {}))

@@ -167,7 +167,7 @@ RESERVED = RUST_KEYWORDS | {
     "f16", "bf16", "f64", "i8", "i16", "i64", "u8", "u16", "u32", "u64", "tf32", "f8e4m3fn",
     "f8e5m2", "Some", "None", "unsafe_", "tensor_strides_1", "tensor_strides_2",
     "tensor_strides_3", "tensor_strides_4", "load_ptr_padded_0", "load_ptr_padded_1",
-    "load_ptr_padded_2", "load_ptr_padded_3", "load_ptr_padded_4", "usize", "store_view_raw",
+    "load_ptr_padded_2", "load_ptr_padded_3", "load_ptr_padded_4", "usize", "store_view_raw", "load_view_raw", "join_tokens", "make_partition_view_mut",
 }
 
 def shape_text(shape) -> str:
