@@ -88,6 +88,7 @@ class KernelSpec:
     line: int = 0                       # the `def` line
     problems: list[dict] = field(default_factory=list)   # {"line", "construct", "message"}
     hints: dict[str, int] = field(default_factory=dict)  # @ct.kernel(...) as Tile IR hints
+    target_hints: dict[str, dict] = field(default_factory=dict)  # ct.ByTarget: gpu -> hints
     schema: str = SCHEMA
 
     # ---- views
@@ -142,6 +143,7 @@ class KernelSpec:
             specializations=[Specialization(**s) for s in data["specializations"]],
             line=data.get("line", 0), problems=list(data.get("problems", [])),
             hints=dict(data.get("hints", {})),
+            target_hints=dict(data.get("target_hints", {})),
             schema=data["schema"])
 
 
@@ -181,23 +183,56 @@ HINT_NAMES = {"occupancy": "occupancy", "num_worker_warps": "num_worker_warps_pe
               "num_ctas": "num_cta_in_cga"}
 
 
-def kernel_hints(fn: ast.FunctionDef, problems: list[dict]) -> dict[str, int]:
-    """The optimization hints of the kernel's decorator (integers only: a per-GPU
-    `ct.ByTarget` value is a problem the drafter reports)."""
-    hints = {}
+def module_ints(tree: ast.Module) -> dict[str, int]:
+    """Module-level names bound to an integer literal (`_DEFAULT_OCCUPANCY = 2`)."""
+    out = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 \
+                and isinstance(node.targets[0], ast.Name):
+            value = node.value
+            if isinstance(value, ast.Constant) and type(value.value) is int:
+                out[node.targets[0].id] = value.value
+            else:
+                out.pop(node.targets[0].id, None)
+    return out
+
+
+def hint_value(node: ast.AST, ints: dict[str, int]) -> int | dict[str, int] | None:
+    """An integer hint, a per-GPU `ct.ByTarget(sm_90=.., default=..)` as {gpu: value}, or
+    None when it is neither."""
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if isinstance(node, ast.Name) and node.id in ints:
+        return ints[node.id]
+    if isinstance(node, ast.Call) and ct_name(node.func) == "ByTarget" and not node.args:
+        per_gpu = {kw.arg: hint_value(kw.value, ints) for kw in node.keywords}
+        if all(isinstance(v, int) for v in per_gpu.values()) and None not in per_gpu:
+            return per_gpu
+    return None
+
+
+def kernel_hints(fn: ast.FunctionDef, problems: list[dict],
+                 ints: dict[str, int] | None = None) -> tuple[dict[str, int], dict[str, dict]]:
+    """The optimization hints of the kernel's decorator: integers (also module constants)
+    for every GPU, and per-GPU values from `ct.ByTarget` as {gpu or "default": {hint: v}}."""
+    hints, targets = {}, {}
     for decorator in fn.decorator_list:
         if not (isinstance(decorator, ast.Call) and ct_name(decorator.func) == "kernel"):
             continue
         for kw in decorator.keywords:
             if kw.arg not in HINT_NAMES:
                 continue              # opt_level is a tileiras flag, not in the Tile IR
-            if isinstance(kw.value, ast.Constant) and type(kw.value.value) is int:
-                hints[HINT_NAMES[kw.arg]] = kw.value.value
+            value = hint_value(kw.value, ints or {})
+            if isinstance(value, int):
+                hints[HINT_NAMES[kw.arg]] = value
+            elif isinstance(value, dict):
+                for gpu, v in value.items():
+                    targets.setdefault(gpu, {})[HINT_NAMES[kw.arg]] = v
             else:
                 problems.append({"line": decorator.lineno, "construct": f"ct.kernel({kw.arg}=..)",
                                  "message": f"`{ast.unparse(kw.value)}` is not an integer: "
                                             "write the hint per GPU in the port by hand"})
-    return hints
+    return hints, targets
 
 
 def find_kernel(tree: ast.Module, kernel_name: str) -> ast.FunctionDef | None:
@@ -334,7 +369,8 @@ def analyze(source: str, filename: str, kernel_name: str, cases: list[Case]) -> 
             ops.append(OpUse(node.lineno, "while"))
     ops.sort(key=lambda o: o.line)
     accesses.sort(key=lambda a: a.line)
+    hints, target_hints = kernel_hints(fn, problems, module_ints(tree))
     return KernelSpec(kernel_name=kernel_name, filename=filename, params=params,
                       tile_accesses=accesses, operations=ops, const_branches=branches,
                       loops=loops, outputs=outputs, specializations=specs, line=fn.lineno,
-                      problems=problems, hints=kernel_hints(fn, problems))
+                      problems=problems, hints=hints, target_hints=target_hints)

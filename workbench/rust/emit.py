@@ -68,8 +68,7 @@ def port_bytecode(op: Operator, case_index: int = 0) -> bytes:
 
 def operator_rust_ir(op: Operator, case_index: int = 0) -> IRResult:
     bytecode = port_bytecode(op, case_index)
-    entry = load_manifest(op).entry_for(op.case(case_index),
-                                        load_operator_kernel(op).params)
+    entry = load_manifest(op).entry_for(op.case(case_index), load_operator_kernel(op).params)
     return IRResult(text=disassemble(bytecode), symbol=entry,
                     source=f"{display_path(op.port_folder)}:{entry}")
 

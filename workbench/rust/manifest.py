@@ -48,16 +48,18 @@ class PortManifest:
     raw: tuple[str, ...] = ()         # arrays passed as pointer, extents, strides
     launch: bool = False              # the call carries the launch rule's grid and hints
 
-    def entry_for(self, case: Case, params: list[str] | None = None) -> str:
-        """The entry compiled for `case`: its [entries] match, else `entry`."""
+    def entry_for(self, case: Case, params: list[str] | tuple = ()) -> str:
+        """The entry compiled for `case`: its [entries] match, else `entry`. A key may name
+        an array's dtype, `dtype(x)=f16` (an entry per dtype); it needs the kernel's
+        parameter names, `params`, to find the array among the case's arguments. In the
+        chosen name, `{dtype(x)}` is replaced by x's dtype."""
+        runtime = _runtime_args(list(params), case) if params else {}
         chosen = self.entry
         for assignment, entry in self.entries:
-            if all(name in case.consts and str(case.consts[name]) == value
-                   for name, value in assignment):
+            if all(_matches(name, value, case, runtime) for name, value in assignment):
                 chosen = entry
                 break
-        if "{dtype(" in chosen and params is not None:
-            runtime = _runtime_args(params, case)
+        if "{dtype(" in chosen and runtime:
             chosen = re.sub(r"\{dtype\((\w+)\)\}", lambda m: runtime[m[1]].dtype, chosen)
         return chosen
 
@@ -66,8 +68,9 @@ class PortManifest:
         values = []
         for item in self.generics:
             match = re.fullmatch(r"dtype\((\w+)\)", item)
-            if match:
-                values.append(runtime[match[1]].dtype)
+            if match:          # cutile's element type names differ from argspec's for fp8
+                dtype = runtime[match[1]].dtype
+                values.append(CUTILE_NAMES.get(dtype, dtype))
             elif item in case.consts:
                 value = case.consts[item]
                 values.append(str(value).lower() if isinstance(value, bool) else str(value))
@@ -75,6 +78,17 @@ class PortManifest:
                 raise WorkbenchError(f"port.toml: generic {item!r} is neither dtype(param) nor "
                                      "a constant of the case", "fix the port's port.toml")
         return values
+
+
+CUTILE_NAMES = {"f8e4m3": "f8e4m3fn"}
+
+
+def _matches(name: str, value: str, case: Case, runtime: dict) -> bool:
+    dtype_of = re.fullmatch(r"dtype\((\w+)\)", name)
+    if dtype_of:
+        arg = runtime.get(dtype_of[1])
+        return arg is not None and arg.dtype == value
+    return name in case.consts and str(case.consts[name]) == value
 
 
 def _runtime_args(params: list[str], case: Case) -> dict:

@@ -63,6 +63,31 @@ impl<'a> Call<'a> {
         Ok(first)
     }
 
+    /// The dtype code of one tensor (ports whose arrays have their own element types).
+    pub fn dtype_of(&self, index: usize) -> i32 {
+        self.tensors[index].dtype
+    }
+
+    /// Tensor `index` shares tensor `other`'s dtype (one generic element type).
+    pub fn same_dtype(&self, index: usize, other: usize) -> Result<(), Error> {
+        let (a, b) = (self.dtype_of(index), self.dtype_of(other));
+        self.require(a == b, || format!("tensors {index} and {other} have dtypes {} and {}, the port \
+                                          takes one element type for both", dtype_name(a), dtype_name(b)))
+    }
+
+    /// Tensor `index` has the one dtype the port takes for it.
+    pub fn require_dtype(&self, index: usize, code: i32) -> Result<(), Error> {
+        let got = self.dtype_of(index);
+        self.require(got == code, || format!("tensor {index} is {}, the port takes {}",
+                                             dtype_name(got), dtype_name(code)))
+    }
+
+    /// The error of a dtype combination the port has no arm for.
+    pub fn bad_dtypes(&self, codes: &[i32]) -> Result<(), Error> {
+        let names: Vec<&str> = codes.iter().map(|&c| dtype_name(c)).collect();
+        Err(set_error(Error::BadArgument, format!("{}: dtypes {names:?} have no launch", self.op)))
+    }
+
     pub fn extent(&self, index: usize, dim: usize) -> i64 {
         self.tensors[index].shape[dim]
     }

@@ -9,8 +9,19 @@ use cutile::prelude::*;
 pub const DTYPE_F32: i32 = 0;
 pub const DTYPE_F16: i32 = 1;
 pub const DTYPE_BF16: i32 = 2;
-pub const DTYPE_I32: i32 = 3;
+// Codes of the other storage types a drafted port may take (one element type per array).
+// The Python side's DTYPE_CODES must use the same numbers.
+pub const DTYPE_F64: i32 = 3;
 pub const DTYPE_I64: i32 = 4;
+pub const DTYPE_I32: i32 = 5;
+pub const DTYPE_I16: i32 = 6;
+pub const DTYPE_I8: i32 = 7;
+pub const DTYPE_U8: i32 = 8;
+pub const DTYPE_BOOL: i32 = 9;
+pub const DTYPE_F8E4M3: i32 = 10;
+pub const DTYPE_F8E5M2: i32 = 11;
+/// How many dtype codes there are (0..DTYPE_COUNT).
+pub const DTYPE_COUNT: i32 = 12;
 
 /// A device tensor as the Python side describes it. Strides are in elements.
 #[repr(C)]
@@ -53,8 +64,15 @@ pub fn dtype_name(code: i32) -> &'static str {
         DTYPE_F32 => "f32",
         DTYPE_F16 => "f16",
         DTYPE_BF16 => "bf16",
-        DTYPE_I32 => "i32",
+        DTYPE_F64 => "f64",
         DTYPE_I64 => "i64",
+        DTYPE_I32 => "i32",
+        DTYPE_I16 => "i16",
+        DTYPE_I8 => "i8",
+        DTYPE_U8 => "u8",
+        DTYPE_BOOL => "bool",
+        DTYPE_F8E4M3 => "f8e4m3",
+        DTYPE_F8E5M2 => "f8e5m2",
         _ => "unknown",
     }
 }

@@ -10,18 +10,16 @@ use cutile::prelude::*;
 use cutile::tile_kernel::CompileOptions;
 
 use crate::call::Call;
-use crate::launch::{Error, set_error, dtype_name, DTYPE_BF16, DTYPE_F16, DTYPE_F32, DTYPE_I32, DTYPE_I64};
+use crate::launch::{Error, set_error, dtype_name, DTYPE_COUNT};
 
-/// The C ABI's dtype code of an element type.
+/// The C ABI's dtype code of an element type (the inverse of `dtype_name`; cutile spells
+/// e4m3 `f8e4m3fn`).
 pub fn dtype_code<T: DType>() -> i32 {
-    match T::DTYPE.as_str() {
-        "f32" => DTYPE_F32,
-        "f16" => DTYPE_F16,
-        "bf16" => DTYPE_BF16,
-        "i32" => DTYPE_I32,
-        "i64" => DTYPE_I64,
-        _ => -1,
-    }
+    let name = match T::DTYPE.as_str() {
+        "f8e4m3fn" => "f8e4m3",
+        other => other,
+    };
+    (0..DTYPE_COUNT).find(|&code| dtype_name(code) == name).unwrap_or(-1)
 }
 
 /// The grid and compile options of one launch, read from the six trailing constants.
@@ -31,11 +29,6 @@ pub struct Launch {
 }
 
 impl<'a> Call<'a> {
-    /// The dtype code of tensor `index`.
-    pub fn dtype_of(&self, index: usize) -> i32 {
-        self.tensors[index].dtype
-    }
-
     /// Require tensor `index` to hold `T`.
     pub fn expect_dtype<T: DType>(&self, index: usize) -> Result<(), Error> {
         let code = self.tensors[index].dtype;

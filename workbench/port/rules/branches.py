@@ -56,7 +56,9 @@ def entry_combinations(spec: KernelSpec, tested: list[str]) -> list[dict[str, ob
 
 
 def entry_name(kernel: str, combo: dict[str, object]) -> str:
-    parts = [kernel] + [f"{c}_{str(v).replace('-', 'm')}" for c, v in combo.items()]
+    """`kernel_f16_n_100`: dtype keys (`dtype(x)`) give their dtype, constants name=value."""
+    parts = [kernel] + [str(v) if c.startswith("dtype(") else f"{c}_{str(v).replace('-', 'm')}"
+                        for c, v in combo.items()]
     return re.sub(r"\W", "_", "_".join(parts).lower())
 
 

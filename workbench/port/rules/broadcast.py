@@ -1,36 +1,138 @@
-"""Python's implicit broadcasting made explicit: tiles are reshaped (leading 1s) and
-broadcast, scalars and literals become `scalar_to_tile` (+ `convert_tile`) tiles built after
-the other operands, as cuTile Python builds them."""
+"""cuTile's implicit promotion and broadcasting, made explicit: the operands of an elementwise
+op get cuTile's common dtype (its own promote_dtypes, literals loosely typed) and shape; each
+operand in turn is converted (`convert_tile`; a literal becomes a constant of the type) and
+reshaped (leading 1s) / broadcast, as cuTile's promote_and_broadcast_to does.
+
+Constants: an integer or boolean value cuTile's dataflow proves constant is one `constant(..)`
+tile of its final shape at the top of the kernel (materialize_constants); a float literal is a
+0-d constant built where it is used, then reshaped and broadcast."""
 from __future__ import annotations
 
-import ast
-
-from .values import Fail, Lit, Scalar, Tile, Value, broadcast_shape, literal, shape_text
+from .dtypes import DT, PromotionError, bits, promote_dt
+from .values import (Const, Fail, Lit, NeedConstants, Scalar, Tile, Value, broadcast_shape,
+                     shape_text)
 
 
 class Broadcasting:
-    """Mixed into the Translator: `self` has let."""
+    """Mixed into the Translator."""
 
-    def as_tile(self, v: Value, dtype: str, shape: tuple, node) -> Value:
-        if isinstance(v.kind, Tile):
-            return self.fit(v, shape, node)
+    def loose(self, v: Value):
+        """The promotion operand of `v`: a DT, or ("loose", value) for a literal."""
         if isinstance(v.kind, Lit):
-            text = literal(v.kind.value, dtype, node)
-            # cutile takes f32::INFINITY & co only as a DSL operand such as constant()
-            expr = f"constant({text}, shape![])" if "::" in text else f"scalar_to_tile({text})"
-            t = self.let("lit", Tile(dtype, ()), expr)
-        elif isinstance(v.kind, Scalar):
-            t = self.let(f"{v.expr}_t" if v.expr.isidentifier() else "scalar",
-                         Tile(v.kind.dtype, ()), f"scalar_to_tile({v.expr})")
-            if v.kind.dtype != dtype:
-                if dtype == "E" or dtype == "bool" or v.kind.dtype == "bool":
-                    raise Fail(node, "implicit conversion",
-                               f"a {v.kind.dtype} scalar mixed with a {dtype} tile: the "
-                               "promotion is not ported; convert explicitly")
-                t = self.let(f"{t.expr}_{dtype}", Tile(dtype, ()), f"convert_tile({t.expr})")
+            return ("loose", v.kind.value)
+        if isinstance(v.kind, Const):
+            return ("loose", 1)          # an int constant: loosely typed like a literal int
+        return v.kind.dtype
+
+    def common_dtype(self, values: list[Value], node, what: str, force_float=False) -> DT:
+        typed = [v for v in values if isinstance(v.kind, (Tile, Scalar))]
+        if not typed:
+            raise Fail(node, what, "no tile or scalar operand")
+        ops = [self.loose(v) for v in values]
+        try:
+            dt = ops[0]
+            for other in ops[1:]:
+                dt = promote_dt(dt, other, self.types.n)
+            if isinstance(dt, tuple):
+                raise Fail(node, what, "only literals")
+        except PromotionError as e:
+            raise Fail(node, what, f"cuTile rejects the promotion: {e}") from None
+        if force_float and not dt.floating:
+            dt = DT(tuple(n if n.startswith(("float", "bfloat")) else "float32" for n in dt.names))
+        return dt
+
+    def convert(self, v: Value, dt: DT, node, hint=None) -> Value:
+        """ct.astype of a tile or scalar to `dt` (no op when the dtype is the same)."""
+        if isinstance(v.kind, Tile):
+            if v.kind.dtype == dt:
+                return v
+            name = hint or f"{v.expr}_{self.rust_dtype(dt).lower()}"
+            return self.let(name, Tile(dt, v.kind.shape), self.conversion(v, dt, node))
+        if isinstance(v.kind, Scalar):
+            if v.kind.dtype == dt:
+                return v
+            t = self.scalar_tile(v, node)
+            return self.convert(t, dt, node, hint)
+        raise Fail(node, "astype", "astype of a non-tile")
+
+    def conversion(self, v: Value, dt: DT, node) -> str:
+        """The cutile call converting tile `v` to `dt`: exti / trunci between integers
+        (cutile's convert_tile implements no integer widening), convert_tile otherwise."""
+        src = v.kind.dtype
+        ints = lambda d: d.integral or d.boolean      # noqa: E731
+        if ints(src) and ints(dt):
+            widths = [(bits(a), bits(b)) for a, b in zip(src.names, dt.names)]
+            if all(a < b for a, b in widths):
+                return f"exti({v.expr})"
+            if all(a > b for a, b in widths):
+                return f"trunci({v.expr}, overflow::None)"
+            if all(a == b for a, b in widths):
+                return f"bitcast({v.expr})"
+            raise Fail(node, "astype", f"{src.text()} -> {dt.text()} widens in one case and "
+                                       "narrows in another")
+        return f"convert_tile({v.expr})"
+
+    def constant_expr(self, text: str, shape, node) -> str:
+        """`constant(text, shape![..])`; a bool false, which cutile 0.4.0 encodes as true in
+        constant() (encode_literal_bytes takes any string but "0" as 0xFF), is
+        scalar_to_tile(false) at 0-d and refused with a shape."""
+        if text == "false":
+            if shape:
+                raise Fail(node, "constant", "a tile of False: cutile 0.4.0's constant(false, ..) "
+                           "encodes true (its dense literal reads \"false\" as nonzero)")
+            return "scalar_to_tile(false)"
+        return f"constant({text}, shape![{shape_text(shape)}])"
+
+    def scalar_tile(self, v: Value, node) -> Value:
+        """A Rust scalar as a 0-d tile (no op in the IR)."""
+        return self.let(f"{v.expr}_t" if v.expr.isidentifier() else "scalar",
+                        Tile(v.kind.dtype, ()), f"scalar_to_tile({v.expr})")
+
+    def constant_tile(self, value, dt: DT, shape: tuple, node, rust_value: str | None = None,
+                      at=None) -> Value:
+        """A literal as a tile of `dt` and `shape`. An integer or bool one of a shape is one
+        constant at the kernel's top (cuTile's dataflow folds the broadcast); otherwise the
+        0-d constant is made where the literal was read when it has the literal's own type
+        (float32 / int32 / bool), else where it is used, then reshaped and broadcast."""
+        text = rust_value if rust_value is not None else self.types.literal(value, dt, node)
+        if not dt.floating and shape:
+            return self.let_prologue("c" + text.replace("-", "m"), Tile(dt, tuple(shape)),
+                                     self.constant_expr(text, shape, node))
+        # cutile takes f32::INFINITY & co only as a DSL operand such as constant()
+        expr = self.constant_expr(text, (), node) if "::" in text or not dt.floating \
+            else f"scalar_to_tile({text})"
+        own = {bool: "bool_", int: "int32", float: "float32"}.get(type(value))
+        if own is not None and dt.uniform == own:
+            t = self.let_at(at, "lit", Tile(dt, ()), expr)
         else:
-            raise Fail(node, "operand", f"`{ast.unparse(node)}` is not a tile or scalar")
+            t = self.let("lit", Tile(dt, ()), expr)
         return self.fit(t, shape, node)
+
+    def as_tile(self, v: Value, dt: DT, shape: tuple, node) -> Value:
+        """Any operand as a tile of `dt` and `shape` (promote_and_broadcast_to)."""
+        if isinstance(v.kind, Tile):
+            return self.fit(self.convert(v, dt, node), shape, node)
+        if isinstance(v.kind, Lit) and v.kind.param and dt.uniform == (
+                "float32" if isinstance(v.kind.value, float) else "int32"):
+            # cuTile makes a constant parameter's typed constant at the kernel's entry
+            text = self.types.literal(v.kind.value, dt, node)
+            c = self.cached(("param", v.kind.param, dt), lambda: self.let_prologue(
+                v.kind.param.lower(), Tile(dt, ()), self.constant_expr(text, (), node)))
+            return self.fit(c, shape, node)
+        if isinstance(v.kind, Lit):
+            return self.constant_tile(v.kind.value, dt, shape, node, at=v.kind.at)
+        if isinstance(v.kind, Const):
+            # a tile constant needs the value itself (cutile's constant() takes no const
+            # generic): the entry is split on the constants it reads
+            value = self.static_value(v, "a ct.Constant used as a tile value")
+            return self.constant_tile(value, dt, shape, node)
+        if isinstance(v.kind, Scalar):
+            t = self.scalar_tile(v, node)
+            if v.kind.dtype != dt:
+                t = self.let(f"{t.expr}_{self.rust_dtype(dt).lower()}", Tile(dt, ()),
+                             self.conversion(t, dt, node))
+            return self.fit(t, shape, node)
+        raise Fail(node, "operand", "not a tile, scalar or literal")
 
     def fit(self, v: Value, shape: tuple, node) -> Value:
         src = v.kind.shape
@@ -52,31 +154,21 @@ class Broadcasting:
                          f"{v.expr}.broadcast(shape![{shape_text(shape)}])")
         return v
 
-    def operands(self, values: list[Value], nodes, what: str, want_dtype=None):
-        """Tile operands of one elementwise op: a common dtype and broadcast shape."""
-        tiles = [v for v in values if isinstance(v.kind, Tile)]
-        if not tiles:
-            raise Fail(nodes[0], what, "no tile operand")
-        dtypes = {t.kind.dtype for t in tiles}
-        if len(dtypes) != 1:
-            raise Fail(nodes[0], what, f"operands of dtypes {sorted(dtypes)}: implicit "
-                                       "promotion is not ported; ct.astype explicitly")
-        dtype = want_dtype or dtypes.pop()
-        shape = ()
-        for t, n in zip(values, nodes):
-            if isinstance(t.kind, Tile):
-                shape = broadcast_shape(shape, t.kind.shape, n)
+    def common_shape(self, values: list[Value], nodes) -> tuple:
+        shape: tuple = ()
         for v, n in zip(values, nodes):
-            if isinstance(v.kind, Scalar) and dtype == "E":
-                raise Fail(n, what, "a scalar mixed with a tile of the arrays' dtype: "
-                                    "the promotion is not ported; ct.astype the tile first")
-        # tiles fitted first, then scalars/literals materialized (Python's order)
-        out = list(values)
-        for i, (v, n) in enumerate(zip(values, nodes)):
             if isinstance(v.kind, Tile):
-                out[i] = self.fit(v, shape, n)
-        for i, (v, n) in enumerate(zip(values, nodes)):
-            if not isinstance(v.kind, Tile):
-                out[i] = self.as_tile(v, dtype, shape, n)
+                shape = broadcast_shape(shape, v.kind.shape, n)
+        return shape
+
+    def operands(self, values: list[Value], nodes, what: str, want_dtype: DT | None = None,
+                 force_float: bool = False):
+        """Tile operands of one elementwise op: cuTile's common dtype and broadcast shape,
+        each operand converted and broadcast in turn."""
+        dtype = want_dtype or self.common_dtype(values, nodes[0], what, force_float)
+        shape = self.common_shape(values, nodes)
+        out = [self.as_tile(v, dtype, shape, n) for v, n in zip(values, nodes)]
         return out, dtype, shape
 
+    def need_value(self, v: Value, node, what: str):
+        raise NeedConstants(v.kind.names, node, what)

@@ -1,34 +1,45 @@
 """The translator core: one kernel function (one entry) -> Rust statements. It keeps the
 environment (Python name -> Value), the blocks being written, and dispatches statements and
-expressions; the arithmetic, broadcasting and loop rules are mixins in their own modules,
-and every `ct.*` call goes through the rule table (table.py)."""
+expressions; control flow, loops, helper inlining, operators and broadcasting are mixins in
+their own modules, and every `cuda.tile` function goes through the rule table (table.py)."""
 from __future__ import annotations
 
 import ast
 import re
 
+from ..analyze import ARRAY, SCALAR, KernelSpec
 from ..drafters import Diagnostic
-from ..analyze import ARRAY, SCALAR, KernelSpec, ct_name
 from .arith import Arithmetic
-from .branches import const_test_problem, eval_const_test
+from .attributes import Attributes
 from .broadcast import Broadcasting
+from .control import Control
+from .inline import Inline
 from .loops import Loops
-from .table import RULES
-from .values import (DTYPE_NAMES, RESERVED, UNSUPPORTED_DTYPES, ArrayRef, DType, Fail, Lit, Scalar,
-                     Stmt, Tile, Value, literal, rust_type)
+from .module_scope import ModuleScope
+from .tokens import inplace_arrays
+from .types import KernelTypes
+from .values import (RESERVED, ArrayRef, Const, DType, Fail, Func, Lit, Scalar, Seq, Static,
+                     Stmt, Tile, Value, shape_text)
 
 
-class Translator(Arithmetic, Broadcasting, Loops):
-    def __init__(self, spec: KernelSpec, fn: ast.FunctionDef,
-                 const_values: dict[str, object] | None = None):
+class Translator(Control, Inline, Attributes, Arithmetic, Broadcasting, Loops):
+    def __init__(self, spec: KernelSpec, fn: ast.FunctionDef, scope: ModuleScope | None = None,
+                 const_values: dict[str, object] | None = None,
+                 types: KernelTypes | None = None):
         self.spec = spec
         self.fn = fn
-        self.const_values = dict(const_values or {})   # this entry's constant-branch values
+        self.scope = scope or ModuleScope()
+        self.types = types or KernelTypes.of(spec)
+        self.const_values = dict(const_values or {})   # this entry's constant values
         self.env: dict[str, Value] = {}
         self.blocks: list[list[Stmt]] = [[]]
+        self.prologue: list[Stmt] = []                 # constants cuTile puts at the top
+        self.token_vars: dict[str, str] = {}           # array -> its `let mut` last-op token
+        self.stored_vars: dict[str, str] = {}          # array -> its last-store token (in place)
+        self.inplace = inplace_arrays(fn)              # arrays read and written
         self.scope_ids: list[int] = [0]
         self.next_scope = 1
-        self.used: set[str] = set(RESERVED)
+        self.used: set[str] = set(RESERVED) | {g for g, _ in self.types.generics}
         self.cache: dict[tuple, tuple[int, Value]] = {}
         self.diagnostics: list[Diagnostic] = []
         self.loops = 0
@@ -39,22 +50,30 @@ class Translator(Arithmetic, Broadcasting, Loops):
         self.notes: list[str] = []
         self.loop_stack: list[dict] = []
         self.unported: set[str] = set()      # names whose assignment failed
+        self.helpers: set[tuple] = set()     # (helper kind, rank) the module declares
+        self.scattered: set[str] = set()     # arrays written by ct.scatter
+        self.inline_stack: list[dict] = []
+        self.evaluated: dict[int, Value] = {}   # id(ast node) -> its value, used once
         for p in spec.params:
             self.used.add(p.name)
             if p.kind == ARRAY:
-                self.env[p.name] = Value(ArrayRef(p.name, p.rank or 0), p.name)
+                self.env[p.name] = Value(ArrayRef(p.name, p.rank or 0, self.types.array[p.name]),
+                                         p.name)
             elif p.kind == SCALAR:
-                self.env[p.name] = Value(Scalar(self.scalar_dtype(p)), p.name)
+                self.env[p.name] = Value(Scalar(self.scalar_dtype(p)), p.name, origin="param")
+            elif p.name in self.const_values and type(self.const_values[p.name]) is not int:
+                self.env[p.name] = Value(Lit(self.const_values[p.name], param=p.name))
             else:
-                self.env[p.name] = Value(Scalar("i32"), p.name, origin="constant")
+                self.env[p.name] = Value(Const(p.name, p.name, (p.name,)), p.name,
+                                         origin="constant")
 
-    def scalar_dtype(self, p) -> str:
-        kinds = {"f32": "f32", "f64": "f32", "f16": "f32", "bf16": "f32",
-                 "i32": "i32", "i64": "i32", "bool": "bool"}
-        if len(p.dtypes) != 1 or p.dtypes[0] not in ("f32", "i32"):
-            self.diag(p.line, "scalar parameter",
-                      f"{p.name} has dtypes {p.dtypes}; only one of f32 or i32 is ported")
-        return kinds.get(p.dtypes[0] if p.dtypes else "f32", "f32")
+    def scalar_dtype(self, p):
+        dt = self.types.scalar[p.name]
+        try:
+            self.types.rust(dt, p.line)
+        except Fail as f:
+            self.diag(p.line, "scalar parameter", f"{p.name}: {f.message}")
+        return dt
 
     # ---- bookkeeping
     def diag(self, line, construct, message):
@@ -74,10 +93,53 @@ class Translator(Arithmetic, Broadcasting, Loops):
         self.blocks[-1].append(stmt)
         return stmt
 
-    def let(self, hint: str, kind, expr: str, pure: bool = True, origin=None) -> Value:
+    def rust_dtype(self, dt, node=0) -> str:
+        return self.types.rust(dt, node)
+
+    def ty(self, kind, node=0) -> str:
+        """The Rust type of a tile or scalar kind."""
+        if isinstance(kind, Tile):
+            return f"Tile<{self.rust_dtype(kind.dtype, node)}, {{ [{shape_text(kind.shape)}] }}>"
+        if isinstance(kind, Scalar):
+            return self.rust_dtype(kind.dtype, node)
+        raise Fail(node, "value", f"{type(kind).__name__} has no Rust type")
+
+    def let(self, hint: str, kind, expr: str, pure: bool = True, origin=None, op: str = "",
+            args: tuple = (), opts: tuple = ()) -> Value:
         name = self.fresh(hint)
-        stmt = self.emit(Stmt("let", name=name, ty=rust_type(kind), expr=expr, pure=pure))
+        stmt = self.emit(Stmt("let", name=name, ty=self.ty(kind), expr=expr, pure=pure, op=op,
+                              args=args, opts=opts))
         return Value(kind, name, origin=origin, stmt=stmt)
+
+    def let_at(self, at, hint: str, kind, expr: str) -> Value:
+        """A let inserted where `at` = (block, previous statement) says (else emitted)."""
+        if at is None or not any(at[0] is b for b in self.blocks):
+            return self.let(hint, kind, expr)
+        block, previous = at
+        index = 0 if previous is None else next(
+            (i + 1 for i, s in enumerate(block) if s is previous), None)
+        if index is None:
+            return self.let(hint, kind, expr)
+        name = self.fresh(hint)
+        stmt = Stmt("let", name=name, ty=self.ty(kind), expr=expr)
+        block.insert(index, stmt)
+        return Value(kind, name, stmt=stmt)
+
+    def let_prologue(self, hint: str, kind, expr: str) -> Value:
+        """A constant cuTile materializes at the top of the kernel."""
+        name = self.fresh(hint)
+        stmt = Stmt("let", name=name, ty=self.ty(kind), expr=expr)
+        self.prologue.append(stmt)
+        return Value(kind, name, stmt=stmt)
+
+    def let_typed(self, hint: str, ty: str, expr: str, pure: bool = True) -> str:
+        """A let of a type the kinds do not describe (pointer tiles, tokens)."""
+        name = self.fresh(hint)
+        self.emit(Stmt("let", name=name, ty=ty, expr=expr, pure=pure))
+        return name
+
+    def raw(self, text: str) -> Stmt:
+        return self.emit(Stmt("raw", text=text, pure=False))
 
     def cached(self, key, make) -> Value:
         hit = self.cache.get(key)
@@ -96,26 +158,34 @@ class Translator(Arithmetic, Broadcasting, Loops):
 
     def block(self, stmts):
         for stmt in stmts:
+            if self.inline_stack:          # a helper's statement: its failure fails the call
+                if self.inline_stack[-1]["returned"]:
+                    return
+                self.statement(stmt)
+                continue
             try:
                 self.statement(stmt)
             except Fail as f:
-                if isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name):
-                    self.unported.add(stmt.targets[0].id)
+                for target in getattr(stmt, "targets", [getattr(stmt, "target", None)]):
+                    self.unported |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name)} \
+                        if target is not None else set()
                 if not f.follows:
                     self.diag(f.line, f.construct, f.message)
 
     def statement(self, stmt):
         if isinstance(stmt, ast.Assign):
-            if len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
-                raise Fail(stmt, "assignment", "only `name = expression` is ported "
-                                               "(no tuple unpacking or subscripts)")
-            self.assign(stmt.targets[0].id, stmt.value, stmt)
+            if len(stmt.targets) != 1:
+                raise Fail(stmt, "assignment", "chained assignment `a = b = ..` is not ported")
+            self.assign_target(stmt.targets[0], stmt.value, stmt)
+        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+            self.assign_target(stmt.target, stmt.value, stmt)
         elif isinstance(stmt, ast.AugAssign):
             if not isinstance(stmt.target, ast.Name):
                 raise Fail(stmt, "assignment", "augmented assignment to a non-name")
             value = ast.BinOp(left=ast.Name(stmt.target.id, ast.Load()), op=stmt.op,
                               right=stmt.value)
             ast.copy_location(value, stmt)
+            ast.fix_missing_locations(value)
             self.assign(stmt.target.id, value, stmt)
         elif isinstance(stmt, ast.Expr):
             self.expression_statement(stmt)
@@ -123,70 +193,60 @@ class Translator(Arithmetic, Broadcasting, Loops):
             self.for_loop(stmt)
         elif isinstance(stmt, ast.If):
             self.if_statement(stmt)
+        elif isinstance(stmt, ast.Return):
+            self.return_statement(stmt)
         elif isinstance(stmt, ast.Pass):
             return
+        elif isinstance(stmt, ast.Assert):
+            self.assert_statement(stmt)
         else:
             raise Fail(stmt, type(stmt).__name__.lower(), "statement kind not ported")
 
     def expression_statement(self, stmt: ast.Expr):
-        call = stmt.value
-        if isinstance(call, ast.Constant):
+        node = stmt.value
+        if isinstance(node, ast.Constant):
             return
-        if isinstance(call, ast.Call) and ct_name(call.func) == "store":
-            RULES["store"].fn(self, call, None)
-        elif isinstance(call, ast.Call) and ct_name(call.func) is not None:
-            name = ct_name(call.func)
-            raise Fail(stmt, f"ct.{name}", f"ct.{name} has no translation rule "
-                                           "(only ct.store is ported as a statement)")
-        else:
-            raise Fail(stmt, ast.unparse(call)[:40],
-                       "an expression statement other than ct.store")
+        if not isinstance(node, ast.Call):
+            raise Fail(stmt, ast.unparse(node)[:40], "an expression statement that is no call")
+        self.call(node, None, statement=True)
 
-    def if_statement(self, stmt: ast.If):
-        consts = set(self.spec_constant_names())
-        names = sorted({n.id for n in ast.walk(stmt.test) if isinstance(n, ast.Name)})
-        tested = [n for n in names if n in consts and self.env.get(n) is not None
-                  and self.env[n].origin == "constant"]
-        if not tested:
-            raise Fail(stmt, "if", f"runtime branch `{ast.unparse(stmt.test)}` is not ported")
-        other = [n for n in names if n not in tested]
-        if other:
-            raise Fail(stmt, "if", f"branch on constant(s) {', '.join(tested)} mixed with "
-                       f"runtime value(s) {', '.join(other)} (`{ast.unparse(stmt.test)}`): "
-                       "only a test of constants and literals is split into entries")
-        bad = const_test_problem(stmt.test)
-        if bad:
-            raise Fail(stmt, "if", f"branch on constant(s) {', '.join(tested)} "
-                       f"(`{ast.unparse(stmt.test)}`): {bad}; not split into entries")
-        missing = [n for n in tested if n not in self.const_values]
-        if missing:
-            raise Fail(stmt, "if", f"branch on constant(s) {', '.join(missing)} "
-                       f"(`{ast.unparse(stmt.test)}`): no value for this entry")
-        taken = eval_const_test(stmt.test, self.const_values)
-        # the branch's statements join the enclosing block: Python folds the `if` away
-        self.block(stmt.body if taken else stmt.orelse)
-
-    def spec_constant_names(self) -> list[str]:
-        return [p.name for p in self.spec.constants]
+    def assign_target(self, target, node, stmt):
+        if isinstance(target, ast.Name):
+            self.assign(target.id, node, stmt)
+            return
+        if isinstance(target, (ast.Tuple, ast.List)):
+            names = [e.id if isinstance(e, ast.Name) else None for e in target.elts]
+            if None in names:
+                raise Fail(stmt, "assignment", "only names are unpacked")
+            value = self.expr(node)
+            if not isinstance(value.kind, Seq) or len(value.kind.items) != len(names):
+                raise Fail(stmt, "assignment", f"`{ast.unparse(node)[:40]}` does not unpack "
+                                               f"into {len(names)} values")
+            for name, item in zip(names, value.kind.items):
+                self.bind(name, item, stmt)
+            return
+        raise Fail(stmt, "assignment", "only `name = expression` and `a, b = ..` are ported "
+                                       "(no subscripts or attributes)")
 
     def assign(self, name: str, node, stmt):
         carried = self.loop_stack and name in self.loop_stack[-1]["carried"]
         hint = name if not carried else name + "_next"
-        value = self.expr(node, hint=hint)
-        if isinstance(value.kind, ArrayRef):
-            self.env[name] = value
-            return
-        if isinstance(value.kind, (Lit, DType)):
+        self.bind(name, self.expr(node, hint=hint), stmt)
+
+    def bind(self, name: str, value: Value, stmt):
+        carried = self.loop_stack and name in self.loop_stack[-1]["carried"]
+        if isinstance(value.kind, (ArrayRef, Lit, DType, Const, Seq, Static, Func)):
             if carried:
-                raise Fail(stmt, "assignment", f"{name} is loop-carried but assigned a literal")
+                raise Fail(stmt, "assignment", f"{name} is loop-carried but assigned a "
+                                               "compile-time value")
             self.env[name] = value
             return
         if carried:
             old = self.env[name]
-            if rust_type(old.kind) != rust_type(value.kind):
+            if self.ty(old.kind) != self.ty(value.kind):
                 raise Fail(stmt, "loop-carried value",
-                           f"{name} changes type in the loop: {rust_type(old.kind)} -> "
-                           f"{rust_type(value.kind)}")
+                           f"{name} changes type in the loop: {self.ty(old.kind)} -> "
+                           f"{self.ty(value.kind)}")
             self.emit(Stmt("assign", name=old.expr, expr=value.expr, pure=False))
             return
         if value.stmt is None or value.expr in self.env_names():
@@ -199,101 +259,93 @@ class Translator(Arithmetic, Broadcasting, Loops):
 
     # ---- expressions
     def expr(self, node, hint: str | None = None) -> Value:
+        done = self.evaluated.pop(id(node), None)
+        if done is not None:                   # a method's receiver, evaluated once already
+            return done
         if isinstance(node, ast.Constant):
             if isinstance(node.value, (int, float, bool)):
-                return Value(Lit(node.value))
-            raise Fail(node, "constant", f"literal {node.value!r} is not ported")
+                # cuTile makes a literal's constant where it reads it: remember the place
+                block = self.blocks[-1]
+                return Value(Lit(node.value, at=(block, block[-1] if block else None)))
+            return Value(Static(node.value))
         if isinstance(node, ast.Name):
-            if node.id in self.unported and node.id not in self.env:
-                raise Fail(node, node.id, f"`{node.id}` was not ported", follows=True)
-            if node.id not in self.env:
-                raise Fail(node, node.id, f"unknown name `{node.id}` (globals are not ported)")
-            return self.env[node.id]
+            return self.name(node)
         if isinstance(node, ast.Attribute):
-            return self.attribute(node)
+            return self.attribute(node, hint)
         if isinstance(node, ast.Subscript):
             return self.subscript(node, hint)
         if isinstance(node, ast.UnaryOp):
             return self.unary(node, hint)
         if isinstance(node, ast.BinOp):
             return self.binop(node, hint)
+        if isinstance(node, ast.BoolOp):
+            return self.boolop(node, hint)
         if isinstance(node, ast.Compare):
             return self.compare(node, hint)
+        if isinstance(node, ast.IfExp):
+            return self.if_expression(node, hint)
         if isinstance(node, ast.Call):
             return self.call(node, hint)
+        if isinstance(node, (ast.Tuple, ast.List)):
+            return Value(Seq([self.expr(e) for e in node.elts]))
         raise Fail(node, type(node).__name__, f"`{ast.unparse(node)[:40]}` is not ported")
 
-    def attribute(self, node) -> Value:
-        name = ct_name(node)
-        if name is not None:
-            if name in DTYPE_NAMES:
-                return Value(DType(DTYPE_NAMES[name]))
-            if name in UNSUPPORTED_DTYPES:
-                raise Fail(node, f"ct.{name}", "only float32, int32, bool and the arrays' own "
-                                               "dtype (x.dtype) are ported as tile dtypes")
-            raise Fail(node, f"ct.{name}", "not ported")
-        base = self.expr(node.value)
-        if isinstance(base.kind, ArrayRef) and node.attr == "dtype":
-            return Value(DType("E"))
-        if isinstance(base.kind, Tile) and node.attr == "dtype":
-            return Value(DType(base.kind.dtype))
-        raise Fail(node, f".{node.attr}", f"`{ast.unparse(node)}` is not ported")
-
-    def subscript(self, node, hint) -> Value:
-        value = node.value
-        if isinstance(value, ast.Attribute) and value.attr == "shape":
-            base = self.expr(value.value)
-            if isinstance(base.kind, ArrayRef) and isinstance(node.slice, ast.Constant) \
-                    and isinstance(node.slice.value, int):
-                dim = node.slice.value % max(base.kind.rank, 1)
-                return self.let(hint or f"{base.kind.name}_dim{dim}", Scalar("i32"),
-                                f"get_shape_dim({base.kind.name}.shape(), {dim}i32)")
-        raise Fail(node, "subscript", f"`{ast.unparse(node)}` is not ported "
-                                      "(only array.shape[<int>])")
-
-    def call(self, node, hint) -> Value:
-        name = ct_name(node.func)
-        if name is None:
-            if isinstance(node.func, ast.Name) and node.func.id == "float" and len(node.args) == 1 \
-                    and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
-                try:
-                    return Value(Lit(float(node.args[0].value)))
-                except ValueError:
-                    pass
-            raise Fail(node, ast.unparse(node.func), "call not ported (only ct.* functions)")
-        rule = RULES.get(name)
-        if rule is None:
-            raise Fail(node, f"ct.{name}", f"ct.{name} has no translation rule")
-        value = rule.fn(self, node, hint)
-        if value is None:
-            raise Fail(node, f"ct.{name}", f"ct.{name} used as a value")
-        return value
+    def name(self, node: ast.Name) -> Value:
+        if node.id in self.env:
+            return self.env[node.id]
+        if node.id in self.unported:
+            raise Fail(node, node.id, f"`{node.id}` was not ported", follows=True)
+        module_value = self.scope.names.get(node.id)
+        if module_value is not None:
+            return Value(module_value)
+        if node.id in ("range", "min", "max", "int", "float", "abs", "len", "bool", "print"):
+            return Value(Static(__builtins__[node.id] if isinstance(__builtins__, dict)
+                                else getattr(__builtins__, node.id)))
+        raise Fail(node, node.id, f"unknown name `{node.id}`")
 
     # ---- operands the rules share
-    def check_kwargs(self, call, allowed: set[str], what: str):
-        for kw in call.keywords:
-            if kw.arg not in allowed:
-                raise Fail(call, f"{what}({kw.arg}=...)", f"keyword {kw.arg!r} is not ported")
-
     def scalar_i32(self, node) -> Value | str:
         v = self.expr(node)
         if isinstance(v.kind, Lit) and isinstance(v.kind.value, int):
-            return literal(v.kind.value, "i32", node)
-        if isinstance(v.kind, Scalar) and v.kind.dtype == "i32":
+            return self.types.literal(v.kind.value, self.types.of_name("int32"), node)
+        if isinstance(v.kind, Const):
+            return v.kind.rust
+        if isinstance(v.kind, Scalar) and v.kind.dtype.uniform == "int32":
             return v
+        if isinstance(v.kind, Tile) and v.kind.shape == () and v.kind.dtype.uniform == "int32":
+            return self.let(f"{v.expr}_s", Scalar(v.kind.dtype), f"tile_to_scalar({v.expr})")
         raise Fail(node, "range bound", f"`{ast.unparse(node)}` is not an i32 scalar")
 
+    def i32_text(self, v: Value, node, what: str) -> str:
+        """A literal, constant or i32 scalar as Rust i32 expression text."""
+        if isinstance(v.kind, Lit) and type(v.kind.value) is int:
+            return self.types.literal(v.kind.value, self.types.of_name("int32"), node)
+        if isinstance(v.kind, Const):
+            return v.kind.rust
+        if isinstance(v.kind, Scalar) and v.kind.dtype.uniform == "int32":
+            return v.expr
+        if isinstance(v.kind, Tile) and v.kind.shape == () and v.kind.dtype.uniform == "int32":
+            return self.let(f"{v.expr}_s", Scalar(v.kind.dtype), f"tile_to_scalar({v.expr})").expr
+        raise Fail(node, what, f"`{v.expr or v.kind}` is not an i32 scalar")
+
     def const_shape(self, node, what: str) -> tuple[str, ...]:
-        items = node.elts if isinstance(node, (ast.Tuple, ast.List)) else [node]
+        """A tile shape: integers and `ct.Constant` names (an expression of constants is
+        evaluated for this entry)."""
+        value = self.expr(node)
+        items = value.kind.items if isinstance(value.kind, Seq) else [value]
         shape = []
         for item in items:
-            if isinstance(item, ast.Constant) and isinstance(item.value, int):
-                shape.append(str(item.value))
-            elif isinstance(item, ast.Name) and self.env.get(item.id) is not None \
-                    and self.env[item.id].origin == "constant":
-                shape.append(item.id)
+            kind = item.kind
+            if isinstance(kind, Lit) and isinstance(kind.value, int) and not isinstance(kind.value, bool):
+                shape.append(str(kind.value))
+            elif isinstance(kind, Const) and kind.rust in self.const_values:
+                shape.append(str(self.const_values[kind.rust]))      # fixed by this entry
+            elif isinstance(kind, Const) and kind.rust in self.spec_constant_names():
+                shape.append(kind.rust)
+            elif isinstance(kind, Const):
+                shape.append(str(self.static_int(item, node, what)))
             else:
-                raise Fail(item, what, f"shape entry `{ast.unparse(item)}` is neither an "
+                raise Fail(node, what, f"shape entry `{ast.unparse(node)}` is neither an "
                                        "integer nor a ct.Constant parameter")
         return tuple(shape)
 
@@ -304,19 +356,31 @@ class Translator(Arithmetic, Broadcasting, Loops):
         return v.kind
 
     def index_values(self, node, rank: int, what: str) -> list[Value]:
-        items = node.elts if isinstance(node, (ast.Tuple, ast.List)) else [node]
+        value = node if isinstance(node, Value) else self.expr(node)
+        items = value.kind.items if isinstance(value.kind, Seq) else [value]
         if len(items) != rank:
             raise Fail(node, what, f"index has {len(items)} entries, the array rank is {rank}")
-        out = []
-        for item in items:
-            v = self.expr(item)
-            if isinstance(v.kind, Lit) and isinstance(v.kind.value, int) \
-                    and not isinstance(v.kind.value, bool):
-                key = ("index", v.kind.value)
-                lit = v.kind.value
-                v = self.cached(key, lambda: self.let("zero" if lit == 0 else f"idx{lit}",
-                                                      Scalar("i32"), literal(lit, "i32", item)))
-            elif not (isinstance(v.kind, Scalar) and v.kind.dtype == "i32"):
-                raise Fail(item, what, f"index entry `{ast.unparse(item)}` is not an i32 scalar")
-            out.append(v)
-        return out
+        return [self.index_scalar(v, node, what) for v in items]
+
+    def index_scalar(self, v: Value, node, what: str) -> Value:
+        if isinstance(v.kind, Lit) and isinstance(v.kind.value, int) \
+                and not isinstance(v.kind.value, bool):
+            lit = v.kind.value
+            return self.cached(("index", lit), lambda: self.let(
+                "zero" if lit == 0 else f"idx{lit}", Scalar(self.types.of_name("int32")),
+                self.types.literal(lit, self.types.of_name("int32"), node)))
+        if isinstance(v.kind, Const):
+            return Value(Scalar(self.types.of_name("int32")), v.kind.rust)
+        if isinstance(v.kind, Scalar) and v.kind.dtype.uniform == "int32":
+            return v
+        if isinstance(v.kind, Tile) and v.kind.shape == () and v.kind.dtype.uniform == "int32":
+            return self.let("idx", Scalar(v.kind.dtype), f"tile_to_scalar({v.expr})")
+        raise Fail(node, what, f"index entry `{ast.unparse(node) if isinstance(node, ast.AST) else v.expr}`"
+                               " is not an i32 scalar")
+
+    def spec_constant_names(self) -> list[str]:
+        return [p.name for p in self.spec.constants]
+
+    def generic_constants(self) -> list:
+        """The ct.Constant parameters that are `const NAME: i32` generics (integers)."""
+        return [p for p in self.spec.constants if all(type(v) is int for v in p.values)]

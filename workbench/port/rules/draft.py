@@ -4,12 +4,20 @@ from __future__ import annotations
 
 import ast
 
-from ..drafters import Diagnostic, Draft
 from ..analyze import KernelSpec
+from ..drafters import Diagnostic, Draft
 from .branches import const_branch_names, entry_combinations, entry_name
 from .core import Translator
-from .render_host import FFI_DTYPES, render_cargo, render_lib, render_port_toml
+from .module_scope import ModuleScope
+from .passes import eliminate_dead_lets, fuse_fma
 from .render_kernel import render_kernel
+from .render_lib import FFI_DTYPES, render_lib
+from .render_toml import render_cargo, render_port_toml
+from .types import KernelTypes
+from .dtypes import ARGSPEC_OF
+from .values import NeedConstants, NeedDtypes
+
+MAX_SPLITS = 8
 
 
 def check_spec(spec: KernelSpec, diag, if_lines: set[int] = frozenset()) -> None:
@@ -20,46 +28,86 @@ def check_spec(spec: KernelSpec, diag, if_lines: set[int] = frozenset()) -> None
     if not spec.arrays:
         diag(spec.line, "parameters", "the kernel has no array parameter")
     for c in spec.constants:
-        if not all(isinstance(v, int) and not isinstance(v, bool) for v in c.values):
-            diag(c.line, "ct.Constant", f"{c.name} is not an integer in every case "
-                                        f"({c.values}); only integer constants are ported")
+        if any(v is None for v in c.values):
+            diag(c.line, "ct.Constant", f"{c.name} has no value in every case ({c.values})")
+        elif not all(isinstance(v, (int, float)) for v in c.values):
+            diag(c.line, "ct.Constant", f"{c.name} is not a number or bool in every case "
+                                        f"({c.values})")
     for s in spec.specializations:
         dtypes = {s.dtypes[p.name] for p in spec.arrays if p.name in s.dtypes}
-        if len(dtypes) > 1:
-            diag(spec.line, "dtypes", f"case {s.case} mixes array dtypes {sorted(dtypes)}; the "
-                                      "port has one element type E")
-        for d in dtypes - set(FFI_DTYPES):
-            diag(spec.line, "dtypes", f"case {s.case} uses {d}; the C ABI ports f32/f16/bf16")
-    # constant branches: `if` statements are split into entries (or reported) by the
-    # translator; a conditional expression is not
-    for b in spec.const_branches:
-        if b.line in if_lines:
-            continue
-        diag(b.line, "if", f"branch on constant(s) {', '.join(b.constants)} (`{b.condition}`): "
-                           "a conditional expression is not split into entries")
+        for d in sorted(dtypes - set(FFI_DTYPES)):
+            diag(spec.line, "dtypes", f"case {s.case} uses {d}; the C ABI ports "
+                                      f"{', '.join(FFI_DTYPES)}")
 
 
-def kernel_fn(spec: KernelSpec, source: str) -> ast.FunctionDef:
+def is_int_constant(c) -> bool:
+    """A ct.Constant that is an integer in every case: a `const NAME: i32` generic."""
+    return all(type(v) is int for v in c.values)
+
+
+def kernel_fn(spec: KernelSpec, source: str) -> tuple[ast.FunctionDef, ModuleScope]:
     tree = ast.parse(source, spec.filename)
     fn = next((n for n in tree.body if isinstance(n, ast.FunctionDef)
                and n.name == spec.kernel_name), None)
     if fn is None:
         raise ValueError(f"{spec.filename}: no function {spec.kernel_name!r}")
-    return fn
+    return fn, ModuleScope.of(tree)
+
+
+def entry_keys(spec: KernelSpec, types: KernelTypes, tested: list[str], by_dtype: bool):
+    """(key, constant values, types) per entry: the distinct combinations, in case order, of
+    the tested constants' values and (when split by dtype) the generic groups' dtypes."""
+    if not by_dtype:
+        combos = entry_combinations(spec, tested) if tested else []
+        return [(c, c, types) for c in combos] or [({}, {}, types)]
+    out, seen = [], []
+    for s in spec.specializations:
+        index = next(i for i, c in enumerate(types.combos)
+                     if all(s.dtypes.get(n) in (None, ARGSPEC_OF.get(d, d)) for n, d in c.items()))
+        consts = {c: s.constants.get(c) for c in tested}
+        key = {**types.dtype_key(index), **consts}
+        if key not in seen:
+            seen.append(key)
+            out.append((key, consts, types.restrict(index)))
+    return out
+
+
+def translate_once(spec, fn, scope, types, tested, by_dtype=False):
+    out = []
+    for key, consts, entry_types in entry_keys(spec, types, tested, by_dtype):
+        t = Translator(spec, fn, scope, consts, entry_types)
+        t.run()
+        blocks = [t.prologue, t.blocks[0]]
+        fuse_fma(blocks, t.fresh)
+        eliminate_dead_lets(blocks)
+        out.append((entry_name(spec.kernel_name, key) if key else spec.kernel_name, t, key))
+    return out
 
 
 def translate_entries(spec: KernelSpec, source: str) -> list[tuple[str, Translator, dict]]:
     """(entry name, translator, constant assignment) per entry: one, named after the kernel
-    and with {}, unless `if` statements test constants; then one per value combination."""
-    fn = kernel_fn(spec, source)
+    and with {}, unless the kernel needs constants' values at draft time (`if` on constants,
+    `check_bounds=TILE != N`, ..); then one per combination of those values in the cases."""
+    fn, scope = kernel_fn(spec, source)
+    types = KernelTypes.of(spec)
     tested = const_branch_names(fn, [c.name for c in spec.constants])
-    combos = entry_combinations(spec, tested) if tested else []
-    out = []
-    for combo in combos or [{}]:
-        t = Translator(spec, fn, combo)
-        t.run()
-        out.append((entry_name(spec.kernel_name, combo) if combo else spec.kernel_name, t, combo))
-    return out
+    # a bool or float constant is no const generic: every entry fixes its value
+    tested = [c.name for c in spec.constants if c.name in tested or not is_int_constant(c)]
+    by_dtype = False
+    for _ in range(MAX_SPLITS):
+        try:
+            return translate_once(spec, fn, scope, types, tested, by_dtype)
+        except NeedDtypes:
+            if by_dtype or not types.generics:
+                raise
+            by_dtype = True
+        except NeedConstants as need:
+            new = [n for n in need.names if n not in tested]
+            if not new:
+                raise
+            order = [c.name for c in spec.constants]
+            tested = [c for c in order if c in set(tested) | set(new)]
+    raise RuntimeError("constant splitting did not settle")
 
 
 def translate(spec: KernelSpec, source: str) -> Translator:
@@ -92,26 +140,30 @@ def entry_diagnostics(entries, spec: KernelSpec, diagnostics: list[Diagnostic]) 
         for d in t.diagnostics:
             add(d)
         where = f" (entry {name})" if combo else ""
-        if not t.outputs and not t.diagnostics:
+        if not t.outputs and not t.scattered and not t.diagnostics:
             add(Diagnostic(spec.line, "ct.store", f"the kernel stores nothing{where}"))
-        if len(t.outputs) > 1:
-            add(Diagnostic(spec.line, "ct.store", f"{len(t.outputs)} outputs{where}; the "
-                                                  "launcher takes its grid from one"))
         notes += [n for n in t.notes if n not in notes]
     return notes
 
 
 def draft(spec: KernelSpec, source: str, op_name: str) -> Draft:
     diagnostics: list[Diagnostic] = []
-    fn = kernel_fn(spec, source)
-    if_lines = {n.lineno for n in ast.walk(fn) if isinstance(n, ast.If)}
-    check_spec(spec, lambda line, c, m: diagnostics.append(Diagnostic(line, c, m)), if_lines)
-    entries = translate_entries(spec, source)
+    check_spec(spec, lambda line, c, m: diagnostics.append(Diagnostic(line, c, m)))
+    try:
+        entries = translate_entries(spec, source)
+    except NeedConstants as need:
+        diagnostics.append(Diagnostic(need.line, "ct.Constant", f"{need.what}: needs the values "
+                                      f"of {', '.join(need.names)}, which the cases do not give"))
+        return Draft(files={}, diagnostics=diagnostics)
+    except NeedDtypes as need:
+        diagnostics.append(Diagnostic(need.line, "dtype", f"{need.what}: no dtype fixes it"))
+        return Draft(files={}, diagnostics=diagnostics)
     notes = entry_diagnostics(entries, spec, diagnostics)
     diagnostics.sort(key=lambda d: d.line)
     split = [(name, combo) for name, _, combo in entries if combo] or None
+    types = entries[0][1].types
     files = {"Cargo.toml": render_cargo(op_name),
-             "port.toml": render_port_toml(spec, op_name, split) if spec.arrays else "",
+             "port.toml": render_port_toml(spec, op_name, types, split) if spec.arrays else "",
              "src/kernel.rs": render_kernel([(name, t) for name, t, _ in entries], spec,
                                             op_name),
              "src/lib.rs": render_lib(entries, spec, op_name)}

@@ -1,75 +1,111 @@
-"""Tiles made from nothing (`ct.full`, `ct.zeros`, `ct.arange`) and dtype conversion
-(`ct.astype`)."""
+"""Tiles made from nothing (`ct.full`, `ct.zeros`, `ct.ones`, `ct.arange`) and dtype
+conversion (`ct.astype`, `Tile.astype`, `ct.bitcast`)."""
 from __future__ import annotations
 
-import ast
-
-from ..analyze import keyword
 from .registry import Family
-from .values import DType, Fail, Lit, Tile, literal, shape_text
+from .values import Const, DType, Fail, Lit, Scalar, Tile, Value, shape_text
 
 FAMILY = Family("create")
 
 
-def dtype_kw(t, node, what, default=None) -> str:
-    dt = keyword(node, "dtype", None)
+def dtype_arg(t, node, args, what, default=None):
+    dt = args.get("dtype")
     if dt is None:
         if default is None:
             raise Fail(node, what, "dtype= is required")
-        return default
+        return t.types.of_name(default)
     v = t.expr(dt)
     if not isinstance(v.kind, DType):
-        raise Fail(node, what, "dtype must be ct.float32, ct.int32 or ct.bool_")
-    if v.kind.dtype == "E":
-        raise Fail(node, what, "a constant of the arrays' dtype has no generic Rust "
-                               "spelling; build it in float32 and ct.astype it")
+        raise Fail(node, what, "dtype must be a cuda.tile dtype or array.dtype")
     return v.kind.dtype
 
 
+def filled(t, node, hint, shape, value: Value, dt, what: str) -> Value:
+    kind = Tile(dt, shape)
+    if isinstance(value.kind, Lit):
+        text = t.types.literal(value.kind.value, dt, node)
+        return t.let(hint or "full", kind, t.constant_expr(text, shape, node))
+    if isinstance(value.kind, Const):      # constant() takes no const generic: split on it
+        return filled(t, node, hint, shape, Value(Lit(t.static_value(value, what))), dt, what)
+    if isinstance(value.kind, (Scalar, Tile)) and getattr(value.kind, "shape", ()) == ():
+        return t.as_tile(value, dt, shape, node)
+    raise Fail(node, what, "the fill value must be a literal or a scalar")
+
+
 @FAMILY.rule("full")
-def full(t, node, hint, value_node=None):
-    t.check_kwargs(node, {"shape", "fill_value", "dtype"}, "ct.full")
-    shape = t.const_shape(keyword(node, "shape", 0), "ct.full")
-    value_node = value_node or keyword(node, "fill_value", 1)
-    value = t.expr(value_node)
-    if not isinstance(value.kind, Lit):
-        raise Fail(node, "ct.full", "the fill value must be a literal")
-    dtype = dtype_kw(t, node, "ct.full")
-    return t.let(hint or "full", Tile(dtype, shape),
-                    f"constant({literal(value.kind.value, dtype, node)}, "
-                    f"shape![{shape_text(shape)}])")
+def full(t, node, hint):
+    args = t.bind_args("full", node)
+    shape = t.const_shape(args["shape"], "ct.full")
+    if "fill_value" not in args:
+        raise Fail(node, "ct.full", "fill_value is required")
+    dt = dtype_arg(t, node, args, "ct.full")
+    return filled(t, node, hint, shape, t.expr(args["fill_value"]), dt, "ct.full")
 
 
 @FAMILY.rule("zeros")
 def zeros(t, node, hint):
-    t.check_kwargs(node, {"shape", "dtype"}, "ct.zeros")
-    zero = ast.Constant(0)
-    ast.copy_location(zero, node)
-    return full(t, node, hint, value_node=zero)
+    args = t.bind_args("zeros", node)
+    shape = t.const_shape(args["shape"], "ct.zeros")
+    return filled(t, node, hint, shape, Value(Lit(0)), dtype_arg(t, node, args, "ct.zeros"),
+                  "ct.zeros")
+
+
+@FAMILY.rule("ones")
+def ones(t, node, hint):
+    args = t.bind_args("ones", node)
+    shape = t.const_shape(args["shape"], "ct.ones")
+    return filled(t, node, hint, shape, Value(Lit(1)), dtype_arg(t, node, args, "ct.ones"),
+                  "ct.ones")
 
 
 @FAMILY.rule("arange")
 def arange(t, node, hint):
-    t.check_kwargs(node, {"dtype"}, "ct.arange")
-    if len(node.args) != 1:
-        raise Fail(node, "ct.arange", "only ct.arange(N, dtype=ct.int32) is ported")
-    shape = t.const_shape(node.args[0], "ct.arange")
-    dtype = dtype_kw(t, node, "ct.arange", default="i32")
-    if dtype != "i32":
-        raise Fail(node, "ct.arange", "only int32 ranges are ported")
-    return t.let(hint or "iota", Tile("i32", shape), f"iota(shape![{shape_text(shape)}])")
+    args = t.bind_args("arange", node)
+    shape = t.const_shape(args["size"], "ct.arange")
+    for name, default in (("start", 0), ("step", 1)):
+        if name in args and t.static_value(args[name], name) != default:
+            raise Fail(node, f"ct.arange({name}=..)", f"a {name} other than {default} is not ported")
+    dt = dtype_arg(t, node, args, "ct.arange", default="int32")
+    if not dt.integral:
+        raise Fail(node, "ct.arange", "only integer ranges are ported (iota)")
+    return t.let(hint or "iota", Tile(dt, shape), f"iota(shape![{shape_text(shape)}])")
 
 
-@FAMILY.rule("astype")
-def astype(t, node, hint):
-    t.check_kwargs(node, set(), "ct.astype")
-    x = t.expr(keyword(node, "x", 0))
-    dt = t.expr(keyword(node, "dtype", 1))
-    if not isinstance(dt.kind, DType):
-        raise Fail(node, "ct.astype", "the dtype must be ct.float32/int32 or array.dtype")
-    if not isinstance(x.kind, Tile):
+@FAMILY.rule("astype", tile_method="astype")
+def astype(t, node, hint, dtype=None):
+    if dtype is not None:               # ct.float32(x)
+        if len(node.args) != 1 or node.keywords:
+            raise Fail(node, "dtype(x)", "a dtype called with one argument converts it")
+        x, dt = t.expr(node.args[0]), dtype.dtype
+    else:
+        args = t.bind_args("astype", node)
+        if args.get("rounding_mode") is not None and \
+                t.static_value(args["rounding_mode"], "rounding_mode") is not None:
+            raise Fail(node, "ct.astype(rounding_mode=..)", "a conversion rounding mode is not "
+                       "ported (cutile's convert_tile rounds to nearest even)")
+        x = t.expr(args["x"])
+        v = t.expr(args["dtype"])
+        if not isinstance(v.kind, DType):
+            raise Fail(node, "ct.astype", "the dtype must be a cuda.tile dtype or array.dtype")
+        dt = v.kind.dtype
+    if isinstance(x.kind, Lit):
+        return t.constant_tile(x.kind.value, dt, (), node)
+    if not isinstance(x.kind, (Tile, Scalar)):
         raise Fail(node, "ct.astype", "astype of a non-tile")
-    if x.kind.dtype == dt.kind.dtype:
-        return x
-    return t.let(hint or f"{x.expr}_{dt.kind.dtype.lower()}", Tile(dt.kind.dtype, x.kind.shape),
-                    f"convert_tile({x.expr})")
+    return t.convert(x, dt, node, hint=hint)
+
+
+@FAMILY.rule("bitcast")
+def bitcast(t, node, hint):
+    args = t.bind_args("bitcast", node)
+    x = t.expr(args["x"])
+    v = t.expr(args["dtype"])
+    if not isinstance(x.kind, Tile) or not isinstance(v.kind, DType):
+        raise Fail(node, "ct.bitcast", "ct.bitcast(tile, dtype)")
+    return t.let(hint or f"{x.expr}_bits", Tile(v.kind.dtype, x.kind.shape), f"bitcast({x.expr})")
+
+
+FAMILY.refuse("astile", "ct.astile builds a tile from a Python sequence; cutile 0.4.0 has "
+              "no tile literal (only constant() of one value)")
+FAMILY.refuse("pack_to_bytes", "byte packing; cutile 0.4.0's pack() takes f4e2m1fn tiles only")
+FAMILY.refuse("unpack_from_bytes", "byte unpacking; cutile 0.4.0's unpack() gives f4e2m1fn only")

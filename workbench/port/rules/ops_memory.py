@@ -1,15 +1,18 @@
 """Tile access: `ct.load` (ZERO padding -> `partition`, other padding ->
 `make_partition_view(.., padding::X, dim_map::Identity, x.token())`; literal indices bound
-first, partitions reused), `ct.store` (index == (bid(0), bid(1), ..) -> a statically tiled
-`&mut` output; otherwise the full output view at the explicit index, unchecked) and
-`ct.num_tiles`."""
+first, partitions reused; `latency` / `allow_tma=False` -> `load_view_tko(.., Some(latency),
+tma::Disabled)`), `ct.store` (index == (bid(0), bid(1), ..) at the kernel's top level -> a
+statically tiled `&mut` output stored with `out.store(tile)`; otherwise the full output view
+at the explicit index, unchecked) and `ct.num_tiles`."""
 from __future__ import annotations
 
 import ast
 
-from ..analyze import ct_name, keyword
+import cuda.tile as ct
+
 from .registry import Family
-from .values import ArrayRef, Fail, Scalar, Stmt, Tile, Value, shape_text
+from .tokens import after_read, after_write, last_op_token, last_store_token
+from .values import ArrayRef, Fail, Lit, Scalar, Seq, Stmt, Tile, Value, shape_text
 
 FAMILY = Family("memory")
 
@@ -17,106 +20,247 @@ PADDING = {"ZERO": "Zero", "NEG_INF": "NegInf", "POS_INF": "PosInf", "NAN": "Nan
            "NEG_ZERO": "NegZero", "UNDETERMINED": "None", None: "None"}
 
 
+def hints_of(t, args, call, what: str) -> tuple[int | None, bool | None]:
+    """(latency, allow_tma) of a load/store; the memory order and scope must be the defaults
+    (cutile's view loads/stores take `ordering::Weak` only through the safe API)."""
+    for name, default in (("memory_order", ct.MemoryOrder.WEAK),
+                          ("memory_scope", ct.MemoryScope.NONE)):
+        if name in args and t.static_value(args[name], name) != default:
+            raise Fail(call, f"{what}({name}=..)", f"only the default {name} is ported")
+    if "check_bounds" in args and not t.static_bool(args["check_bounds"], "check_bounds"):
+        raise Fail(call, f"{what}(check_bounds=False)", "check_bounds=False needs Tile IR "
+                   "13.4 (inbounds); the workbench compares 13.3 bytecode")
+    latency = args.get("latency")
+    latency = None if latency is None else t.static_value(latency, "latency")
+    tma = args.get("allow_tma")
+    tma = None if tma is None else t.static_value(tma, "allow_tma")
+    # allow_tma=True is tma::Enabled: cutile writes no allow_tma hint for it, cuTile Python
+    # writes allow_tma = true (a hint note of the diff)
+    return latency, tma
+
+
+def order_of(t, args, rank: int, call) -> tuple[int, ...] | None:
+    """The dim_map of `order=`: None for "C" (identity), else the axis order (a permuted
+    partition view, cutile's make_partition_view(.., const_array![..], ..))."""
+    if "order" not in args:
+        return None
+    order = t.static_value(args["order"], "order")
+    if order in ("C", None):
+        return None
+    if order == "F":
+        order = tuple(reversed(range(rank)))
+    order = tuple(int(o) for o in order)
+    if sorted(order) != list(range(rank)):
+        raise Fail(call, "order", f"{order} is not an order of {rank} axes")
+    return None if order == tuple(range(rank)) else order
+
+
+def view_access(latency, tma) -> str | None:
+    """The trailing `Some(latency), tma::X` of a raw view access, or None for the default."""
+    if latency is None and tma is None:
+        return None
+    lat = "None" if latency is None else f"Some({int(latency)})"
+    return f"ordering::Weak, scope::TileBlock, {lat}, tma::{'Disabled' if tma is False else 'Enabled'}"
+
+
+
 @FAMILY.rule("load")
 def load(t, call, hint=None) -> Value:
-    t.check_kwargs(call, {"index", "shape", "padding_mode"}, "ct.load")
-    arr = t.array_arg(keyword(call, "array", 0), "ct.load")
-    if arr.name in t.outputs:
-        raise Fail(call, "ct.load", f"{arr.name} is loaded after being stored")
-    t.loaded.add(arr.name)
-    index_node, shape_node = keyword(call, "index", 1), keyword(call, "shape", 2)
-    if index_node is None or shape_node is None:
+    args = t.bind_args("load", call)
+    arr = t.array_arg(args["array"], "ct.load")
+    if "index" not in args or "shape" not in args:
         raise Fail(call, "ct.load", "index and shape are required")
-    shape = t.const_shape(shape_node, "ct.load")
+    latency, tma = hints_of(t, args, call, "ct.load")
+    t.loaded.add(arr.name)
+    shape = t.const_shape(args["shape"], "ct.load")
     if len(shape) != arr.rank:
         raise Fail(call, "ct.load", f"tile rank {len(shape)} != array rank {arr.rank}")
-    pad_node = keyword(call, "padding_mode", None)
     pad = None
-    if pad_node is not None:
-        pad = (ct_name(pad_node) or "").removeprefix("PaddingMode.")
+    if "padding_mode" in args:
+        mode = t.static_value(args["padding_mode"], "padding_mode")
+        pad = getattr(mode, "name", None)
         if pad not in PADDING:
-            raise Fail(pad_node, "padding_mode", f"`{ast.unparse(pad_node)}` is not ported")
-    index = t.index_values(index_node, arr.rank, "ct.load")
-    part = partition(t, arr, shape, pad)
+            raise Fail(args["padding_mode"], "padding_mode",
+                       f"`{ast.unparse(args['padding_mode'])}` is not ported")
+    index = t.index_values(args["index"], arr.rank, "ct.load")
+    order = order_of(t, args, arr.rank, call)
     if t.loop_stack and any(v.origin == "loop" for v in index):
         t.loop_stack[-1]["loads"].append(call.lineno)
-    return t.let(f"{arr.name}_tile", Tile("E", shape),
-                    f"{part}.load([{', '.join(v.expr for v in index)}])", pure=False)
+    idx = ", ".join(v.expr for v in index)
+    if arr.name in t.inplace:
+        return inplace_load(t, arr, shape, pad, order, idx, latency, tma, hint)
+    part = partition(t, arr, shape, pad, order, call)
+    raw = view_access(latency, tma)
+    expr = f"{part}.load([{idx}])" if raw is None else f"load_view_tko(&{part}, [{idx}], {raw})"
+    return t.let(f"{arr.name}_tile", Tile(arr.dtype, shape), expr, pure=False)
 
 
-def partition(t, arr: ArrayRef, shape, pad) -> str:
+def inplace_load(t, arr: ArrayRef, shape, pad, order, idx: str, latency, tma, hint) -> Value:
+    """A load of an array the kernel also writes: its view and load take the last store's
+    token and the load's token is joined into the array's last-op token (cuTile's order)."""
+    token = last_store_token(t, arr)
+    dim_map = "dim_map::Identity" if order is None else f"const_array![{', '.join(map(str, order))}]"
+    view = t.let_typed(f"{arr.name}_part", f"Partition<{t.rust_dtype(arr.dtype)}, {{ [{shape_text(shape)}] }}>",
+                       f"unsafe {{ make_partition_view({arr.name}, shape![{shape_text(shape)}], "
+                       f"padding::{PADDING[pad]}, {dim_map}, {token}) }}", pure=False)
+    name, done = t.fresh(hint or f"{arr.name}_tile"), t.fresh(f"{arr.name}_loaded")
+    kind = Tile(arr.dtype, shape)
+    lat = "None" if latency is None else f"Some({int(latency)})"
+    stmt = t.raw(f"let ({name}, {done}): ({t.ty(kind)}, Token) = unsafe {{ load_view_raw(&{view}, "
+                 f"[{idx}], Some({token}), ordering::Weak, scope::TileBlock, "
+                 f"tma::{'Disabled' if tma is False else 'Enabled'}, {lat}, "
+                 f"[{', '.join(['false'] * arr.rank)}], shape![{shape_text(shape)}]) }};")
+    after_read(t, arr, done)
+    return Value(kind, name, stmt=stmt)
+
+
+def inplace_store(t, arr: ArrayRef, tile: Value, shape, idx: str, latency, tma) -> None:
+    token = last_op_token(t, arr)
+    view = t.fresh(f"{arr.name}_part")
+    lat = "None" if latency is None else f"Some({int(latency)})"
+    t.raw(f"let {view}: PartitionMut<{t.rust_dtype(arr.dtype)}, {{ [{shape_text(shape)}] }}> = "
+          f"unsafe {{ make_partition_view_mut({arr.name}, shape![{shape_text(shape)}], padding::None, "
+          f"{token}) }};")
+    t.raw(f"{token} = unsafe {{ store_view_raw(&{view}, {tile.expr}, [{idx}], Some({token}), "
+          f"ordering::Weak, scope::TileBlock, tma::{'Disabled' if tma is False else 'Enabled'}, "
+          f"{lat}, [{', '.join(['false'] * arr.rank)}]) }};")
+    after_write(t, arr)
+
+
+def partition(t, arr: ArrayRef, shape, pad, order=None, node=0) -> str:
     def make():
-        ty = f"Partition<E, {{ [{shape_text(shape)}] }}>"
-        if pad == "ZERO":
+        ty = f"Partition<{t.rust_dtype(arr.dtype)}, {{ [{shape_text(shape)}] }}>"
+        dim_map = "dim_map::Identity" if order is None else \
+            f"const_array![{', '.join(map(str, order))}]"
+        if pad == "ZERO" and order is None:
             expr = f"{arr.name}.partition(shape![{shape_text(shape)}])"
         else:
             expr = (f"unsafe {{ make_partition_view({arr.name}, shape![{shape_text(shape)}], "
-                    f"padding::{PADDING[pad]}, dim_map::Identity, {arr.name}.token()) }}")
-        name = t.fresh(f"{arr.name}_part" if pad != "UNDETERMINED-view" else arr.name)
+                    f"padding::{PADDING[pad]}, {dim_map}, {arr.name}.token()) }}")
+        name = t.fresh(f"{arr.name}_part")
         stmt = t.emit(Stmt("let", name=name, ty=ty, expr=expr))
-        return Value(ArrayRef(arr.name, arr.rank), name, stmt=stmt)
-    return t.cached(("partition", arr.name, shape, pad), make).expr
+        return Value(ArrayRef(arr.name, arr.rank, arr.dtype), name, stmt=stmt)
+    # one view per access, as cuTile makes them (a loop-invariant one is hoisted)
+    return make().expr
+
+
+def stored_tile(t, node, arr: ArrayRef, call) -> Value:
+    """The value of a store as a tile of the array's dtype and rank (a literal or scalar is
+    converted and reshaped to (1,)*rank, as cuTile's implicit_cast + reshape do)."""
+    tile = t.expr(node, hint="result")
+    if isinstance(tile.kind, (Lit, Scalar)) or (isinstance(tile.kind, Tile) and not tile.kind.shape):
+        one = ("1",) * arr.rank
+        return t.as_tile(tile, arr.dtype, one, node) if not isinstance(tile.kind, Tile) or \
+            tile.kind.dtype == arr.dtype else t.fit(t.convert(tile, arr.dtype, node), one, node)
+    if not isinstance(tile.kind, Tile):
+        raise Fail(node, "ct.store", "the stored value is not a tile")
+    if tile.kind.dtype != arr.dtype:
+        raise Fail(node, "ct.store", f"the stored tile is {tile.kind.dtype.text()}, the array "
+                   f"holds {arr.dtype.text()}: ct.astype(tile, {arr.name}.dtype) first")
+    if len(tile.kind.shape) != arr.rank:
+        raise Fail(node, "ct.store", f"tile rank {len(tile.kind.shape)} != array rank {arr.rank}")
+    return tile
 
 
 @FAMILY.rule("store")
 def store(t, call, hint=None):
-    t.check_kwargs(call, {"index", "tile"}, "ct.store")
-    if t.loop_stack:
-        raise Fail(call, "ct.store", "a store inside a loop is not ported")
-    arr = t.array_arg(keyword(call, "array", 0), "ct.store")
-    if arr.name in t.outputs:
-        raise Fail(call, "ct.store", f"{arr.name} is stored twice")
-    if arr.name in t.loaded:
-        raise Fail(call, "ct.store", f"{arr.name} is both loaded and stored (in place)")
-    index_node, tile_node = keyword(call, "index", 1), keyword(call, "tile", 2)
-    if index_node is None or tile_node is None:
+    args = t.bind_args("store", call)
+    arr = t.array_arg(args["array"], "ct.store")
+    if "index" not in args or "tile" not in args:
         raise Fail(call, "ct.store", "index and tile are required")
-    tile = t.expr(tile_node, hint="result")
-    if not isinstance(tile.kind, Tile):
-        raise Fail(tile_node, "ct.store", "the stored value is not a tile")
-    if tile.kind.dtype != "E":
-        raise Fail(tile_node, "ct.store", f"the stored tile is {tile.kind.dtype}, the array "
-                   "holds the arrays' dtype: ct.astype(tile, out.dtype) first")
-    if len(tile.kind.shape) != arr.rank:
-        raise Fail(tile_node, "ct.store", f"tile rank {len(tile.kind.shape)} != array rank "
-                                          f"{arr.rank}")
+    latency, tma = hints_of(t, args, call, "ct.store")
+    if order_of(t, args, arr.rank, call) is not None:
+        raise Fail(call, "ct.store(order=..)", "a store through a permuted view: cutile "
+                   "0.4.0's partition_full_mut takes no dim_map (make_partition_view_mut neither)")
+    index_value = t.expr(args["index"])            # cuTile evaluates the index first
+    tile = stored_tile(t, args["tile"], arr, call)
     shape = tile.kind.shape
-    t.store_shapes[call.lineno] = list(shape)
-    bids = isinstance(index_node, (ast.Tuple, ast.List)) and len(index_node.elts) == arr.rank
-    index = None
-    if bids:
-        index = [t.expr(e) for e in index_node.elts]
-        bids = all(v.origin == f"bid{i}" for i, v in enumerate(index))
-    if bids and arr.rank <= 3:
+    t.store_shapes.setdefault(call.lineno, list(shape))
+    items = index_value.kind.items if isinstance(index_value.kind, Seq) else [index_value]
+    bids = len(items) == arr.rank and all(v.origin == f"bid{i}" for i, v in enumerate(items)) \
+        and arr.rank <= 3
+    first = arr.name not in t.outputs
+    raw = view_access(latency, tma)
+    if arr.name in t.inplace:          # read and written: cuTile's token order, by hand
+        index = t.index_values(index_value, arr.rank, "ct.store")
+        t.outputs.setdefault(arr.name, {"form": "shared", "shape": shape})
+        if not t.unchecked:
+            t.unchecked = True
+            t.notes.append(f"unchecked_accesses: {arr.name} is read and written: its views "
+                           "are made per access with cuTile's tokens")
+        inplace_store(t, arr, tile, shape, ", ".join(v.expr for v in index), latency, tma)
+        return None
+    if bids and arr.rank <= 3 and first and not t.loop_stack and not t.inline_stack \
+            and raw is None:
         t.outputs[arr.name] = {"form": "static", "shape": shape}
         t.emit(Stmt("raw", text=f"{arr.name}.store({tile.expr});", pure=False))
-        return
-    index = t.index_values(index_node, arr.rank, "ct.store")
+        return None
+    index = t.index_values(index_value, arr.rank, "ct.store")
     # A launch passes every `&mut` output as a partition of the kernel's tile shape
     # (cutile checks it), so an explicit index goes through the full view, unchecked:
     # the launcher's shape checks keep it in range.
-    t.outputs[arr.name] = {"form": "indexed", "shape": shape}
+    # cutile takes `&mut Tensor` parameters of rank <= 3 only (kernel_entry_generator:
+    # "Unable to partition tensors with rank > 3"): a higher rank output stays `&Tensor`,
+    # stored through partition_full_mut, which takes &self
+    t.outputs.setdefault(arr.name, {"form": "indexed" if arr.rank <= 3 else "shared",
+                                    "shape": shape})
     if not t.unchecked:
         t.unchecked = True
         t.notes.append("unchecked_accesses: the store at an explicit index goes through "
-                          "the full output view; the launcher must keep it in range")
-    part = t.fresh(f"{arr.name}_part")
-    t.emit(Stmt("raw", pure=False, text=(
-        f"let mut {part}: PartitionMut<E, {{ [{shape_text(shape)}] }}> =\n"
-        f"    unsafe {{ {arr.name}.partition_full_mut(shape![{shape_text(shape)}]) }};\n"
-        f"{part}.store({tile.expr}, [{', '.join(v.expr for v in index)}]);")))
+                       "the full output view; the launcher must keep it in range")
+    part = full_view(t, arr, shape)
+    idx = ", ".join(v.expr for v in index)
+    if t.loop_stack and not parallel_store(t, arr, index):
+        # cuTile orders this store after the previous iteration's (a loop-carried token):
+        # the raw store takes and gives the token
+        token = last_op_token(t, arr)
+        lat = "None" if latency is None else f"Some({int(latency)})"
+        t.raw(f"{token} = unsafe {{ store_view_raw(&{part}, {tile.expr}, [{idx}], Some({token}), "
+              f"ordering::Weak, scope::TileBlock, tma::{'Disabled' if tma is False else 'Enabled'}, "
+              f"{lat}, [{', '.join(['false'] * arr.rank)}]) }};")
+    elif raw is None:
+        t.raw(f"{part}.store({tile.expr}, [{idx}]);")
+    else:
+        t.raw(f"unsafe {{ store_view_tko_mut(&mut {part}, {tile.expr}, [{idx}], {raw}) }};")
+    return None
+
+
+def parallel_store(t, arr: ArrayRef, index) -> bool:
+    """cuTile's loop-parallel store (token_order._get_parallel_stores): the array's only
+    memory op in the innermost loop, indexed by the loop variable itself: no ordering
+    between iterations."""
+    frame = t.loop_stack[-1]
+    return frame["memory_ops"].get(arr.name, 0) == 1 and \
+        any(v.origin == "loop" and v.expr == frame["var"] for v in index)
+
+
+def full_view(t, arr: ArrayRef, shape) -> str:
+    """The `PartitionMut` over the whole output for tiles of `shape` (one per scope)."""
+    def make():
+        name = t.fresh(f"{arr.name}_part")
+        view = t.raw(f"let mut {name}: PartitionMut<{t.rust_dtype(arr.dtype)}, {{ [{shape_text(shape)}] }}> =\n"
+                     f"    unsafe {{ {arr.name}.partition_full_mut(shape![{shape_text(shape)}]) }};")
+        view.pure = True            # a view: hoisted out of loops, as cuTile hoists it
+        return Value(ArrayRef(arr.name, arr.rank, arr.dtype), name)
+    return t.cached(("full_view", arr.name, tuple(shape)), make).expr
 
 
 @FAMILY.rule("num_tiles")
 def num_tiles(t, node, hint):
-    t.check_kwargs(node, {"axis", "shape"}, "ct.num_tiles")
-    arr = t.array_arg(keyword(node, "array", 0), "ct.num_tiles")
-    axis = keyword(node, "axis", 1)
-    shape = t.const_shape(keyword(node, "shape", 2), "ct.num_tiles")
-    if not (isinstance(axis, ast.Constant) and isinstance(axis.value, int)):
-        raise Fail(node, "ct.num_tiles", "the axis must be an integer literal")
+    args = t.bind_args("num_tiles", node)
+    arr = t.array_arg(args["array"], "ct.num_tiles")
+    shape = t.const_shape(args["shape"], "ct.num_tiles")
+    axis = t.static_int(args["axis"], node, "the axis")
+    if "order" in args and t.static_value(args["order"], "order") != "C":
+        raise Fail(node, "ct.num_tiles(order=..)", "a non-C order is not ported")
     if len(shape) != arr.rank:
         raise Fail(node, "ct.num_tiles", "tile rank != array rank")
-    view = partition(t, arr, shape, "UNDETERMINED")
-    return t.let(hint or "n_tiles", Scalar("i32"),
-                    f"num_tiles(&{view}, {axis.value % arr.rank}i32)", origin="num_tiles")
+    view = partition(t, arr, shape, "UNDETERMINED", node=node)
+    return t.let(hint or "n_tiles", Scalar(t.types.of_name("int32")),
+                 f"num_tiles(&{view}, {axis % arr.rank}i32)", origin="num_tiles")
+
+
+FAMILY.refuse("load_advanced_indexing", "an advanced-indexing load; cutile 0.4.0's "
+              "load_view_raw takes a gather view only through make_tensor_view internals")
+FAMILY.refuse("store_advanced_indexing", "an advanced-indexing store; see "
+              "load_advanced_indexing")

@@ -1,53 +1,92 @@
-"""Reductions along one axis: `ct.sum`, `ct.max`, `ct.min` (with keepdims)."""
+"""Reductions and scans along one axis: `ct.sum`, `ct.max`, `ct.min`, `ct.prod` (keepdims ->
+a reshape that keeps the axis as 1), `ct.cumsum` (`scan_sum`, forward or reverse)."""
 from __future__ import annotations
 
-import ast
-
-from ..analyze import keyword
 from .registry import Family
-from .values import Fail, Tile, shape_text
+from .values import Fail, Scalar, Tile, shape_text
 
 FAMILY = Family("reduce")
 
-REDUCE = {"sum": "reduce_sum", "max": "reduce_max", "min": "reduce_min"}
+REDUCE = {"sum": "reduce_sum", "max": "reduce_max", "min": "reduce_min", "prod": "reduce_prod"}
 
 
-def reduce(t, node, hint, fname):
-    t.check_kwargs(node, {"axis", "keepdims"}, f"ct.{fname}")
-    x = t.expr(keyword(node, "x", 0))
-    axis = keyword(node, "axis", 1)
-    keep = keyword(node, "keepdims", 2)
+def reduction(t, node, hint, fname):
+    args = t.bind_args(fname, node)
+    x = t.expr(args["x"])
+    for flag in ("flush_to_zero", "propagate_nan"):
+        if t.static_bool(args.get(flag), flag, False):
+            raise Fail(node, f"ct.{fname}({flag}=True)", f"cutile 0.4.0's {REDUCE[fname]} takes "
+                       f"no {flag} (its reduce region is the plain op)")
+    if "rounding_mode" in args and t.static_value(args["rounding_mode"], "rounding_mode") is not None:
+        raise Fail(node, f"ct.{fname}(rounding_mode=..)", f"cutile 0.4.0's {REDUCE[fname]} "
+                   "takes no rounding mode")
+    if isinstance(x.kind, Scalar):
+        x = t.scalar_tile(x, node)
     if not isinstance(x.kind, Tile) or not x.kind.shape:
         raise Fail(node, f"ct.{fname}", "the argument must be a tile of rank >= 1")
-    if not (isinstance(axis, ast.Constant) and isinstance(axis.value, int)):
+    if "axis" not in args or t.static_value(args["axis"], "axis") is None:
+        raise Fail(node, f"ct.{fname}", "a reduction over every axis (axis=None) is not "
+                                        "ported; give one integer axis")
+    axis = t.static_value(args["axis"], "axis")
+    if not isinstance(axis, int):
         raise Fail(node, f"ct.{fname}", "only one integer axis is ported")
-    keepdims = False
-    if keep is not None:
-        if not isinstance(keep, ast.Constant):
-            raise Fail(node, f"ct.{fname}", "keepdims must be a literal")
-        keepdims = bool(keep.value)
+    keepdims = t.static_bool(args.get("keepdims"), "keepdims", False)
     rank = len(x.kind.shape)
-    ax = axis.value % rank
+    ax = axis % rank
     reduced = tuple(d for i, d in enumerate(x.kind.shape) if i != ax)
     kept = tuple("1" if i == ax else d for i, d in enumerate(x.kind.shape))
     r = t.let(f"{hint}_red" if (hint and keepdims) else (hint or f"{fname}_red"),
-                 Tile(x.kind.dtype, reduced), f"{REDUCE[fname]}({x.expr}, {ax}i32)")
+              Tile(x.kind.dtype, reduced), f"{REDUCE[fname]}({x.expr}, {ax}i32)")
     if keepdims:
         r = t.let(hint or fname, Tile(x.kind.dtype, kept),
-                     f"{r.expr}.reshape(shape![{shape_text(kept)}])")
+                  f"{r.expr}.reshape(shape![{shape_text(kept)}])")
+    elif any(not d.isdigit() for d in reduced):
+        # cutile types a reduction's result with numbers ({[64]}); an identity convert_tile
+        # (no op) gives it the constants' names, so binary ops with other tiles compile
+        r = t.let(f"{r.expr}_t", Tile(x.kind.dtype, reduced), f"convert_tile({r.expr})")
     return r
 
 
-@FAMILY.rule("sum")
-def sum(t, node, hint):
-    return reduce(t, node, hint, "sum")
+def make_reduction(name):
+    def rule(t, node, hint):
+        return reduction(t, node, hint, name)
+    rule.__name__ = name
+    return rule
 
 
-@FAMILY.rule("max")
-def max(t, node, hint):
-    return reduce(t, node, hint, "max")
+for _name in REDUCE:
+    FAMILY.rule(_name)(make_reduction(_name))
 
 
-@FAMILY.rule("min")
-def min(t, node, hint):
-    return reduce(t, node, hint, "min")
+@FAMILY.rule("cumsum")
+def cumsum(t, node, hint):
+    args = t.bind_args("cumsum", node)
+    x = t.expr(args["x"])
+    if not isinstance(x.kind, Tile) or not x.kind.shape:
+        raise Fail(node, "ct.cumsum", "the argument must be a tile of rank >= 1")
+    for flag in ("rounding_mode", "flush_to_zero"):
+        if flag in args and t.static_value(args[flag], flag) not in (None, False):
+            raise Fail(node, f"ct.cumsum({flag}=..)", "cutile 0.4.0's scan_sum takes no "
+                                                      f"{flag}")
+    axis = t.static_int(args["axis"], node, "the axis") if "axis" in args else 0
+    reverse = t.static_bool(args.get("reverse"), "reverse", False)
+    identity = t.types.literal(0, x.kind.dtype, node)
+    ax = axis % len(x.kind.shape)
+    if ax != 0:
+        raise Fail(node, "ct.cumsum", f"axis {axis} of a rank-{len(x.kind.shape)} tile: cutile "
+                   "0.4.0's scan_sum (and scan) write dim = 0 whatever the argument "
+                   "(cutile-compiler compile_cuda_tile_op.rs); only axis 0 is ported")
+    return t.let(hint or "cumsum", x.kind, f"scan_sum({x.expr}, {ax}i32, "
+                 f"reverse::{'Reverse' if reverse else 'Forward'}, {identity})")
+
+
+FAMILY.refuse("argmax", "cutile 0.4.0 has no argmax (reduce takes one operand; no index "
+              "reduction)")
+FAMILY.refuse("argmin", "cutile 0.4.0 has no argmin (reduce takes one operand; no index "
+              "reduction)")
+FAMILY.refuse("cumprod", "a product scan needs a closure region (cutile scan(.., |a, b| a * b)); "
+              "not drafted")
+FAMILY.refuse("reduce", "a user reduction function would become a Rust closure region "
+              "(cutile reduce(x, dim, identity, f)); not drafted")
+FAMILY.refuse("scan", "a user scan function would become a Rust closure region "
+              "(cutile scan(x, dim, reverse, identity, f)); not drafted")

@@ -40,6 +40,14 @@ class Family:
         self.name = name
         self.rules: list[CtRule] = []
         self.refusals: list[Refusal] = []
+        self.builtins: list[CtRule] = []
+
+    def builtin(self, name: str):
+        """A rule for a Python builtin (`min`, `max`, ..) called in a kernel."""
+        def register(fn):
+            self.builtins.append(CtRule(name, fn, self.name))
+            return fn
+        return register
 
     def rule(self, name: str, tile_method: str | None = None):
         def register(fn):
@@ -51,13 +59,18 @@ class Family:
         self.refusals.append(Refusal(name, reason, self.name))
 
 
-def collect(families) -> tuple[dict[str, CtRule], dict[str, CtRule], dict[str, Refusal]]:
-    """(rules by function name, rules by Tile method name, refusals by function name); a name
-    registered twice is a programming error."""
+def collect(families):
+    """(rules by function name, rules by Tile method name, refusals by function name,
+    builtin rules by name); a name registered twice is a programming error."""
     rules: dict[str, CtRule] = {}
     methods: dict[str, CtRule] = {}
     refusals: dict[str, Refusal] = {}
+    builtins: dict[str, CtRule] = {}
     for family in families:
+        for b in family.builtins:
+            if b.name in builtins:
+                raise ValueError(f"builtin {b.name} has two rules")
+            builtins[b.name] = b
         for r in family.rules:
             if r.name in rules or r.name in refusals:
                 raise ValueError(f"ct.{r.name} is registered twice (family {r.family})")
@@ -70,4 +83,4 @@ def collect(families) -> tuple[dict[str, CtRule], dict[str, CtRule], dict[str, R
             if f.name in rules or f.name in refusals:
                 raise ValueError(f"ct.{f.name} is both translated and refused")
             refusals[f.name] = f
-    return rules, methods, refusals
+    return rules, methods, refusals, builtins

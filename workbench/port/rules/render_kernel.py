@@ -1,45 +1,57 @@
-"""kernel.rs: one `#[cutile::entry]` fn per translated entry, in one `#[cutile::module]`."""
+"""kernel.rs: one `#[cutile::entry]` fn per translated entry, in one `#[cutile::module]`, with
+the helper fns the entries need (tensor strides for gather/scatter)."""
 from __future__ import annotations
 
 from ..analyze import ARRAY, SCALAR, KernelSpec
 from .branches import entry_key
 from .core import Translator
+from .ops_gather import HELPERS
+from .tokens import token_declarations
 from .values import shape_text
 
-def render_entry(t: Translator, spec: KernelSpec, name: str) -> list[str]:
-    """One `#[cutile::entry]` fn, indented for the module."""
-    consts = [p.name for p in spec.constants]
-    generics = ", ".join(["E: ElementType"] + [f"const {c}: i32" for c in consts])
+
+def entry_params(t: Translator, spec: KernelSpec) -> list[str]:
     params = []
     for p in spec.params:
         if p.kind == ARRAY:
+            elem = t.types.array_generic(p.name)
             out = t.outputs.get(p.name)
-            if out is None:
-                params.append(f"{p.name}: &Tensor<E, {{ [{', '.join(['-1'] * (p.rank or 0))}] }}>")
+            if out is None or out["form"] == "shared":
+                params.append(f"{p.name}: &Tensor<{elem}, {{ [{', '.join(['-1'] * (p.rank or 0))}] }}>")
             else:       # static and indexed: a launch partitions it by the tile shape
-                params.append(f"{p.name}: &mut Tensor<E, {{ [{shape_text(out['shape'])}] }}>")
+                params.append(f"{p.name}: &mut Tensor<{elem}, {{ [{shape_text(out['shape'])}] }}>")
         elif p.kind == SCALAR:
-            params.append(f"{p.name}: {t.env[p.name].kind.dtype}")
-    body: list[str] = []
+            params.append(f"{p.name}: {t.rust_dtype(t.env[p.name].kind.dtype)}")
+    return params
+
+
+def shared_token(spec: KernelSpec, t: Translator) -> list[str]:
     arrays = [p.name for p in spec.arrays]
-    if t.loops == 0 and len(arrays) > 1:
-        body.append("// One ordering token for every array, as cuTile Python threads its entry")
-        body.append("// token through all loads and stores.")
-        body.append(f"let entry_token: Token = {arrays[0]}.token();")
-        body.append("unsafe {")
-        body += [f"    {a}.set_token(entry_token);" for a in arrays[1:]]
-        body.append("}")
-    for s in t.blocks[0]:
+    if t.loops or len(arrays) < 2:
+        return []
+    return ["// One ordering token for every array, as cuTile Python threads its entry",
+            "// token through all loads and stores.",
+            f"let entry_token: Token = {arrays[0]}.token();",
+            "unsafe {"] + [f"    {a}.set_token(entry_token);" for a in arrays[1:]] + ["}"]
+
+
+def render_entry(t: Translator, spec: KernelSpec, name: str) -> list[str]:
+    """One `#[cutile::entry]` fn, indented for the module."""
+    generics = [f"{g}: ElementType" for g, _ in t.types.generics] + \
+        [f"const {c.name}: i32" for c in t.generic_constants()]
+    body = shared_token(spec, t)
+    body += token_declarations(t)
+    for s in t.prologue + t.blocks[0]:
         body += s.render("")
-    attr = entry_attribute(t.unchecked, spec.hints)
+    attr = entry_attribute(t.unchecked, spec.hints, getattr(spec, "target_hints", {}))
     fn = "pub unsafe fn" if t.unchecked else "pub fn"
     lines = [f"    // NOTE {note}" for note in t.notes]
     if t.const_values:
         lines.append(f"    // The specialization {entry_key(t.const_values)}: its constant branches "
                      "folded away.")
     lines.append(f"    {attr}")
-    lines.append(f"    {fn} {name}<{generics}>(")
-    lines += [f"        {p}," for p in params]
+    lines.append(f"    {fn} {name}{'<' + ', '.join(generics) + '>' if generics else ''}(")
+    lines += [f"        {p}," for p in entry_params(t, spec)]
     lines.append("    ) {")
     lines += ["        " + b if b else "" for b in body]
     lines.append("    }")
@@ -49,12 +61,24 @@ def render_entry(t: Translator, spec: KernelSpec, name: str) -> list[str]:
 HINT_GPUS = ("sm_90", "sm_100")   # cuTile Python's hints apply to every GPU; cutile names each
 
 
-def entry_attribute(unchecked: bool, hints: dict[str, int]) -> str:
+def entry_attribute(unchecked: bool, hints: dict[str, int],
+                    target_hints: dict[str, dict[str, int]] | None = None) -> str:
     parts = ["unchecked_accesses = true"] if unchecked else []
-    if hints:
-        per_gpu = "(" + ", ".join(f"{k} = {v}" for k, v in sorted(hints.items())) + ",)"
-        parts.append("optimization_hints = (" + ", ".join(f"{gpu} = {per_gpu}"
-                                                          for gpu in HINT_GPUS) + ",)")
+    target_hints = target_hints or {}
+    per_gpu = {}
+    for gpu in HINT_GPUS:
+        # cuTile writes ct.ByTarget per GPU as its own dict, which replaces the default one
+        # (the default dict holds the plain hints and ByTarget's `default=`)
+        if gpu in target_hints:
+            merged = dict(target_hints[gpu])
+        else:
+            merged = dict(hints)
+            merged.update(target_hints.get("default", {}))
+        if merged:
+            per_gpu[gpu] = "(" + ", ".join(f"{k} = {v}" for k, v in sorted(merged.items())) + ",)"
+    if per_gpu:
+        parts.append("optimization_hints = (" + ", ".join(f"{gpu} = {h}"
+                                                          for gpu, h in per_gpu.items()) + ",)")
     return f"#[cutile::entry({', '.join(parts)})]"
 
 
@@ -68,10 +92,11 @@ def render_kernel(entries: list[tuple[str, Translator]], spec: KernelSpec, op_na
         "    use cutile::core::*;",
         "",
     ]
+    for kind, rank in sorted({h for _, t in entries for h in t.helpers}):
+        lines += [HELPERS[kind](rank), ""]
     for i, (name, t) in enumerate(entries):
         if i:
             lines.append("")
         lines += render_entry(t, spec, name)
     lines += ["}", ""]
     return "\n".join(lines)
-

@@ -4,9 +4,10 @@ and the literal / broadcast helpers every rule shares."""
 from __future__ import annotations
 
 import ast
-import math
 import re
 from dataclasses import dataclass, field
+
+from .dtypes import DT
 
 
 class Fail(Exception):
@@ -22,34 +23,67 @@ class Fail(Exception):
 
 @dataclass
 class Tile:
-    dtype: str                 # "E", "f32", "i32", "bool"
-    shape: tuple[str, ...]
+    dtype: DT
+    shape: tuple[str, ...]     # constant names and integers
 
 
 @dataclass
 class Scalar:
-    dtype: str                 # "i32", "f32", "bool"
+    dtype: DT                  # a plain Rust value (i32, f32, i64, bool, ..): a 0-d tile
 
 
 @dataclass
 class Lit:
-    value: object              # int | float | bool
+    value: object              # int | float | bool: a loosely typed Python constant
+    early: bool = False        # computed (`-math.inf`): cuTile made its constant already
+    param: str | None = None   # a bool/float ct.Constant parameter: a constant at the top
+    at: object = None          # (block, the statement before) where the literal was read
+
+
+@dataclass
+class Const:
+    """An integer expression of `ct.Constant` parameters (and literals): loosely typed like a
+    literal, written in Rust with the const generics (cutile folds it)."""
+    rust: str                  # e.g. "(N + T - 1i32) / T"
+    python: str                # the same in Python, for compile-time evaluation
+    names: tuple[str, ...]     # the constants it reads
 
 
 @dataclass
 class ArrayRef:
     name: str
     rank: int
+    dtype: DT | None = None
 
 
 @dataclass
 class DType:
-    dtype: str
+    dtype: DT
+
+
+@dataclass
+class Seq:
+    """A Python tuple/list of values (shapes, indices, `tile.shape`)."""
+    items: list
+
+
+@dataclass
+class Static:
+    """A compile-time Python value the translator computed (enum members, None, strings,
+    `math.pi`, a folded constant expression): used where cuTile wants a constant."""
+    value: object
+
+
+@dataclass
+class Func:
+    """A Python function of the kernel's module (a `@ct.function` helper), inlined at calls."""
+    name: str
+    node: object               # its ast.FunctionDef
 
 
 @dataclass
 class Value:
-    kind: object               # Tile | Scalar | Lit | ArrayRef | DType
+    kind: object               # Tile | Scalar | Lit | Const | ArrayRef | DType | Seq | Static | Func
     expr: str = ""             # a Rust variable (tiles), an expression (scalars)
     origin: str | None = None  # "bid0", "num_tiles", ...
     stmt: "Stmt | None" = None
@@ -67,10 +101,15 @@ class Stmt:
     header: str = ""           # loop
     body: list["Stmt"] = field(default_factory=list)
     loop_var: str = ""
+    op: str = ""               # "add" | "sub" | "mul" on floats: what fma fusion looks at
+    args: tuple = ()           # the op's operand names
+    opts: tuple = ()           # (rounding, ftz) of the op
 
     def defines(self) -> set[str]:
         if self.kind == "let":
             return {self.name}
+        if self.kind == "raw":
+            return set(RAW_LET.findall(self.text))
         if self.kind == "loop":
             out = {self.loop_var}
             for s in self.body:
@@ -98,6 +137,7 @@ class Stmt:
 
 
 IDENT = re.compile(r"\b[A-Za-z_]\w*\b")
+RAW_LET = re.compile(r"^\s*let\s+(?:mut\s+)?\(?\s*([A-Za-z_]\w*)", re.M)
 
 RUST_KEYWORDS = {
     "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for",
@@ -115,44 +155,23 @@ RESERVED = RUST_KEYWORDS | {
     "get_tile_block_id", "get_shape_dim", "ceil_div", "num_tiles", "make_partition_view",
     "padding", "dim_map", "rounding", "ftz", "broadcast_scalar", "f32", "i32", "bool",
     "entry_token",
+    # every other cutile function or type a rule writes
+    "absf", "absi", "floor", "ceil", "sin", "cos", "tan", "sinh", "cosh", "exp2", "log2",
+    "sqrt", "exti", "trunci", "bitcast", "convert_scalar", "tile_to_scalar", "addptr_tile",
+    "get_tensor_base", "load_ptr_tko", "store_ptr_tko", "load_view_tko", "store_view_tko_mut",
+    "permute", "cat", "extract", "scan_sum", "reduce_prod", "maxf", "minf", "maxi", "mini",
+    "divi", "remi", "remf", "fpowf", "addf", "subf", "mulf", "divf", "cmpf", "cmpi", "andi",
+    "ori", "xori", "shri", "negi", "get_num_tile_blocks", "atan2", "exp_with_rounding",
+    "tanh_with_rounding", "Shape", "PointerTile", "Latency", "ordering", "scope", "tma",
+    "predicate", "cmp_ordering", "nan", "overflow", "reverse", "const_array", "shape",
+    "f16", "bf16", "f64", "i8", "i16", "i64", "u8", "u16", "u32", "u64", "tf32", "f8e4m3fn",
+    "f8e5m2", "Some", "None", "unsafe_", "tensor_strides_1", "tensor_strides_2",
+    "tensor_strides_3", "tensor_strides_4", "load_ptr_padded_0", "load_ptr_padded_1",
+    "load_ptr_padded_2", "load_ptr_padded_3", "load_ptr_padded_4", "usize", "store_view_raw", "load_view_raw", "join_tokens", "make_partition_view_mut",
 }
-
-DTYPE_NAMES = {"float32": "f32", "int32": "i32", "bool_": "bool"}
-UNSUPPORTED_DTYPES = {"float16", "bfloat16", "float64", "int64", "int16", "int8", "uint8",
-                      "float8_e4m3fn", "float8_e5m2", "tfloat32"}
-
 
 def shape_text(shape) -> str:
     return ", ".join(shape)
-
-
-def tile_type(t: Tile) -> str:
-    return f"Tile<{t.dtype}, {{ [{shape_text(t.shape)}] }}>"
-
-
-def rust_type(kind) -> str:
-    return tile_type(kind) if isinstance(kind, Tile) else kind.dtype
-
-
-def literal(value, dtype: str, node) -> str:
-    """A Python literal as a Rust literal of `dtype`."""
-    if dtype == "f32":
-        value = float(value)
-        if math.isnan(value):
-            return "f32::NAN"
-        if math.isinf(value):
-            return "f32::INFINITY" if value > 0 else "f32::NEG_INFINITY"
-        text = repr(value)
-        return (text if any(c in text for c in ".e") else text + ".0") + "f32"
-    if dtype == "i32":
-        if isinstance(value, float) and not value.is_integer():
-            raise Fail(node, "literal", f"{value} is not an integer, the operand is i32")
-        return f"{int(value)}i32"
-    if dtype == "bool":
-        return "true" if value else "false"
-    raise Fail(node, "literal", f"a Python literal in a tile of the arrays' dtype ({dtype}) "
-                                "has no generic Rust spelling; ct.astype the tile to "
-                                "float32 first")
 
 
 def broadcast_shape(a: tuple, b: tuple, node) -> tuple:
@@ -179,3 +198,25 @@ def assigned_names(nodes) -> set[str]:
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
                 names.add(n.id)
     return names
+
+
+class NeedConstants(Exception):
+    """A value the drafter must know at draft time depends on these `ct.Constant`s: the
+    kernel is split into one entry per combination of their values in the cases."""
+
+    def __init__(self, names, node, what: str):
+        super().__init__(what)
+        self.names = tuple(names)
+        self.line = getattr(node, "lineno", 0)
+        self.what = what
+
+
+class NeedDtypes(Exception):
+    """A value the drafter must spell depends on an array's dtype (a literal of a generic
+    element type, `x.dtype == ct.float32`): the kernel is split into one entry per dtype
+    combination of the cases, each with concrete element types."""
+
+    def __init__(self, node, what: str):
+        super().__init__(what)
+        self.line = getattr(node, "lineno", 0)
+        self.what = what

@@ -1,0 +1,138 @@
+"""Compile-time values and branches. cuTile Python evaluates everything that depends only on
+`ct.Constant`s and literals while compiling; the drafter does the same for the entry it is
+writing: a test (`if`, conditional expression, `check_bounds=`, `keepdims=`) that reads
+constants whose values this entry does not fix raises NeedConstants, and the kernel is split
+into one entry per combination of those constants' values in the cases (draft.py).
+An `if` whose test reads runtime values is not ported."""
+from __future__ import annotations
+
+import ast
+
+from .module_scope import NotStatic, static_eval
+from .values import (ArrayRef, Const, DType, Fail, Func, Lit, NeedConstants, NeedDtypes, Scalar,
+                     Seq, Static, Tile, Value)
+
+
+class ValueView:
+    """A runtime value inside a compile-time expression: only its dtype and ndim are read."""
+    static_view = True
+
+    def __init__(self, t, value: Value, node, what: str):
+        self._t, self._v, self._node, self._what = t, value, node, what
+
+    @property
+    def dtype(self):
+        return self._t.value_python(Value(DType(self._v.kind.dtype)), self._node, self._what)
+
+    @property
+    def ndim(self):
+        kind = self._v.kind
+        return kind.rank if isinstance(kind, ArrayRef) else len(getattr(kind, "shape", ()))
+
+
+class Control:
+    """Mixed into the Translator."""
+
+    def static_value(self, node, what: str):
+        """The draft-time Python value of an AST node or a Value (Fail if it has none)."""
+        if isinstance(node, Value):
+            return self.value_python(node, node, what)
+        static_reads = {id(a.value) for a in ast.walk(node) if isinstance(a, ast.Attribute)
+                        and a.attr in ("dtype", "ndim")}
+        runtime = sorted({n.id for n in ast.walk(node) if isinstance(n, ast.Name)
+                          and id(n) not in static_reads and n.id in self.env
+                          and isinstance(self.env[n.id].kind, (Tile, Scalar, ArrayRef))})
+        if runtime:     # never ask for constants' values when the answer depends on data
+            raise Fail(node, what, f"`{ast.unparse(node)}` reads runtime value(s) "
+                                   f"{', '.join(runtime)}")
+        try:
+            value = static_eval(node, lambda name: self.name_python(name, node, what))
+            if isinstance(value, ValueView):
+                raise NotStatic(ast.unparse(node))
+            return value
+        except NotStatic as e:
+            raise Fail(node, what, f"`{ast.unparse(node)}` is not a compile-time constant "
+                                   f"({e})") from None
+        except (ArithmeticError, TypeError, ValueError) as e:
+            raise Fail(node, what, f"`{ast.unparse(node)}`: {e}") from None
+
+    def static_int(self, value, node, what: str) -> int:
+        v = self.static_value(value, what)
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise Fail(node, what, f"{what} must be an integer, got {v!r}")
+        return v
+
+    def static_bool(self, node, what: str, default=None):
+        if node is None:
+            return default
+        v = self.static_value(node, what)
+        return bool(v)
+
+    def name_python(self, name: str, node, what: str):
+        if name in self.env:
+            return self.value_python(self.env[name], node, what)
+        if name in self.scope.names:
+            v = self.scope.names[name]
+            if isinstance(v, (Lit, Static)):
+                return v.value
+        raise NotStatic(name)
+
+    def value_python(self, v: Value, node, what: str):
+        kind = v.kind
+        if isinstance(kind, (Lit, Static)):
+            return kind.value
+        if isinstance(kind, Const):
+            missing = [n for n in kind.names if n not in self.const_values]
+            if missing:
+                raise NeedConstants(missing, node, what)
+            return eval(compile(kind.python, "<constant>", "eval"), {"__builtins__": {}},
+                        dict(self.const_values))
+        if isinstance(kind, Seq):
+            return tuple(self.value_python(i, node, what) for i in kind.items)
+        if isinstance(kind, DType):
+            import cuda.tile as ct
+            if kind.dtype.uniform:
+                return getattr(ct, kind.dtype.uniform)
+            raise NeedDtypes(node, f"{what}: a dtype that differs over the cases")
+        if isinstance(kind, (Tile, Scalar, ArrayRef)):
+            return ValueView(self, v, node, what)
+        raise NotStatic(v.expr or type(kind).__name__)
+
+    # ---- branches
+    def if_statement(self, stmt: ast.If):
+        try:
+            taken = self.static_value(stmt.test, "if")
+        except Fail:
+            self.runtime_if(stmt)
+            return
+        # the branch's statements join the enclosing block: Python folds the `if` away
+        self.block(stmt.body if taken else stmt.orelse)
+
+    def runtime_if(self, stmt: ast.If):
+        names = sorted({n.id for n in ast.walk(stmt.test) if isinstance(n, ast.Name)})
+        consts = [n for n in names if n in self.spec_constant_names()]
+        other = [n for n in names if n not in consts and n in self.env]
+        if consts and other:
+            raise Fail(stmt, "if", f"branch on constant(s) {', '.join(consts)} mixed with "
+                       f"runtime value(s) {', '.join(other)} (`{ast.unparse(stmt.test)}`): "
+                       "only a test of constants and literals is split into entries")
+        raise Fail(stmt, "if", f"runtime branch `{ast.unparse(stmt.test)}` is not ported")
+
+    def if_expression(self, node: ast.IfExp, hint) -> Value:
+        try:
+            taken = self.static_value(node.test, "conditional expression")
+        except Fail:
+            raise Fail(node, "if", f"conditional expression on a runtime value "
+                                   f"(`{ast.unparse(node.test)}`): use ct.where") from None
+        return self.expr(node.body if taken else node.orelse, hint)
+
+    def assert_statement(self, stmt: ast.Assert):
+        try:
+            ok = self.static_value(stmt.test, "assert")
+        except Fail:
+            raise Fail(stmt, "assert", "a runtime assert (ct.assert_) is not ported") from None
+        if not ok:
+            raise Fail(stmt, "assert", f"`{ast.unparse(stmt.test)}` is false for this entry")
+
+
+_ = NeedConstants

@@ -1,0 +1,62 @@
+"""Cargo.toml and port.toml of a drafted port (port.toml: how catalog cases map onto the
+entries; see workbench/port/manifest.py)."""
+from __future__ import annotations
+
+from ..analyze import KernelSpec
+from .branches import entry_key
+from .types import KernelTypes
+
+CANONICAL = ["f32", "f16", "bf16", "f64", "f8e4m3", "f8e5m2", "i64", "i32", "i16", "i8", "u8",
+             "bool"]
+
+
+def render_cargo(op_name: str) -> str:
+    return f"""[package]
+name = "port_{op_name}"
+description = "cuTile Rust port of kernels_src/{op_name}/kernel.py (drafted by workbench/port/rules)"
+edition.workspace = true
+version.workspace = true
+publish.workspace = true
+
+[lib]
+crate-type = ["rlib", "cdylib"]
+
+[dependencies]
+cutile.workspace = true
+wb_ffi.workspace = true
+"""
+
+
+def ordered(dtypes) -> list[str]:
+    return sorted(dict.fromkeys(dtypes),
+                  key=lambda d: CANONICAL.index(d) if d in CANONICAL else len(CANONICAL))
+
+
+def array_dtypes(spec: KernelSpec, name: str) -> list[str]:
+    """The argspec dtypes (f32, i8, ..) the cases give one array."""
+    return ordered(s.dtypes[name] for s in spec.specializations if s.dtypes.get(name))
+
+
+def case_dtypes(spec: KernelSpec) -> list[str]:
+    return ordered(s.dtypes[p.name] for s in spec.specializations for p in spec.arrays
+                   if s.dtypes.get(p.name))
+
+
+def render_port_toml(spec: KernelSpec, op_name: str, types: KernelTypes,
+                     entries: list[tuple[str, dict]] | None = None) -> str:
+    """`entries`: (entry name, constant assignment) per split entry; None: one entry."""
+    generics = [f'"{g}"' for g in types.dtype_generics()] + \
+        [f'"{c.name}"' for c in spec.constants if all(type(v) is int for v in c.values)]
+    entry = entries[0][0] if entries else spec.kernel_name
+    lines = ["# How catalog cases map onto the Rust entry (see workbench/port/manifest.py).",
+             "# Drafted by workbench/port/rules.",
+             f'module = "{op_name}_port"', f'entry = "{entry}"',
+             f"generics = [{', '.join(generics)}]"]
+    for p in spec.arrays:
+        dtypes = ", ".join(f'"{d}"' for d in array_dtypes(spec, p.name))
+        lines += ["", f"[tensors.{p.name}]", f"rank = {p.rank}", f"dtypes = [{dtypes}]",
+                  f"unit_stride = [{(p.rank or 1) - 1}]"]
+    if entries:
+        lines += ["", "# one entry per specialization of the constant branches", "[entries]"]
+        lines += [f'"{entry_key(combo)}" = "{name}"' for name, combo in entries]
+    return "\n".join(lines) + "\n"
