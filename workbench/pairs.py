@@ -16,6 +16,16 @@ def operator_pair(op: Operator, case_index: int = 0) -> tuple[Module, Module]:
     return left, right
 
 
+def operator_diff(op: Operator, case_index: int = 0, sass: bool = True):
+    """The diff of a case as the workbench judges it: with the evidence of where the port's
+    facts come from, what its C ABI checks and (when a finding needs it, and `sass`) what
+    the machine code shows (workbench/evidence.py)."""
+    from .diff import diff_modules
+    from .evidence import case_context
+    left, right = operator_pair(op, case_index)
+    return diff_modules(left, right, context=case_context(op, case_index, left, right, sass))
+
+
 def side_bytecode(op: Operator, side: str, case_index: int) -> bytes:
     """Tile IR bytecode of one side of an operator case: the Python kernel's export, or the
     port's emitter (built first if it changed)."""

@@ -4,14 +4,20 @@ JSON schema `workbench.diff/1`:
   schema        "workbench.diff/1"
   verdict       "PASS" | "PASS_WITH_NOTES" | "FAIL"
   left, right   {"label": str, "symbol": str}   (left: the Python kernel, right: the port)
-  counts        {"critical": n, "hint": n, "arithmetic": n, "noise": n}
+  counts        {"critical": n, "perf": n, "hint": n, "arithmetic": n, "noise": n}
   findings      [{category, severity, kind, detail, noise_id,
-                  left: {ir_line, text, source, source_line} | null, right: same | null}]
+                  left: {ir_line, text, source, source_line} | null, right: same | null,
+                  fact: null | {kind, subject, port_subject, role, unit, itemsize,
+                                reference, port, direction, origin, checked_by, uses,
+                                conversion?, hint?, evidence: null | {available, same,
+                                what, changes, reason}}}]
+  evidence      the machine-code evidence the findings were judged with, or null when
+                none was needed: {available, same, what, changes, reason}
   alignment     [[left_ir_line | null, right_ir_line | null, status]]
                 status: same, changed, moved, missing, extra
   left_text, right_text   the normalized IR both line numbers refer to
-Rules: any critical or arithmetic finding -> FAIL; else any hint -> PASS_WITH_NOTES;
-else PASS. Noise never changes the verdict.
+Rules: any critical, perf or arithmetic finding -> FAIL; else any hint -> PASS_WITH_NOTES;
+else PASS. Noise never changes the verdict. Facts and hints follow facts.py's rules.
 """
 from __future__ import annotations
 
@@ -20,7 +26,8 @@ from dataclasses import dataclass, field
 from ..ir.model import Module
 from ..ir.printer import print_module
 from .align import align_modules
-from .findings import ARITHMETIC, CRITICAL, HINT, NOISE, Finding, findings_for
+from .facts import FactContext
+from .findings import ARITHMETIC, CRITICAL, FAILING, HINT, NOISE, PERF, Finding, findings_for
 
 SCHEMA = "workbench.diff/1"
 PASS, PASS_WITH_NOTES, FAIL = "PASS", "PASS_WITH_NOTES", "FAIL"
@@ -39,9 +46,10 @@ class DiffReport:
     # IR line -> the source line it came from (through loc), per side
     left_sources: dict[int, object] = field(default_factory=dict)
     right_sources: dict[int, object] = field(default_factory=dict)
+    evidence: dict | None = None     # MachineEvidence.to_json() when it was asked for
 
     def counts(self) -> dict[str, int]:
-        counts = {CRITICAL: 0, HINT: 0, ARITHMETIC: 0, NOISE: 0}
+        counts = {CRITICAL: 0, PERF: 0, HINT: 0, ARITHMETIC: 0, NOISE: 0}
         for f in self.findings:
             counts[f.category] += 1
         return counts
@@ -57,6 +65,7 @@ class DiffReport:
             "left_text": self.left_text, "right_text": self.right_text,
             "left_sources": {str(k): str(v) for k, v in self.left_sources.items()},
             "right_sources": {str(k): str(v) for k, v in self.right_sources.items()},
+            "evidence": self.evidence,
         }
 
     def to_text(self, show_noise: bool = False) -> str:
@@ -78,16 +87,18 @@ class DiffReport:
 
 
 def diff_modules(left: Module, right: Module, left_label: str = "python",
-                 right_label: str = "rust") -> DiffReport:
-    """Diff two *normalized* modules."""
+                 right_label: str = "rust", context: FactContext | None = None) -> DiffReport:
+    """Diff two *normalized* modules; `context` says what is known beyond the two texts
+    (where the port's facts come from, what its C ABI checks, the machine code)."""
     left_lines, right_lines = {}, {}
     left_text = print_module(left, left_lines)
     right_text = print_module(right, right_lines)
     alignment = align_modules(left, right)
-    findings = findings_for(alignment, left_lines, right_lines, _sources(left), _sources(right))
+    findings = findings_for(alignment, left_lines, right_lines, _sources(left), _sources(right),
+                            context)
 
     categories = {f.category for f in findings}
-    verdict = FAIL if categories & {CRITICAL, ARITHMETIC} else \
+    verdict = FAIL if categories & FAILING else \
         PASS_WITH_NOTES if HINT in categories else PASS
     rows = sorted(((left_lines.get(id(p.left)) if p.left else None,
                     right_lines.get(id(p.right)) if p.right else None, p.status)
@@ -98,7 +109,8 @@ def diff_modules(left: Module, right: Module, left_label: str = "python",
     return DiffReport(verdict, findings, rows, left_text, right_text, left_label, right_label,
                       {"left": left.symbols.get("kernel"), "right": right.symbols.get("kernel")},
                       {left_lines[i]: loc for i, loc in left_src.items() if i in left_lines},
-                      {right_lines[i]: loc for i, loc in right_src.items() if i in right_lines})
+                      {right_lines[i]: loc for i, loc in right_src.items() if i in right_lines},
+                      context._evidence.to_json() if context and context._evidence else None)
 
 
 def _sources(module: Module) -> dict[int, object]:
