@@ -186,6 +186,12 @@ def checked_facts(op: Operator, context: FactContext, no_unit: Module) -> dict:
     return checked
 
 
+def _strict(result) -> list[str]:
+    import re
+    return [re.sub(r"\bU?R\d+\b", "R", f"{i.predicate} {i.full_opcode} {', '.join(i.operands)}")
+            for i in result.instructions]
+
+
 # -- machine code ---------------------------------------------------------------------------------
 
 def machine_evidence(op: Operator, case_index: int, port_bytecode: bytes) -> MachineEvidence:
@@ -201,8 +207,9 @@ def machine_evidence(op: Operator, case_index: int, port_bytecode: bytes) -> Mac
 
 
 def compare_sass(left, right, what: str) -> MachineEvidence:
-    """Two SassResults: the same when their instructions are (registers and immediates aside)."""
-    same = [i.normalized() for i in left.instructions] == [i.normalized() for i in right.instructions]
+    """Two SassResults: the same when every instruction is, operand for operand (immediates
+    and offsets included; only register numbers may differ), and so is the resource use."""
+    same = _strict(left) == _strict(right) and left.summary == right.summary
     changes = [f"{a} -> {b.split(': ', 1)[1]}" for a, b in zip(left.summary.lines(),
                                                                 right.summary.lines()) if a != b]
     if not same and not changes:

@@ -71,10 +71,8 @@ class PortSession:
         return self.last_build
 
     def diff(self) -> DiffView:
-        from .diff import diff_modules
-        from .pairs import operator_pair
-        left, right = operator_pair(self.op, self.case)
-        report = diff_modules(left, right)
+        from .pairs import operator_diff
+        report = operator_diff(self.op, self.case)
         self.last_diff = DiffView(
             verdict=report.verdict, left_text=report.left_text, right_text=report.right_text,
             alignment=[list(a) for a in report.alignment],

@@ -80,10 +80,20 @@ class DiffReport:
                 if side:
                     where = f"   ({side['source']})" if side.get("source") else ""
                     lines.append(f"      {label:6} L{side['ir_line']}: {side['text']}{where}")
+        if self.evidence:
+            lines.append("  machine code: " + _evidence_line(self.evidence))
         hidden = counts[NOISE] if not show_noise else 0
         if hidden:
             lines.append(f"  ({hidden} noise finding(s) hidden; --noise shows them)")
         return "\n".join(lines)
+
+
+def _evidence_line(evidence: dict) -> str:
+    if not evidence.get("available"):
+        return f"no SASS ({evidence.get('reason')})"
+    if evidence.get("same"):
+        return f"same SASS ({evidence.get('what')})"
+    return f"SASS differs ({evidence.get('what')}): " + "; ".join(evidence.get("changes", [])[:6])
 
 
 def diff_modules(left: Module, right: Module, left_label: str = "python",

@@ -112,12 +112,10 @@ def stage_build(ctx: RunContext) -> Artifact:
 
 @_timed
 def stage_ir_diff(ctx: RunContext) -> Artifact:
-    from ..diff import diff_modules
-    from ..pairs import operator_pair
+    from ..pairs import operator_diff
     cases, verdicts = [], []
     for case in ctx.op.cases:
-        left, right = operator_pair(ctx.op, case.index)
-        report = diff_modules(left, right)
+        report = operator_diff(ctx.op, case.index)
         verdicts.append(report.verdict)
         cases.append({"case": case.index, "verdict": report.verdict, "counts": report.counts(),
                       "findings": [f.to_json() for f in report.findings
