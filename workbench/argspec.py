@@ -1,4 +1,7 @@
-"""Kernel argument descriptions: `f32[256,1000]`, `f16[64,100]:strides=(200,1):offset=8`, `f32=1e-5`.
+"""Kernel argument descriptions: `f32[256,1000]`, `f16[64,100]:strides=(200,1):offset=8`, `f32=1e-5`,
+and `list[f16[1024,512]]` for a list of arrays that one array spec describes (TileGym's
+group GEMM takes its groups' matrices as lists; the JIT specializes a list on one element
+constraint, and its length is a runtime value).
 
 The same little language serves the catalog, `workbench ir --arg` and `workbench specialize
 --call`, so a case written in one place can be pasted into another.
@@ -6,7 +9,7 @@ The same little language serves the catalog, `workbench ir --arg` and `workbench
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .errors import WorkbenchError
 
@@ -19,7 +22,8 @@ DTYPES: dict[str, tuple[str, int]] = {
 }
 
 FORMAT_HELP = ("an array as DTYPE[D0,D1,...] with optional :strides=(S0,S1,...) and :offset=N "
-               "(in elements), or a scalar as DTYPE or DTYPE=VALUE; dtypes: " + ", ".join(DTYPES))
+               "(in elements), a list of arrays as list[ARRAY], or a scalar as DTYPE or "
+               "DTYPE=VALUE; dtypes: " + ", ".join(DTYPES))
 
 _ARRAY = re.compile(r"^(?P<dtype>\w+)\[(?P<shape>[\d,\s]*)\](?P<rest>(:\w+=[^:]+)*)$")
 _SCALAR = re.compile(r"^(?P<dtype>\w+)(=(?P<value>.+))?$")
@@ -32,6 +36,7 @@ class ArgSpec:
     strides: tuple[int, ...] | None = None     # elements; None: C-contiguous
     offset: int = 0                            # elements from an aligned base
     value: float | int | None = None           # scalars only
+    is_list: bool = False                      # a list of arrays, each as described
 
     @property
     def is_array(self) -> bool:
@@ -58,11 +63,16 @@ class ArgSpec:
             text += f":strides=({','.join(map(str, self.strides))})"
         if self.offset:
             text += f":offset={self.offset}"
-        return text
+        return f"list[{text}]" if self.is_list else text
 
 
 def parse_arg(text: str) -> ArgSpec:
     text = text.strip()
+    if text.startswith("list[") and text.endswith("]"):
+        element = parse_arg(text[5:-1])
+        if not element.is_array or element.is_list:
+            raise WorkbenchError(f"{text!r}: a list holds arrays", "write list[DTYPE[D0,D1,...]]")
+        return replace(element, is_list=True)
     match = _ARRAY.match(text)
     if match:
         return _parse_array(text, match)

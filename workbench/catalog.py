@@ -69,6 +69,10 @@ class Operator:
         return replace(self, port_path=Path(port), kernel_path=self.kernel_file)
 
     def case(self, index: int) -> Case:
+        if not self.cases:
+            raise WorkbenchError(f"{self.summary}: no case to compile",
+                                 "give the call: --arg SPEC per runtime parameter and "
+                                 "--const NAME=VALUE per constant")
         if not 0 <= index < len(self.cases):
             raise WorkbenchError(f"{self.name} has no case {index}",
                                  f"pick --case 0..{len(self.cases) - 1}")

@@ -36,7 +36,9 @@ def cmd_port(args) -> int:
     else:
         if not args.target:
             raise WorkbenchError("name a TARGET", "try `workbench port softmax`")
-        result = run_pipeline(target_operator(args), args.drafter, model=args.model,
+        op = target_operator(args)
+        op.case(0)                          # a kernel named with no call: say so, draft nothing
+        result = run_pipeline(op, args.drafter, model=args.model,
                               out=_out(args), into_catalog=args.into_catalog)
     print(result.summary())
     return EXIT_OK if result.verdict in GOOD else EXIT_FAIL

@@ -57,12 +57,13 @@ class RunResult:
 def run_pipeline(target: str | Operator, drafter: str | Drafter = "rules",
                  out: Path | None = None, resume: Path | None = None,
                  resume_from: str | None = None, model: str | None = None,
-                 into_catalog: bool = False) -> RunResult:
+                 into_catalog: bool = False, runs_dir: Path | None = None) -> RunResult:
     """Draft, build, diff and check a port of `target`. The port goes to `out`, else to
     runs/ports/<op>/port for a catalog operator (kernels_src/ itself only with
-    `into_catalog`), else to the operator's own port folder."""
+    `into_catalog`), else to the operator's own port folder. The run folder is
+    <runs_dir>/<op>/<time>, runs_dir by default runs/."""
     op = get_operator(target) if isinstance(target, str) else target
-    folder = resume or _new_run_folder(op)
+    folder = resume or _new_run_folder(op, runs_dir or RUNS_DIR)
     port = Path(out) if out else draft_folder(op, into_catalog)
     if port.resolve() != op.port_folder.resolve():
         op = op.with_port(port)
@@ -139,8 +140,8 @@ def _final_verdict(ctx: RunContext) -> str:
     return diff.verdict if diff else "ERROR"
 
 
-def _new_run_folder(op: Operator) -> Path:
-    folder = RUNS_DIR / op.name / time.strftime("%Y%m%d-%H%M%S")
+def _new_run_folder(op: Operator, runs_dir: Path) -> Path:
+    folder = Path(runs_dir) / op.name / time.strftime("%Y%m%d-%H%M%S")
     suffix = 0
     while folder.exists():
         suffix += 1

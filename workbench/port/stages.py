@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..catalog import REPO_ROOT, Operator
-from ..errors import WorkbenchError
+from ..errors import ToolError, WorkbenchError
 from .artifacts import Artifact, write_artifact
 from .drafters import Drafter
 
@@ -113,9 +113,18 @@ def stage_build(ctx: RunContext) -> Artifact:
 @_timed
 def stage_ir_diff(ctx: RunContext) -> Artifact:
     from ..pairs import operator_diff
+    from ..rust.emit import EMITTER
     cases, verdicts = [], []
     for case in ctx.op.cases:
-        report = operator_diff(ctx.op, case.index)
+        try:
+            report = operator_diff(ctx.op, case.index)
+        except ToolError as e:
+            if e.tool != EMITTER:
+                raise
+            verdicts.append("FAIL")         # the port built, but its kernel emits no Tile IR
+            cases.append({"case": case.index, "verdict": "FAIL", "counts": {},
+                          "findings": [_emission_failure(e, ctx.port)]})
+            continue
         verdicts.append(report.verdict)
         cases.append({"case": case.index, "verdict": report.verdict, "counts": report.counts(),
                       "findings": [f.to_json() for f in report.findings
@@ -124,6 +133,23 @@ def stage_ir_diff(ctx: RunContext) -> Artifact:
         "PASS_WITH_NOTES" if "PASS_WITH_NOTES" in verdicts else "PASS"
     return Artifact("ir_diff", verdict, ", ".join(f"case {c['case']}: {c['verdict']}" for c in cases),
                     {"cases": cases})
+
+
+def _emission_failure(error, port: Path) -> dict:
+    """A finding (the IR diff's JSON shape) for a port whose kernel cutile cannot compile,
+    at the kernel.rs line cutile names (`--> src/kernel.rs:12:71`) when it names one."""
+    import re
+    from ..catalog import display_path
+    lines = [line.strip(" |") for line in error.stderr.strip().splitlines() if line.strip(" |")]
+    spans = [m for m in (re.match(r"-->\s*(\S+):(\d+):(\d+)", line) for line in lines) if m]
+    said = [line for line in lines if not line.startswith("-->")]
+    detail = (said[-1] if said else error.message).split(".so): ", 1)[-1]
+    right = None
+    if spans:
+        file, line, col = spans[-1].groups()
+        right = {"ir_line": None, "text": "", "source": f"{display_path(port / file)}:{line}:{col}"}
+    return {"category": "critical", "kind": "rust ir", "detail": detail, "left": None,
+            "right": right, "noise_id": None, "severity": "error"}
 
 
 @_timed

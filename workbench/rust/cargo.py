@@ -276,16 +276,18 @@ def _run_cargo(op: Operator, build_id: str) -> tuple[bool, list[Diagnostic]]:
     except ToolTimeout:
         return False, [Diagnostic("error", f"cargo did not finish in {BUILD_TIMEOUT_S} s",
                                   None, None, None)]
-    diagnostics = parse_cargo_messages(proc.stdout)
+    diagnostics = parse_cargo_messages(proc.stdout,
+                                       KERNELS_DIR if in_workspace(op) else op.port_folder)
     if proc.returncode != 0 and not any(d.level == "error" for d in diagnostics):
         tail = "\n".join(proc.stderr.strip().splitlines()[-15:])
         diagnostics.append(Diagnostic("error", f"cargo failed:\n{tail}", None, None, None))
     return proc.returncode == 0, diagnostics
 
 
-def parse_cargo_messages(stdout: str) -> list[Diagnostic]:
+def parse_cargo_messages(stdout: str, base: Path = KERNELS_DIR) -> list[Diagnostic]:
     """compiler-message lines of `cargo --message-format=json` -> file:line diagnostics,
-    paths made relative to kernels_src/ so they point into the port."""
+    paths made relative to the checkout so they point into the port; `base` is the folder
+    cargo names relative paths from."""
     out = []
     for line in stdout.splitlines():
         if not line.startswith("{"):
@@ -300,7 +302,7 @@ def parse_cargo_messages(stdout: str) -> list[Diagnostic]:
         if message.get("level") not in ("error", "warning") or not message.get("message"):
             continue
         span = next((s for s in message.get("spans", []) if s.get("is_primary")), None)
-        file = _port_relative(span["file_name"]) if span else None
+        file = _port_relative(span["file_name"], base) if span else None
         out.append(Diagnostic(message["level"], message["message"], file,
                               span["line_start"] if span else None,
                               span["column_start"] if span else None,
@@ -308,14 +310,16 @@ def parse_cargo_messages(stdout: str) -> list[Diagnostic]:
     return out
 
 
-def _port_relative(file_name: str) -> str:
+def _port_relative(file_name: str, base: Path = KERNELS_DIR) -> str:
+    """A file cargo names, relative to the checkout; cargo names a relative path from the
+    workspace it builds (kernels_src/, or the port's own folder outside it)."""
     path = Path(file_name)
     if not path.is_absolute():
-        path = KERNELS_DIR / path
+        path = Path(base) / path
     try:
         return str(path.resolve().relative_to(KERNELS_DIR.parent))
     except ValueError:
-        return file_name
+        return str(path.resolve())
 
 
 def _install(op: Operator, target: Path) -> None:
