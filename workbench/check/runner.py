@@ -26,10 +26,11 @@ class CheckResponse:
     results: list = field(default_factory=list)
     device: dict = field(default_factory=dict)
     ceilings: dict = field(default_factory=dict)
+    owners: list = field(default_factory=list)   # Ownership.to_json() of each failed case
 
     def to_json(self) -> dict:
         return {"status": self.status, "reason": self.reason, "results": self.results,
-                "device": self.device, "ceilings": self.ceilings}
+                "device": self.device, "ceilings": self.ceilings, "owners": self.owners}
 
 
 def has_cuda_driver() -> bool:
