@@ -185,8 +185,18 @@ def _launch_time_us(launch, torch, warmup: int = 3, repeats: int = 20) -> float:
     return start.elapsed_time(end) / repeats * 1e3
 
 
+def ownership() -> None:
+    from gpu_ownership import ownership as run
+    run(save)
+
+
+def promises() -> None:
+    from gpu_ownership import promises as run
+    run(save)
+
+
 STEPS = {"checks": checks, "fault": fault, "bench": bench, "specialize": specialize,
-         "ffi_cost": ffi_cost, "hints": hints}
+         "ffi_cost": ffi_cost, "hints": hints, "ownership": ownership, "promises": promises}
 
 if __name__ == "__main__":
     OUT.mkdir(parents=True, exist_ok=True)
