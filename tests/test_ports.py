@@ -20,3 +20,15 @@ def test_port_matches_its_python_kernel(name, case):
             assert fact and fact["direction"] == "stronger", finding.detail
             assert fact["origin"] == "call" or fact["checked_by"], finding.detail
             assert not fact["subject"].startswith("view"), "arguments are named"
+
+
+def test_each_ports_readme_says_what_its_facts_are():
+    """The facts section of every port's README is what the diff says today (weaker,
+    stronger and where it comes from, what the C ABI checks): tools/port_fact_notes.py."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    tool = Path(__file__).resolve().parent.parent / "tools" / "port_fact_notes.py"
+    result = subprocess.run([sys.executable, str(tool), "--check"], capture_output=True,
+                            text=True, timeout=900)
+    assert result.returncode == 0, result.stdout + result.stderr
