@@ -22,8 +22,9 @@ DTYPES: dict[str, tuple[str, int]] = {
 }
 
 FORMAT_HELP = ("an array as DTYPE[D0,D1,...] with optional :strides=(S0,S1,...) and :offset=N "
-               "(in elements), a list of arrays as list[ARRAY], or a scalar as DTYPE or "
-               "DTYPE=VALUE; dtypes: " + ", ".join(DTYPES))
+               "(in elements) (and, for a Triton tensor descriptor, :block=(B0,B1,...)), a "
+               "list of arrays as list[ARRAY], or a scalar as DTYPE or DTYPE=VALUE; dtypes: "
+               + ", ".join(DTYPES))
 
 _ARRAY = re.compile(r"^(?P<dtype>\w+)\[(?P<shape>[\d,\s]*)\](?P<rest>(:\w+=[^:]+)*)$")
 _SCALAR = re.compile(r"^(?P<dtype>\w+)(=(?P<value>.+))?$")
@@ -37,6 +38,7 @@ class ArgSpec:
     offset: int = 0                            # elements from an aligned base
     value: float | int | None = None           # scalars only
     is_list: bool = False                      # a list of arrays, each as described
+    block: tuple[int, ...] | None = None       # a Triton TensorDescriptor's block shape
 
     @property
     def is_array(self) -> bool:
@@ -63,6 +65,8 @@ class ArgSpec:
             text += f":strides=({','.join(map(str, self.strides))})"
         if self.offset:
             text += f":offset={self.offset}"
+        if self.block is not None:
+            text += f":block=({','.join(map(str, self.block))})"
         return f"list[{text}]" if self.is_list else text
 
 
@@ -90,7 +94,7 @@ def _parse_array(text: str, match: re.Match) -> ArgSpec:
         shape = tuple(int(d) for d in match["shape"].split(",") if d.strip())
     except ValueError:
         raise WorkbenchError(f"bad shape in {text!r}", "write the shape as [D0,D1,...]")
-    strides, offset = None, 0
+    strides, offset, block = None, 0, None
     for option in filter(None, match["rest"].split(":")):
         key, _, value = option.partition("=")
         if key == "strides":
@@ -100,10 +104,16 @@ def _parse_array(text: str, match: re.Match) -> ArgSpec:
                                      "give one stride per dimension")
         elif key == "offset":
             offset = int(_parse_number(value, text))
+        elif key == "block":
+            block = _parse_tuple(value, text)
+            if len(block) != len(shape):
+                raise WorkbenchError(f"{text!r} has {len(shape)} dims but a block of "
+                                     f"{len(block)}", "give one block size per dimension")
         else:
             raise WorkbenchError(f"unknown option {key!r} in {text!r}",
-                                 "the options are :strides=(...) and :offset=N")
-    return ArgSpec(dtype=dtype, shape=shape, strides=strides, offset=offset)
+                                 "the options are :strides=(...), :offset=N and, for a "
+                                 "Triton tensor descriptor, :block=(...)")
+    return ArgSpec(dtype=dtype, shape=shape, strides=strides, offset=offset, block=block)
 
 
 def _check_dtype(name: str, text: str) -> str:

@@ -51,6 +51,8 @@ class Operator:
     kernel_path: Path | None = field(default=None, repr=False)   # default: folder/kernel.py
     port_path: Path | None = field(default=None, repr=False)     # default: folder/port
     kernel_module: str | None = None    # the kernel is in this module of an installed package
+    language: str = "cutile"            # "triton": a @triton.jit kernel (sources/triton/)
+    triton: object = field(default=None, repr=False, compare=False)   # its TritonTarget
 
     def __post_init__(self):
         if self.folder is None:

@@ -26,6 +26,7 @@ class RunContext:
     drafter: Drafter             # rules or agent drafter
     artifacts: list[Artifact] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
+    triton: object = None        # a Triton source's TritonTarget (triton_stages.py)
 
     def record(self, artifact: Artifact) -> Artifact:
         self.counts[artifact.stage] = self.counts.get(artifact.stage, 0) + 1
@@ -101,7 +102,8 @@ def stage_write_host(ctx: RunContext) -> Artifact:
 def stage_build(ctx: RunContext) -> Artifact:
     from ..rust.cargo import build
     result = build(ctx.op)
-    diagnostics = [{"level": d.level, "message": d.message, "file": d.file, "line": d.line}
+    diagnostics = [{"level": d.level, "message": d.message, "file": d.file, "line": d.line,
+                    "column": d.column, "rendered": d.rendered}
                    for d in result.diagnostics if d.level == "error"]
     ok = result.status in ("built", "up-to-date", "prebuilt")
     return Artifact("build", "BUILT" if ok else "BUILD_FAILED",
@@ -155,6 +157,12 @@ def _emission_failure(error, port: Path) -> dict:
 @_timed
 def stage_gpu_check(ctx: RunContext) -> Artifact:
     from ..check.report import check_operator
+    if ctx.triton is not None:
+        from ..check.triton_side import check_triton_port
+        response = check_triton_port(ctx.triton, ctx.op)
+        verdict = {"ok": "PASS", "skipped": "SKIPPED"}.get(response.status, "FAIL")
+        return Artifact("gpu_check", verdict, response.reason or response.status,
+                        {"reason": response.reason, "results": response.results})
     if not (ctx.op.folder / "reference.py").exists():
         reason = "no PyTorch reference for this kernel (catalog operators have one)"
         return Artifact("gpu_check", "SKIPPED", reason, {"reason": reason, "results": []})
@@ -237,7 +245,23 @@ def _check_owner(check: Artifact) -> Artifact:
                      launches=first.get("launches"))
 
 
-STAGE_FUNCTIONS = {"analyze": stage_analyze, "write_kernel": stage_write_kernel,
+def _triton_stage(name):
+    @_timed
+    def run(ctx: RunContext) -> Artifact:
+        from . import triton_stages
+        return getattr(triton_stages, f"stage_{name}")(ctx)
+    return run
+
+
+TRITON_STAGES = ["translate"] + STAGES[:5] + ["corpus_diff", "gpu_check"]
+
+
+def stages_for(ctx: RunContext) -> list[str]:
+    return TRITON_STAGES if ctx.triton is not None else STAGES
+
+
+STAGE_FUNCTIONS = {"translate": _triton_stage("translate"),
+                   "corpus_diff": _triton_stage("corpus_diff"), "analyze": stage_analyze, "write_kernel": stage_write_kernel,
                    "write_host": stage_write_host, "build": stage_build,
                    "ir_diff": stage_ir_diff, "gpu_check": stage_gpu_check}
 

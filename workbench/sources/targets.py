@@ -13,8 +13,6 @@ before any verb runs.
 """
 from __future__ import annotations
 
-import importlib.machinery
-import re
 from pathlib import Path
 
 from ..argspec import parse_arg, parse_const
@@ -22,29 +20,23 @@ from ..catalog import REPO_ROOT, Case, Operator, all_operators, display_path
 from ..corpus.manifest import corpus_entry
 from ..errors import WorkbenchError
 from .kernel import load_kernel
+from .locate import kernel_target, module_file  # noqa: F401  (re-exported)
 from .module import reduce_module
 
 PORTS_DIR = REPO_ROOT / "runs" / "ports"
-_MODULE = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
-_KERNEL = re.compile(r"^[A-Za-z_]\w*$")
-
-
-def kernel_target(text: str) -> tuple[str, str, str] | None:
-    """("file" | "module", FILE-or-MODULE, KERNEL) for `X:KERNEL`, None for anything else."""
-    where, sep, kernel = text.rpartition(":")
-    if not sep or not where or not _KERNEL.match(kernel):
-        return None
-    if where.endswith(".py") or "/" in where or where.startswith("."):
-        return "file", where, kernel
-    if _MODULE.match(where):
-        return "module", where, kernel
-    return None
 
 
 def resolve_target(text: str, args: list[str] = (), consts: list[str] = (),
                    out: str | Path | None = None) -> Operator:
     """The Operator `text` names; `out` is where its port goes (relative to the current
-    directory), by default the catalog's port or runs/ports/<kernel>/port."""
+    directory), by default the catalog's port or runs/ports/<kernel>/port.
+    A `@triton.jit` kernel (or a name in kernels_src/triton/catalog.toml) is an Operator
+    with language="triton": the pipeline translates it first (sources/triton/)."""
+    from .triton.targets import triton_target
+    target = triton_target(text, list(args), list(consts))
+    if target is not None:
+        op = target.operator()
+        return op.with_port(Path(out).resolve()) if out is not None else op
     parsed = kernel_target(text)
     if parsed is None:
         if args or consts:
@@ -75,37 +67,6 @@ def _kernel_file(text: str) -> Path:
     if not path.is_file():
         raise WorkbenchError(f"{text}: no such kernel file", "check the path")
     return path
-
-
-def module_file(module: str) -> Path:
-    """The source file of an installed module, found without importing it (its package's
-    __init__ runs no code either: each parent is located, not executed)."""
-    origin = search = None
-    parts = module.split(".")
-    for i in range(len(parts)):
-        name = ".".join(parts[: i + 1])
-        try:
-            found = _find_spec(name, search)
-        except (ImportError, ValueError) as e:
-            raise WorkbenchError(f"{module}: cannot look up {name}: {e}",
-                                 "is the package installed in this environment?")
-        if found is None:
-            raise WorkbenchError(f"{module}: no module named {name!r} is installed",
-                                 "install the package (scripts/setup installs tilegym), "
-                                 "or check the spelling")
-        origin, search = found.origin, found.submodule_search_locations
-    if origin is None or not origin.endswith(".py"):
-        raise WorkbenchError(f"{module}: not a Python source module ({origin})",
-                             "name the module file that defines the kernel")
-    return Path(origin)
-
-
-def _find_spec(name: str, search):
-    """One level of a dotted name, looked up in its parent's folders (no import)."""
-    leaf = name.rpartition(".")[2]
-    if search is None:
-        return importlib.machinery.PathFinder.find_spec(leaf)
-    return importlib.machinery.PathFinder.find_spec(leaf, list(search))
 
 
 def kernel_parameters(path: Path, kernel: str, strict: bool) -> list[str] | None:
