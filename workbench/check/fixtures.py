@@ -30,7 +30,8 @@ def planted_compiler(op: Operator, case_index: int = 0) -> dict[str, str]:
     words = request[generics].split()
     words[-1] = str(int(words[-1]) // 2)
     request[generics] = " ".join(words)
-    planted = op.port_folder / "planted" / f"case{case_index}.tileirbc"
+    # beside the port, not in it: a file in the port folder is one of its sources
+    planted = op.port_folder.parent / f"planted-case{case_index}.tileirbc"
     planted.write_bytes(emit_in_child(op.name, str(build(op).library), "\n".join(request) + "\n"))
     return {"CUTILE_TILEIRAS_PATH": str(wrapper), "WORKBENCH_TILEIRAS": str(wrapper),
             "WB_REAL_TILEIRAS": str(tileiras()), "WB_PLANTED_BYTECODE": str(planted)}

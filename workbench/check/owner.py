@@ -3,7 +3,8 @@ this order:
 
   kernel    the Tile IR differs in a way that explains the failure (a critical or arithmetic
             finding of the diff, an unchecked promise included): the finding is named
-  compiler  the Tile IR of both sides is equivalent, their machine code differs (the reference
+  compiler  the Tile IR of both sides is equivalent (no failing finding: a hint or a weaker fact
+            would explain a SASS difference too), their machine code differs (the reference
             against the port compiled for a call with the reference's per-call facts), and
             the results differ: a reproduction is saved (both bytecode files, the tileiras
             version, the command that shows the difference)
@@ -113,6 +114,19 @@ def classify(op: Operator, case: int, failure: str, result: dict) -> Ownership:
                          "the Tile IR is equivalent, and without SASS compiler and host cannot "
                          "be told apart", evidence, machine=machine.to_json())
     launches = launch_parameters(result)
+    perf = [f for f in report.findings if f.category == "perf"]
+    if perf and not machine.same:
+        # hints and weaker facts change no result, but they do change the machine code, so
+        # a SASS difference says nothing about the compiler here
+        differences = launch_differences(launches)
+        return Ownership(op.name, case, failure, HOST if differences else UNDETERMINED,
+                         "the Tile IR differs only in what changes no result ("
+                         + ", ".join(sorted({f.kind for f in perf})) + "), and that explains "
+                         "the SASS difference; "
+                         + ("the launch differs: " + "; ".join(differences) if differences else
+                            "compiler and host cannot be told apart"),
+                         evidence + [f"[perf] {f.kind}: {f.detail}" for f in perf[:4]]
+                         + launch_lines(launches), machine=machine.to_json(), launches=launches)
     if not machine.same:
         folder = save_repro(op, case, left_verdict=report.verdict, machine=machine)
         return Ownership(op.name, case, failure, COMPILER,
