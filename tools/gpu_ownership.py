@@ -1,4 +1,11 @@
-"""The GPU session's ownership steps (tools/gpu_session.py ownership, promises):
+"""The GPU session's ownership steps (tools/gpu_session.py ownership, promises), and the
+classification of their saved results on a machine with the disassembly tools:
+
+    python3 tools/gpu_ownership.py classify gpu-out/ownership.json
+
+(the owner needs the Tile IR and SASS of both sides, so tileirdisasm, cuobjdump and nvdisasm;
+where the GPU machine has none, its table says `undetermined: no evidence: ...` and this
+command, run here on the saved check results and their recorded launches, names the owners).
 
 ownership  each planted fixture (workbench/check/fixtures.py: OWNERSHIP_FIXTURES) checked on
            the GPU, and the owner its failed check names against the owner it plants, as a
@@ -16,26 +23,59 @@ OPS = ["silu_and_mul", "softmax", "rms_norm", "layer_norm", "matmul", "attention
 def ownership(save) -> None:
     from workbench.check.fixtures import OWNERSHIP_FIXTURES, environment, planted_compiler
     from workbench.check.report import check_operator, format_check
-    rows, responses = [], {}
-    for name, expected in OWNERSHIP_FIXTURES.items():
+    responses = {}
+    for name in OWNERSHIP_FIXTURES:
         op = _fixture(name)
         env = planted_compiler(op) if name == "miscompiled" else {}
         with environment(env):
             response = check_operator(op)
         responses[name] = response.to_json()
         print(format_check(name, response), flush=True)
-        owner = response.owners[0] if response.owners else None
-        got = owner["owner"] if owner else ("skipped" if response.status == "skipped"
-                                            else f"none ({response.status})")
-        rows.append((name, expected, response.status, owner["failure"] if owner else "-", got,
+    save("ownership.json", {"rows": table(responses), "responses": responses})
+
+
+def table(responses: dict) -> list[dict]:
+    """Print and return the fixture | owner planted | owner named table."""
+    from workbench.check.fixtures import OWNERSHIP_FIXTURES
+    rows = []
+    for name, raw in responses.items():
+        expected = OWNERSHIP_FIXTURES.get(name, "?")
+        owners = raw.get("owners") or []
+        owner = owners[0] if owners else None
+        status = raw.get("status")
+        got = owner["owner"] if owner else ("skipped" if status == "skipped" else f"none ({status})")
+        rows.append((name, expected, status, owner["failure"] if owner else "-", got,
                      "yes" if got == expected else ("-" if got == "skipped" else "NO"),
-                     (owner["summary"] if owner else response.reason)[:90]))
+                     (owner["summary"] if owner else raw.get("reason", ""))[:90]))
     header = ("fixture", "plants", "check", "failure", "owner named", "right?", "why")
     widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header) - 1)]
     for row in [header] + rows:
         print("  ".join(str(v).ljust(w) for v, w in zip(row, widths)) + "  " + str(row[-1]),
               flush=True)
-    save("ownership.json", {"rows": [dict(zip(header, r)) for r in rows], "responses": responses})
+    return [dict(zip(header, r)) for r in rows]
+
+
+def classify_saved(path: str) -> int:
+    """Name the owners of the saved failed checks again, here, and print the table."""
+    import json
+    from pathlib import Path
+    from workbench.check.fixtures import environment, planted_compiler
+    from workbench.check.report import owners_of
+    from workbench.check.runner import CheckResponse
+    data = json.loads(Path(path).read_text())
+    responses = {}
+    for name, raw in data["responses"].items():
+        response = CheckResponse(**{k: raw.get(k) or ([] if k in ("results", "owners") else
+                                                       {} if k in ("device", "ceilings") else "")
+                                    for k in CheckResponse.__dataclass_fields__})
+        if response.status == "fail":
+            op = _fixture(name)
+            env = planted_compiler(op) if name == "miscompiled" else {}
+            with environment(env):
+                response.owners = owners_of(op, response, [c.index for c in op.cases])
+        responses[name] = response.to_json()
+    rows = table(responses)
+    return 0 if all(r["right?"] in ("yes", "-") for r in rows) else 1
 
 
 def _fixture(name: str):
@@ -105,3 +145,11 @@ def _prepared_past_the_check(plan, values, consts, describe, pack_into):
             plan._const_array[index] = int(consts[name])
         return (plan._tensor_array, len(plan.tensors), plan._scalar_array, len(plan.scalars),
                 plan._const_array, len(plan.consts))
+
+
+if __name__ == "__main__":
+    import sys
+    sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent.parent))
+    if sys.argv[1:2] != ["classify"] or len(sys.argv) != 3:
+        sys.exit("usage: python3 tools/gpu_ownership.py classify gpu-out/ownership.json")
+    sys.exit(classify_saved(sys.argv[2]))
