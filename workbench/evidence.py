@@ -203,12 +203,19 @@ def _resources(result) -> tuple:
 
 # -- machine code ---------------------------------------------------------------------------------
 
+def reference_bytecode(op: Operator, case_index: int) -> bytes:
+    """The Python kernel's bytecode for a case (cuda-tile's export)."""
+    from .ir.export import export_bytecode
+    from .sources.kernel import load_operator_kernel
+    case = op.case(case_index)
+    return export_bytecode(load_operator_kernel(op), list(case.args), case.consts)[0]
+
+
 def machine_evidence(op: Operator, case_index: int, port_bytecode: bytes) -> MachineEvidence:
     from .errors import WorkbenchError
-    from .pairs import side_bytecode
     from .sass.stages import sass_of
     try:
-        left, right = sass_of(side_bytecode(op, "python", case_index)), sass_of(port_bytecode)
+        left, right = sass_of(reference_bytecode(op, case_index)), sass_of(port_bytecode)
     except WorkbenchError as e:
         return MachineEvidence(False, reason=f"SASS could not be made: {str(e).splitlines()[0]}")
     return compare_sass(left, right, "the reference vs the port compiled for a call with the "

@@ -3,8 +3,6 @@ Tile IR modules (for the diff) or as bytecode (for SASS)."""
 from __future__ import annotations
 
 from .catalog import Operator
-from .ir.export import export_bytecode
-from .sources.kernel import load_operator_kernel
 from .ir.model import Module
 from .ir.stages import operator_python_ir
 from .rust.emit import operator_rust_ir, port_bytecode
@@ -29,7 +27,7 @@ def operator_diff(op: Operator, case_index: int = 0, sass: bool = True):
 def side_bytecode(op: Operator, side: str, case_index: int) -> bytes:
     """Tile IR bytecode of one side of an operator case: the Python kernel's export, or the
     port's emitter (built first if it changed)."""
+    from .evidence import reference_bytecode
     if side == "rust":
         return port_bytecode(op, case_index)
-    case = op.case(case_index)
-    return export_bytecode(load_operator_kernel(op), list(case.args), case.consts)[0]
+    return reference_bytecode(op, case_index)
