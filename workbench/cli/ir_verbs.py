@@ -145,7 +145,7 @@ def _sass_for_diff(op, case: int, report) -> dict:
     sdiff = diff_sass(left.instructions, right.instructions, left.summary, right.summary)
     attributed = []
     for f in report.findings:
-        if f.category in ("critical", "hint", "arithmetic"):
+        if f.category in ("critical", "perf", "hint", "arithmetic"):
             changes = attribute(f.kind, left.summary, right.summary)
             attributed.append(f"[{f.kind}] {f.detail}: " + ("; ".join(changes) if changes else
                                                              "no SASS change attributed"))
