@@ -55,29 +55,43 @@ def test_the_manifest_lists_tensors_in_the_c_abi_order(name):
 
 
 @pytest.mark.parametrize("name", OPS)
-def test_a_broken_unit_stride_promise_is_refused_before_any_cuda_call(name):
+def test_each_broken_unit_stride_promise_is_refused_before_any_cuda_call(name):
     op = load_catalog()[name]
-    plan = CallPlan(op)
-    index, (tensor, rule) = next((i, t) for i, t in enumerate(plan.tensors) if t[1].unit_stride)
-    dim = rule.unit_stride[0]
-    with pytest.raises(PortError) as error:
-        call(op, lambda views: _no_unit_stride(views, index, dim))
-    message = str(error.value)
-    assert "(bad argument)" in message, message
-    assert (f"{name}: {tensor}: stride 2 in dim {dim} breaks the port's promise "
-            f"`unit stride in dim {dim}` (port.toml [tensors.{tensor}] unit_stride); "
-            "nothing was launched") in message
-    assert f"{tensor}.stride[{dim}]" in manifest_promises(op)
+    promised = [(i, tensor, dim) for i, (tensor, rule) in enumerate(CallPlan(op).tensors)
+                for dim in rule.unit_stride]
+    assert promised, f"{name} promises no unit stride"
+    for index, tensor, dim in promised:
+        with pytest.raises(PortError) as error:
+            call(op, lambda views: _no_unit_stride(views, index, dim))
+        message = str(error.value)
+        assert "(bad argument)" in message, message
+        assert (f"{name}: {tensor}: stride 2 in dim {dim} breaks the port's promise "
+                f"`unit stride in dim {dim}` (port.toml [tensors.{tensor}] unit_stride); "
+                "nothing was launched") in message
+        assert f"{tensor}.stride[{dim}]" in manifest_promises(op)
+
+
+def _other_rank(view) -> dict:
+    """One dim fewer, or (for a vector) one more."""
+    if len(view.shape) > 1:
+        return {"shape": view.shape[1:], "strides": view.strides[1:]}
+    return {"shape": view.shape + (1,), "strides": view.strides + (1,)}
+
+
+def _replaced(views, index, **fields):
+    return views[:index] + [views[index]._replace(**fields)] + views[index + 1:]
 
 
 @pytest.mark.parametrize("name", OPS)
-def test_a_wrong_dtype_or_rank_is_refused_the_same_way(name):
+def test_a_wrong_dtype_or_rank_of_any_tensor_is_refused_the_same_way(name):
     op = load_catalog()[name]
-    with pytest.raises(PortError, match=r"breaks the port's promise `dtype in"):
-        call(op, lambda views: [views[0]._replace(dtype="f64")] + views[1:])
-    with pytest.raises(PortError, match=r"rank 1 breaks the port's promise `rank"):
-        call(op, lambda views: [views[0]._replace(shape=views[0].shape[:1],
-                                                  strides=views[0].strides[:1])] + views[1:])
+    for index, (tensor, _) in enumerate(CallPlan(op).tensors):
+        with pytest.raises(PortError, match=rf"{name}: {tensor}: dtype unknown \(code -1\) breaks the port's "
+                                            r"promise `dtype in"):
+            call(op, lambda views: _replaced(views, index, dtype="f64"))     # code -1
+        with pytest.raises(PortError, match=rf"{name}: {tensor}: rank \d breaks the port's "
+                                            r"promise `rank \d`"):
+            call(op, lambda views: _replaced(views, index, **_other_rank(views[index])))
 
 
 def test_a_call_that_keeps_every_promise_gets_as_far_as_the_device():

@@ -76,7 +76,8 @@ fn check_one(op: &str, rule: &Rule, t: &WbTensor) -> Result<(), Error> {
     }
     let name = dtype_name(t.dtype);
     if !rule.dtypes.is_empty() && !rule.dtypes.iter().any(|d| d == name) {
-        return Err(broken(op, rule, format!("dtype {name}"), format!("`dtype in {:?}`", rule.dtypes), "dtypes"));
+        return Err(broken(op, rule, format!("dtype {name} (code {})", t.dtype),
+                          format!("`dtype in {:?}`", rule.dtypes), "dtypes"));
     }
     let n = t.ndim.clamp(0, 4) as usize;
     for &dim in &rule.unit_stride {
