@@ -1,6 +1,6 @@
 """The widget in a real browser: Debian's Chromium, driven by Playwright, against a real
 `jupyter lab` started here. Runs notebook (a) (a copy, whose widget works on a copy of the
-softmax port under runs/tests/), follows the links between the panes, types edits into the
+TileGym softmax (TMA) port under runs/tests/), follows the links between the panes, types edits into the
 Rust pane (saved with Ctrl-S, then built with Rebuild) and watches the IR pane and the verdict
 change; then saves the notebook and reopens it with no kernel."""
 import json
@@ -17,6 +17,7 @@ from port_copies import COLD_BUILD, build_first, fresh_copy
 from workbench.catalog import REPO_ROOT, get_operator
 
 NOTEBOOK_COPY = NOTEBOOKS / "01_port_softmax.ipynb"
+OP = "tilegym.softmax.tma"          # notebook (a) walks this TileGym entry's port
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 
 pytestmark = [needs_chromium, COLD_BUILD]
@@ -33,18 +34,18 @@ def port_a():
     """The port notebook (a)'s widget edits: a copy, built before any timed wait (on a fresh
     machine this first build compiles the cutile crates); the catalog port is built too, as
     the notebook builds it."""
-    op = fresh_copy("browser-a")
+    op = fresh_copy("browser-a", OP)
     build_first(op)
-    build_first(get_operator("softmax"))
+    build_first(get_operator(OP))
     return op
 
 
 def notebook_a_copy(port) -> None:
     """Notebook (a), its widget cell on the copied port."""
     nb = json.loads((REPO_ROOT / "notebooks" / NOTEBOOK_COPY.name).read_text())
-    cells = [c for c in nb["cells"] if "".join(c["source"]).strip() == "%port softmax"]
-    assert len(cells) == 1, "notebook (a) has one `%port softmax` cell"
-    cells[0]["source"] = f"%port softmax --out {port.relative_to(REPO_ROOT)}"
+    cells = [c for c in nb["cells"] if "".join(c["source"]).strip() == f"%port {OP}"]
+    assert len(cells) == 1, f"notebook (a) has one `%port {OP}` cell"
+    cells[0]["source"] = f"%port {OP} --out {port.relative_to(REPO_ROOT)}"
     NOTEBOOK_COPY.parent.mkdir(parents=True, exist_ok=True)
     NOTEBOOK_COPY.write_text(json.dumps(nb, indent=1))
 
@@ -53,7 +54,7 @@ def test_notebook_a_panes_links_live_edits_and_saved_state(lab, port_a):
     from playwright.sync_api import sync_playwright
     notebook_a_copy(port_a.port_folder)
     kernel_rs = port_a.port_folder / "src" / "kernel.rs"
-    catalog_before = (get_operator("softmax").port_folder / "src" / "kernel.rs").read_text()
+    catalog_before = (get_operator(OP).port_folder / "src" / "kernel.rs").read_text()
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
         page = browser.new_page(viewport={"width": 1800, "height": 1100})
@@ -74,15 +75,16 @@ def test_notebook_a_panes_links_live_edits_and_saved_state(lab, port_a):
         assert page.locator(".jp-Notebook .Toastify__toast").count() == 0, "a toast covers the notebook"
         assert not errors, errors
         browser.close()
-    assert (get_operator("softmax").port_folder / "src" / "kernel.rs").read_text() == catalog_before
+    assert (get_operator(OP).port_folder / "src" / "kernel.rs").read_text() == catalog_before
 
 
 def hover_links(page, root, kernel_rs):
     """Hover the Python line of the row max: its IR ops light up on both sides, and so does
     the port's reduce_max statement; the JIT -> AOT tab lists every case."""
     python, rust = root.get_by_test_id("wb-pane-python"), root.get_by_test_id("wb-pane-rust")
-    source = get_operator("softmax").kernel_file.read_text().splitlines()
-    line = next(i for i, l in enumerate(source, 1) if "ct.max" in l)
+    source = get_operator(OP).kernel_file.read_text().splitlines()
+    start = next(i for i, l in enumerate(source, 1) if "def _softmax_kernel_tma" in l)
+    line = next(i for i, l in enumerate(source, 1) if i > start and "ct.max" in l)
     hover(page, python.locator(f'.cm-line[data-line="{line}"]'))
     page.wait_for_function(f"document.querySelector('[data-testid=wb-root]')"
                            f".getAttribute('data-linked-python') === '{line}'", timeout=10_000)
@@ -98,11 +100,11 @@ def hover_links(page, root, kernel_rs):
     assert rust.locator(f'.cm-line[data-line="{rust_line}"].wb-linked').count() == 1
 
     root.get_by_test_id("wb-tab-specialize").click()
-    assert root.locator(".wb-spec-table tbody tr").count() == len(get_operator("softmax").cases)
+    assert root.locator(".wb-spec-table tbody tr").count() == len(get_operator(OP).cases)
     first = root.locator(".wb-spec-table thead th").first.inner_text()
     assert first.startswith("what the port must declare")
     symbol = root.locator(".wb-spec-symbol").first
-    assert "\u2026" in symbol.inner_text() and symbol.get_attribute("title").startswith("softmax_")
+    assert "\u2026" in symbol.inner_text() and symbol.get_attribute("title").startswith("_softmax_kernel_tma_")
     root.get_by_test_id("wb-tab-ir").click()
 
 

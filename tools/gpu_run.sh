@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # On the GPU machine (no network, no cargo): the carried toolchain and port bundle, then
 # tools/gpu_session.py. Usage: bash tools/gpu_run.sh [STEP ...]
+#   bash tools/gpu_run.sh batch       workbench batch over the catalog (GPU checks, benches)
+#   against a plain bench; needs .gpu-batch/ carried too (tools/pack_batch.sh, 1.7 MB).
+#   bash tools/gpu_run.sh tilegym     TileGym's families: checks and three-sided timings
+#                                     (TILEGYM_FAMILIES=tilegym.softmax,... picks some)
 #   bash tools/gpu_run.sh notebooks   runs the three notebooks (tools/gpu_notebooks.py); it
 #   needs .gpu-notebooks/ carried, and .gpu and the bundle already there from a call just
 #   before it (one call cannot carry all three: 64 MiB).
@@ -14,10 +18,23 @@ export WORKBENCH_NVIDIA_BIN=$CUDA_HOME/bin
 bundle=kernels_src/.build/bundle/libwb_bundle.so
 [ -f "$bundle" ] || xz -dkc "$bundle.xz" > "$bundle"
 export WORKBENCH_PREBUILT=$PWD/$bundle
+# TileGym's kernel modules, read (never imported) by the workbench: see tools/make_bundle.sh
+tilegym_src=${TMPDIR:-/tmp}/tilegym-src
+if [ -f kernels_src/.build/bundle/tilegym-src.tar.xz ]; then
+  mkdir -p "$tilegym_src" && tar -xJf kernels_src/.build/bundle/tilegym-src.tar.xz -C "$tilegym_src"
+fi
 export WORKBENCH_EXTRA_CATALOG=$PWD/kernels_src/fixtures/catalog.toml
 export CUDA_TILE_DUMP_BYTECODE=${TMPDIR:-/tmp}/cutile-dump
 mkdir -p "$CUDA_TILE_DUMP_BYTECODE"
-export PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH}
+export PYTHONPATH=$PWD:$tilegym_src${PYTHONPATH:+:$PYTHONPATH}
+if [ -f .gpu-batch/dask-site.tar.xz ]; then     # the batch step's (tools/pack_batch.sh)
+  dask_site=${TMPDIR:-/tmp}/dask-site
+  [ -d "$dask_site/distributed" ] || { mkdir -p "$dask_site" && tar -xJf .gpu-batch/dask-site.tar.xz -C "$dask_site"; }
+  export PYTHONPATH=$PYTHONPATH:$dask_site
+  if [ -f .gpu-batch/tileirdisasm.xz ] && [ ! -x "$CUDA_HOME/bin/tileirdisasm" ]; then
+    xz -dc .gpu-batch/tileirdisasm.xz > "$CUDA_HOME/bin/tileirdisasm" && chmod +x "$CUDA_HOME/bin/tileirdisasm"
+  fi
+fi
 export OUT=${OUT:-gpu-out}
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
 python3 -c 'import torch, cuda.tile; print("torch", torch.__version__, "cuda", torch.version.cuda, "cuda-tile", cuda.tile.__version__)'

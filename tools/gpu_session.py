@@ -195,8 +195,42 @@ def promises() -> None:
     run(save)
 
 
-STEPS = {"checks": checks, "fault": fault, "bench": bench, "specialize": specialize,
+def batch() -> None:
+    """`workbench batch` over the catalog with GPU checks and benches, against a plain bench
+    (tools/gpu_batch.py; needs .gpu-batch carried)."""
+    from gpu_batch import batch as run_batch_step
+    run_batch_step(OUT)
+
+
+def tilegym() -> None:
+    """TileGym's families: every entry checked (Rust port and TileGym's kernel against the
+    float64 reference) and timed (Rust, TileGym, PyTorch; CUPTI) in one worker per family,
+    so each kernel compiles once. TILEGYM_FAMILIES=a,b picks some (default: all)."""
+    from workbench.catalog import tilegym_families
+    from workbench.check.family_report import (check_and_bench, format_family_bench,
+                                               format_family_check, summarize)
+    names = [n for n in os.environ.get("TILEGYM_FAMILIES", "").split(",") if n] \
+        or list(tilegym_families())
+    checks, rows, ceilings, device, status = {}, [], {}, {}, "ok"
+    for name in names:
+        start = time.time()
+        response, family_rows = check_and_bench(name)
+        checks[name] = response.to_json()
+        checks[name].pop("benches", None)
+        rows += family_rows
+        ceilings, device = response.ceilings or ceilings, response.device or device
+        status = status if response.status == "ok" else "fail"
+        print(format_family_check(name, response), flush=True)
+        print(f"  ({time.time() - start:.0f} s)", flush=True)
+        save("tilegym_checks.json", checks)
+    report = summarize(rows, ceilings, device, status)
+    save("tilegym_bench.json", report)
+    print(format_family_bench(report), flush=True)
+
+
+STEPS = {"tilegym": tilegym, "checks": checks, "fault": fault, "bench": bench, "specialize": specialize,
          "ffi_cost": ffi_cost, "hints": hints, "ownership": ownership, "promises": promises}
+ON_REQUEST = {"batch": batch}        # only when named: they need more carried
 
 if __name__ == "__main__":
     OUT.mkdir(parents=True, exist_ok=True)
@@ -204,7 +238,7 @@ if __name__ == "__main__":
         start = time.time()
         print(f"===== {step}", flush=True)
         try:
-            STEPS[step]()
+            {**STEPS, **ON_REQUEST}[step]()
         except Exception as e:  # one broken step must not hide the others' results
             import traceback
             traceback.print_exc()

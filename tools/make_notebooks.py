@@ -28,66 +28,87 @@ os.chdir(ROOT)                      # paths in the catalog and in Tile IR locati
 %load_ext workbench""")
 
 PORT_SOFTMAX = [
-    ("md", """# Porting softmax from cuTile Python to cuTile Rust, stage by stage
+    ("md", """# Porting one of TileGym's kernels from cuTile Python to cuTile Rust, stage by stage
 
 Both front ends lower to CUDA Tile IR, so a faithful port emits the *same* Tile IR as its
-reference kernel. This notebook walks one operator through every stage the workbench has:
-the reference, its Tile IR, the analysis, the draft, the build, the Rust side's Tile IR,
-the structural diff, what it costs in machine code, and (on a GPU) the checks."""),
-    SETUP,
-    ("md", "## 1. The reference kernel and its cases"),
-    ("code", """from workbench.catalog import get_operator
-op = get_operator("softmax")
-print(op.kernel_file.read_text())
-for case in op.cases:
-    print(case.label())"""),
-    ("md", """## 2. Its Tile IR, with no GPU
+reference kernel. The reference here is one of TileGym's own: `_softmax_kernel_tma` of
+`tilegym.ops.cutile.softmax`, read from the installed package. This notebook walks it
+through every stage: the launch rule that says how TileGym's launcher runs it, its Tile IR,
+the analysis and the offline drafter, the hand-written port, its build and Tile IR, the
+structural diff, what the diff costs in machine code, and (on a GPU) the checks and a
+three-sided timing: the Rust port, TileGym's kernel and PyTorch.
 
-`export_kernel` compiles the case's specialization to bytecode and `tileirdisasm -g` prints
-it; the text is parsed into a model and normalized (names, dead constants, assume chains,
-operand order of commutative ops...)."""),
+The project's own six operators (`softmax`, `rms_norm`, ...) stay in the catalog as
+teaching examples; `workbench ops` says where each operator comes from."""),
+    SETUP,
+    ("md", "## 1. The catalog: where the operators come from"),
+    ("code", """from workbench.catalog import all_families
+for family in all_families().values():
+    print(f"{family.name:24} {family.source:34} " + ", ".join(op.name.rpartition('.')[2] for op in family.entries))"""),
+    ("md", """## 2. The reference kernel, and how TileGym's launcher runs it
+
+Its launcher computes `TILE_SIZE = next_power_of_2(n_cols)` and a persistent grid of
+`min(NUM_SM * occupancy, rows)` blocks; its autotuner tries occupancy 2, 4, 6 and 8. The
+launch rule (`kernels_src/tilegym/softmax/launch.py`) writes that down for every case."""),
+    ("code", """from workbench.catalog import get_operator
+op = get_operator("tilegym.softmax.tma")
+source = op.kernel_file.read_text().splitlines()
+start = next(i for i, line in enumerate(source) if "def _softmax_kernel_tma" in line)
+print("\\n".join(source[start - 2:start + 32]))
+for case in op.cases:
+    print(case.label(), "grid", case.grid, "hints", case.hints)"""),
+    ("md", """## 3. Its Tile IR, with no GPU
+
+`export_kernel` compiles the case's specialization, with the launcher's hints, to bytecode.
+`tileirdisasm -g` prints it, and the text is parsed into a model and normalized."""),
     ("code", """from workbench.ir.stages import operator_python_ir
 from workbench.ir.printer import print_module
-python_ir = operator_python_ir(op, 0)
+python_ir = operator_python_ir(op, 1)
 print(python_ir.symbol)
 print(print_module(python_ir.module("normalized")))"""),
-    ("md", "## 3. Analysis: what the port has to declare"),
-    ("code", """from workbench.port.analyze import analyze
-spec = analyze(op.kernel_file.read_text(), str(op.kernel_file), op.kernel_name, list(op.cases))
-spec.to_json()["params"]"""),
-    ("md", """## 4. Draft the port (offline rule-based drafter) into a scratch folder
+    ("md", """## 4. Analysis and the offline drafter
 
-The bundled port in `kernels_src/softmax/port` is left alone; the draft goes to `runs/`."""),
+The drafter writes a port where its rules cover the kernel. This kernel's persistent loop
+(`ct.num_blocks`, `range(start, stop, step)`) is not covered yet, so it says what stops it,
+line by line, and the port is written by hand (its provenance in `workbench ops`)."""),
     ("code", """from workbench.port.pipeline import run_pipeline
-run = run_pipeline("softmax", drafter="rules", out=ROOT / "runs" / "notebook-draft" / "softmax" / "port")
-print(run.summary())
-print((run.port / "src" / "kernel.rs").read_text())"""),
-    ("md", "## 5. The bundled port: build (lazy), its Tile IR, and the diff"),
+run = run_pipeline("tilegym.softmax.tma", drafter="rules",
+                   out=ROOT / "runs" / "notebook-draft" / "softmax_tma" / "port")
+print(run.summary())"""),
+    ("md", """## 5. The hand-written port: build (lazy), its Tile IR, and the diff
+
+`kernels_src/tilegym/softmax/tma/port/src/kernel.rs` is the same tile program: the same
+persistent loop, one `(1, TILE_SIZE)` tile per row through a -inf padded view, approximate
+exp and division, the kernel's occupancy hint. The C ABI (`src/lib.rs`) checks what the
+kernel assumes, and takes the grid and hints of the launch rule."""),
+    ("code", """print(op.port_folder.joinpath("src", "kernel.rs").read_text())"""),
     ("code", """from workbench.session import PortSession
-session = PortSession("softmax", case=0)
+session = PortSession("tilegym.softmax.tma", case=1)
 print(session.rebuild().summary())
 view = session.diff()
 print(view.report.to_text())"""),
     ("md", """## 6. What the remaining differences cost in machine code
 
-Both sides compiled to sm_90 SASS here, with the pinned `tileiras` (no GPU needed)."""),
+Both sides are compiled here to sm_90 SASS with the pinned `tileiras` (no GPU needed)."""),
     ("code", """sass = session.sass()
 for label, left, right in sass["rows"]:
     print(f"{label:>18}: {left:<60} | {right}")"""),
-    ("md", "## 7. On the GPU: correctness against the float64 PyTorch reference"),
-    ("code", """from workbench.check.report import format_check
-print(format_check("softmax", session.check()))   # says `skipped: no CUDA device` without one"""),
-    ("md", """## 8. On the GPU: how fast, against the Python kernel
+    ("md", """## 7. On the GPU: correctness, and three sides timed
 
-Parity is the Python kernel's time over the port's (kernel time from CUPTI), per case."""),
-    ("code", """from workbench.check.report import format_bench
-report = session.bench()
-print(format_bench(report) if report["status"] != "skipped" else f"skipped: {report['reason']}")"""),
-    ("md", """## 9. The three panes
+The check compares both the port and TileGym's kernel with a float64 reference. The bench
+times the Rust port, TileGym's kernel (with its autotuner's fastest candidate, which then
+runs every side) and `torch.softmax`, as CUPTI device time. Without a GPU both say
+`skipped`."""),
+    ("code", """from workbench.check.family_report import (bench_families, check_family,
+                                           format_family_bench, format_family_check)
+print(format_family_check("tilegym.softmax.tma", check_family("tilegym.softmax", entries=["tma"])))
+report = bench_families(["tilegym.softmax"])
+print(format_family_bench(report) if report["status"] != "skipped" else f"skipped: {report['reason']}")"""),
+    ("md", """## 8. The three panes
 
 Python kernel | Rust port (editable: Ctrl-S saves, keeps the old file in `port/.history/`,
 rebuilds and re-diffs) | the structural Tile IR diff. Hover a line to see its links."""),
-    ("code", """%port softmax"""),
+    ("code", """%port tilegym.softmax.tma"""),
 ]
 
 JIT_VS_AOT = [

@@ -1,84 +1,23 @@
-"""The bundled operators, read from kernels_src/catalog.toml."""
+"""The catalog: the project's own operators (kernels_src/catalog.toml), TileGym's
+(kernels_src/tilegym/catalog.toml, loaded by tilegym_catalog.py), and test fixtures'.
+
+    get_operator("softmax")                     # an own operator (a family of one entry)
+    get_operator("tilegym.softmax.tma")         # one entry of a TileGym family
+    get_family("tilegym.softmax").entries       # all of them
+"""
 from __future__ import annotations
 
 import os
 import tomllib
-from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 
-from .argspec import ArgSpec, parse_arg
+from .argspec import parse_arg
 from .errors import WorkbenchError
+from .operators import (KERNELS_DIR, OWN, REPO_ROOT, Case, Family, Operator,  # noqa: F401
+                        display_path)
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-KERNELS_DIR = REPO_ROOT / "kernels_src"
 CATALOG_FILE = KERNELS_DIR / "catalog.toml"
-
-
-def display_path(path: Path) -> str:
-    """How a file is named to the user and in Tile IR locations: relative to the checkout,
-    or to site-packages for a module of an installed package, else absolute."""
-    path = Path(path).resolve()
-    if path.is_relative_to(REPO_ROOT) and ".venv" not in path.relative_to(REPO_ROOT).parts:
-        return str(path.relative_to(REPO_ROOT))
-    parts = path.parts
-    if "site-packages" in parts:
-        return str(Path(*parts[parts.index("site-packages") + 1:]))
-    return str(path)
-
-
-@dataclass(frozen=True)
-class Case:
-    index: int
-    args: tuple[ArgSpec, ...]
-    consts: dict[str, int | float | bool]
-
-    def label(self) -> str:
-        arrays = [str(a) for a in self.args if a.is_array]
-        consts = ",".join(f"{k}={v}" for k, v in self.consts.items())
-        return f"case {self.index}: {arrays[0] if arrays else ''} {consts}".strip()
-
-
-@dataclass(frozen=True)
-class Operator:
-    name: str
-    summary: str
-    kernel_name: str
-    outputs: tuple[str, ...]
-    tolerance: dict[str, float]
-    cases: tuple[Case, ...] = field(repr=False)
-    folder: Path = field(default=None, repr=False)     # default: kernels_src/<name>
-    kernel_path: Path | None = field(default=None, repr=False)   # default: folder/kernel.py
-    port_path: Path | None = field(default=None, repr=False)     # default: folder/port
-    kernel_module: str | None = None    # the kernel is in this module of an installed package
-    language: str = "cutile"            # "triton": a @triton.jit kernel (sources/triton/)
-    triton: object = field(default=None, repr=False, compare=False)   # its TritonTarget
-
-    def __post_init__(self):
-        if self.folder is None:
-            object.__setattr__(self, "folder", KERNELS_DIR / self.name)
-
-    @property
-    def kernel_file(self) -> Path:
-        return self.kernel_path or self.folder / "kernel.py"
-
-    @property
-    def port_folder(self) -> Path:
-        return self.port_path or self.folder / "port"
-
-    def with_port(self, port: Path) -> "Operator":
-        """The same operator with its port in another folder (a draft, a notebook's copy)."""
-        return replace(self, port_path=Path(port), kernel_path=self.kernel_file)
-
-    def case(self, index: int) -> Case:
-        if not self.cases:
-            raise WorkbenchError(f"{self.summary}: no case to compile",
-                                 "give the call: --arg SPEC per runtime parameter and "
-                                 "--const NAME=VALUE per constant")
-        if not 0 <= index < len(self.cases):
-            raise WorkbenchError(f"{self.name} has no case {index}",
-                                 f"pick --case 0..{len(self.cases) - 1}")
-        return self.cases[index]
 
 
 @cache
@@ -111,14 +50,50 @@ def extra_operators() -> dict[str, Operator]:
     return extra
 
 
+def tilegym_families() -> dict[str, Family]:
+    from .tilegym_catalog import load_tilegym
+    return load_tilegym()
+
+
+def all_families() -> dict[str, Family]:
+    """Every operator as a user names it: own ones (one entry each), then TileGym's."""
+    own = {name: Family(name, OWN, op.summary, (op,),
+                        "compute" if name in COMPUTE_BOUND else "memory")
+           for name, op in {**load_catalog(), **extra_operators()}.items()}
+    return {**own, **tilegym_families()}
+
+
+COMPUTE_BOUND = {"matmul", "attention"}
+
+
 def all_operators() -> dict[str, Operator]:
-    """The catalog's operators and those of any extra catalog (test fixtures)."""
-    return {**load_catalog(), **extra_operators()}
+    """Every kernel with a port: own operators, fixtures' and every TileGym entry."""
+    ops = {**load_catalog(), **extra_operators()}
+    for family in tilegym_families().values():
+        ops.update({op.name: op for op in family.entries})
+    return ops
+
+
+def get_family(name: str) -> Family:
+    families = all_families()
+    if name in families:
+        return families[name]
+    op = all_operators().get(name)
+    if op is not None and op.family:
+        return families[op.family]
+    raise WorkbenchError(f"no operator named {name!r}", "operators: " + ", ".join(families))
 
 
 def get_operator(name: str) -> Operator:
+    """An entry by name; a family's name stands for its only entry."""
     catalog = all_operators()
-    if name not in catalog:
-        raise WorkbenchError(f"no operator named {name!r}",
-                             "bundled operators: " + ", ".join(catalog))
-    return catalog[name]
+    if name in catalog:
+        return catalog[name]
+    family = all_families().get(name)
+    if family is not None and len(family.entries) == 1:
+        return family.entries[0]
+    if family is not None:
+        raise WorkbenchError(f"{name} has {len(family.entries)} entries",
+                             "name one: " + ", ".join(op.name for op in family.entries))
+    raise WorkbenchError(f"no operator named {name!r}",
+                         "bundled operators: " + ", ".join(all_families()))

@@ -204,11 +204,15 @@ def _resources(result) -> tuple:
 # -- machine code ---------------------------------------------------------------------------------
 
 def reference_bytecode(op: Operator, case_index: int) -> bytes:
-    """The Python kernel's bytecode for a case (cuda-tile's export)."""
+    """The Python kernel's bytecode for a case (cuda-tile's export, with the case's hints)."""
     from .ir.export import export_bytecode
+    from .ir.stages import hinted
     from .sources.kernel import load_operator_kernel
     case = op.case(case_index)
-    return export_bytecode(load_operator_kernel(op), list(case.args), case.consts)[0]
+    kernel = load_operator_kernel(op)
+    if case.hints:
+        kernel = hinted(kernel, case.hints)
+    return export_bytecode(kernel, list(case.args), case.consts)[0]
 
 
 def machine_evidence(op: Operator, case_index: int, port_bytecode: bytes) -> MachineEvidence:

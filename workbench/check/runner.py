@@ -26,11 +26,15 @@ class CheckResponse:
     results: list = field(default_factory=list)
     device: dict = field(default_factory=dict)
     ceilings: dict = field(default_factory=dict)
-    owners: list = field(default_factory=list)   # Ownership.to_json() of each failed case
+    benches: list = field(default_factory=list)     # a family's timings, when asked for both
+    owners: list = field(default_factory=list)      # Ownership.to_json() of each failed case
 
     def to_json(self) -> dict:
-        return {"status": self.status, "reason": self.reason, "results": self.results,
+        data = {"status": self.status, "reason": self.reason, "results": self.results,
                 "device": self.device, "ceilings": self.ceilings, "owners": self.owners}
+        if self.benches:
+            data["benches"] = self.benches
+        return data
 
 
 def has_cuda_driver() -> bool:
@@ -70,7 +74,8 @@ def parse_worker_output(returncode: int, stdout: str, stderr: str) -> CheckRespo
     if status == "ok" and not all_passed(data.get("results", [])):
         status = "fail"
     return CheckResponse(status, data.get("reason", ""), data.get("results", []),
-                         data.get("device", {}), data.get("ceilings", {}))
+                         data.get("device", {}), data.get("ceilings", {}),
+                         data.get("benches", []))
 
 
 def all_passed(results: list) -> bool:

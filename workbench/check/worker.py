@@ -20,8 +20,9 @@ import sys
 import traceback
 from pathlib import Path
 
-L2_FLUSH_BYTES = 128 * 1024 * 1024   # rotate inputs over at least this much (H200 L2: 50 MB)
-MAX_ROTATION = 64
+from .gpu import (L2_FLUSH_BYTES, MAX_ROTATION, TORCH_DTYPES, DeviceFault,  # noqa: F401
+                  _is_device_fault, _quantile, _time_batches, measure_ceilings)
+
 
 
 def main() -> int:
@@ -33,7 +34,11 @@ def main() -> int:
     if not torch.cuda.is_available():
         return _reply({"status": "skipped", "reason": "no CUDA device"})
     try:
-        response = _run(request, torch)
+        if request.get("family"):
+            from .family import run_family
+            response = run_family(request, torch)
+        else:
+            response = _run(request, torch)
     except Exception as e:  # a Python-level error in the worker itself
         return _reply({"status": "error", "reason": f"{type(e).__name__}: {e}",
                        "traceback": traceback.format_exc()})
@@ -89,19 +94,6 @@ def _driver_version() -> str:
         return "?"
 
 
-class DeviceFault(Exception):
-    """A CUDA error that leaves this process's context unusable (illegal address, ...)."""
-
-    def __init__(self, side: str, message: str):
-        super().__init__(message)
-        self.side, self.message = side, message
-
-
-def _is_device_fault(error: Exception) -> bool:
-    text = str(error)
-    return "CUDA error" in text or "illegal" in text or "CUDA_ERROR" in text
-
-
 # -- sides -------------------------------------------------------------------------------
 
 def _launchers(op, request: dict, torch) -> dict:
@@ -153,8 +145,6 @@ def _reference_module(op):
 
 # -- inputs ------------------------------------------------------------------------------
 
-TORCH_DTYPES = {"f64": "float64", "f32": "float32", "f16": "float16", "bf16": "bfloat16",
-                "i64": "int64", "i32": "int32", "i16": "int16", "i8": "int8", "u8": "uint8"}
 
 
 def make_values(op, case, torch) -> dict:
@@ -261,30 +251,6 @@ def _bench_case(op, case, launchers, settings: dict, torch) -> dict:
             "flops": flops, "rotation": len(sets)}
 
 
-def _time_batches(run, settings: dict, torch) -> list[float]:
-    """Per-launch device time (ms) of each batch: CUDA events around `per_batch` launches."""
-    warmup, batches = settings.get("warmup", 10), settings.get("batches", 30)
-    per_batch = settings.get("per_batch", 20)
-    for i in range(warmup):
-        run(i)
-    torch.cuda.synchronize()
-    times = []
-    for b in range(batches):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        for i in range(per_batch):
-            run(b * per_batch + i)
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end) / per_batch)
-    return times
-
-
-def _quantile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
 def _cupti_time(run, torch, launches: int = 20) -> float | None:
     """Median kernel device time (us) from CUPTI through torch.profiler, if available."""
     try:
@@ -299,24 +265,6 @@ def _cupti_time(run, torch, launches: int = 20) -> float | None:
         return statistics.median(times) if times else None
     except Exception:
         return None
-
-
-def measure_ceilings(torch) -> dict:
-    """What this GPU can do, measured now: a large copy (GB/s) and a large bf16 GEMM."""
-    n = 256 * 1024 * 1024
-    src = torch.empty(n, dtype=torch.uint8, device="cuda")
-    dst = torch.empty_like(src)
-    copy_ms = statistics.median(_time_batches(lambda i: dst.copy_(src),
-                                              {"warmup": 3, "batches": 10, "per_batch": 5},
-                                              torch))
-    size = 8192
-    a = torch.randn(size, size, dtype=torch.bfloat16, device="cuda")
-    b = torch.randn(size, size, dtype=torch.bfloat16, device="cuda")
-    mm_ms = statistics.median(_time_batches(lambda i: a @ b,
-                                            {"warmup": 3, "batches": 10, "per_batch": 3},
-                                            torch))
-    return {"copy_gbps": 2 * n / (copy_ms * 1e-3) / 1e9,
-            "bf16_tflops": 2 * size ** 3 / (mm_ms * 1e-3) / 1e12}
 
 
 if __name__ == "__main__":

@@ -8,16 +8,37 @@ from .common import EXIT_FAIL, EXIT_OK, Verb
 
 
 def _check_arguments(p) -> None:
-    p.add_argument("op", metavar="OPERATOR", help="a catalog operator")
+    p.add_argument("op", metavar="OPERATOR",
+                   help="a catalog operator: own, a TileGym family (every entry) or one entry")
     p.add_argument("--case", type=int, action="append", help="default: every case")
     p.add_argument("--sides", default="python,rust", help="python,rust (default both)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true")
 
 
+def tilegym_target(name: str):
+    """(family, [entry]) for a TileGym family or one of its entries; None otherwise."""
+    from ..catalog import all_families, all_operators
+    family = all_families().get(name)
+    if family is not None and family.source != "own":
+        return family.name, None
+    op = all_operators().get(name)
+    if op is not None and op.family:
+        return op.family, [op.name]
+    return None
+
+
 def cmd_check(args) -> int:
     from ..check.report import check_operator, format_check
     from ..check.runner import EXIT_SKIPPED
+    target = tilegym_target(args.op)
+    if target is not None:
+        from ..check.family_report import check_family, format_family_check
+        sides = ["tilegym" if s == "python" else s for s in args.sides.split(",")]
+        response = check_family(target[0], args.case, target[1], sides)
+        print(json.dumps(response.to_json(), indent=1) if args.json
+              else format_family_check(args.op, response))
+        return {"ok": EXIT_OK, "skipped": EXIT_SKIPPED}.get(response.status, EXIT_FAIL)
     response = check_operator(args.op, args.case, args.sides.split(","), args.seed)
     print(json.dumps(response.to_json(), indent=1) if args.json else format_check(args.op, response))
     return {"ok": EXIT_OK, "skipped": EXIT_SKIPPED}.get(response.status, EXIT_FAIL)
@@ -33,6 +54,19 @@ def _bench_arguments(p) -> None:
 def cmd_bench(args) -> int:
     from ..check.report import bench_operators, format_bench, write_bench_html
     from ..check.runner import EXIT_SKIPPED
+    families = [t[0] for t in map(tilegym_target, args.ops) if t is not None]
+    if families:
+        from ..check.family_report import bench_families, format_family_bench
+        if len(families) != len(args.ops):
+            from ..errors import WorkbenchError
+            raise WorkbenchError("bench TileGym families and own operators in separate runs",
+                                 "name only tilegym.* operators, or only own ones")
+        report = bench_families(list(dict.fromkeys(families)))
+        if report["status"] == "skipped":
+            print(f"skipped: {report['reason']}")
+            return EXIT_SKIPPED
+        print(json.dumps(report, indent=1) if args.json else format_family_bench(report))
+        return EXIT_OK if report["status"] == "ok" else EXIT_FAIL
     report = bench_operators(args.ops)
     if report["status"] == "skipped":
         print(f"skipped: {report['reason']}")

@@ -113,6 +113,8 @@ def cmd_diff(args) -> int:
         left, right = _read_side(args.left, "left"), _read_side(args.right, "right")
         report = diff_modules(left, right, left_label="left", right_label="right")
         title = f"{args.left} vs {args.right}"
+    elif args.target and _family_entries(args.target):
+        return _diff_family(args, _family_entries(args.target))
     elif args.target:
         op = target_operator(args)
         report = operator_diff(op, args.case)
@@ -135,6 +137,37 @@ def cmd_diff(args) -> int:
             for line in sass["attributed"]:
                 print("  " + line)
     return EXIT_FAIL if report.verdict == FAIL else EXIT_OK
+
+
+def _family_entries(name: str):
+    """The entries of a family of several (a TileGym module), else None."""
+    from ..catalog import all_families
+    family = all_families().get(name)
+    return list(family.entries) if family is not None and len(family.entries) > 1 else None
+
+
+def _diff_family(args, entries) -> int:
+    """Every entry's diff for one case: a verdict per entry; the exit code is the worst."""
+    from ..diff import diff_modules
+    from ..diff.verdict import FAIL
+    from ..pairs import operator_pair
+    reports, failed = {}, False
+    for op in entries:
+        if not any(c.index == args.case for c in op.cases):
+            reports[op.name] = None           # the entry's launcher does not take this case
+            continue
+        left, right = operator_pair(op, args.case)
+        reports[op.name] = diff_modules(left, right)
+        failed |= reports[op.name].verdict == FAIL
+    if args.json:
+        print(json.dumps({name: r.to_json() if r else {"verdict": "NOT_APPLICABLE"}
+                          for name, r in reports.items()}, indent=1))
+    else:
+        for name, report in reports.items():
+            print(f"== {name} case {args.case}")
+            print(report.to_text(args.noise) if report else
+                  "not applicable: this entry's launcher does not take the case")
+    return EXIT_FAIL if failed else EXIT_OK
 
 
 def _sass_for_diff(op, case: int, report) -> dict:

@@ -4,6 +4,5 @@ shapes its launchers use (kernels_src/corpus/tilegym.toml), run through the offl
     manifest.py   the manifest: entries, cases, launch rules (low: sources/ reads it)
     expr.py       the small expression language of the launch rules
     run.py        one entry through the drafting pipeline -> EntryResult (never raises)
-    cluster.py    --jobs N: the entries on a dask.distributed LocalCluster
     report.py     the table and the summary
 """

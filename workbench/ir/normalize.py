@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
 
 from ..target import TARGET
+from .fold import rule_fold_splat
+from .hoist import rule_hoist_invariant
 from .lexer import group, tokenize
 from .locations import SourceLoc, resolve_locations
 from .model import (Block, Entry, Group, Module, Node, Operation, Token, clone_module,
@@ -294,14 +296,18 @@ _ARCH_HINTS = re.compile(r"([A-Za-z_]\w*)\s*=\s*\{([^}]*)\}")
 
 
 def rule_target_hints(module: Module) -> None:
-    """Entry hints as they apply on the target (sm_90): its own `sm_90 = {..}` hints, else
+    """Entry and op hints as they apply on the target (sm_90): its own `sm_90 = {..}` hints, else
     the `default` ones, keys sorted; none at all is the same as no attribute. cuTile Python
     writes `default`, and cutile Rust can only name architectures."""
     for entry in module.entries:
         entry.attrs = _target_hints(entry.attrs)
+        for op in entry.walk():            # per-op hints too (a load's latency)
+            if any(getattr(n, "text", "") == "optimization_hints" for n in op.body):
+                op.body = _target_hints(op.body, sort_keys=False)
+                op.refresh()
 
 
-def _target_hints(nodes: list[Node]) -> list[Node]:
+def _target_hints(nodes: list[Node], sort_keys: bool = True) -> list[Node]:
     for i in range(len(nodes) - 2):
         if not (isinstance(nodes[i], Token) and nodes[i].text == "optimization_hints"):
             continue
@@ -311,7 +317,8 @@ def _target_hints(nodes: list[Node]) -> list[Node]:
         if not hints:
             return nodes[:i] + nodes[i + 3:]
         text = (f"optimization_hints=<{TARGET} = {{"
-                + ", ".join(f"{k} = {v}" for k, v in sorted(hints.items())) + "}>")
+                + ", ".join(f"{k} = {v}" for k, v in (sorted(hints.items()) if sort_keys
+                                                       else hints.items())) + "}>")
         replacement = group(tokenize(text, 0), 0, text)
         replacement[0].space_before = nodes[i].space_before
         return nodes[:i] + replacement + nodes[i + 3:]
@@ -353,6 +360,10 @@ def _print_body(op: Operation) -> str:
 
 
 RULES: list[Rule] = [
+    Rule("hoist_invariant", "pure loop-invariant ops moved out of loop bodies (tileiras "
+         "hoists them either way)", rule_hoist_invariant),
+    Rule("fold_splat", "broadcast(reshape(scalar constant)) written as the splat constant it is",
+         rule_fold_splat),
     Rule("cse_pure", "repeated constants, block-id reads and fresh tokens merged into the first",
          rule_cse_pure),
     Rule("fold_assumes", "assume chains folded into one `assume P1, P2, %root` per predicate set",

@@ -37,7 +37,15 @@ def operator_python_ir(op: Operator, case_index: int = 0) -> IRResult:
     if not op.cases:                 # a kernel named with no --arg: say what it takes
         check_call(kernel, [], {})
     case = op.case(case_index)
+    if case.hints:                   # the hints the entry's launcher replaces
+        kernel = hinted(kernel, case.hints)
     return python_ir(kernel, list(case.args), case.consts)
+
+
+def hinted(kernel: PythonKernel, hints: dict) -> PythonKernel:
+    """The kernel with its launcher's hints (`kernel.replace_hints(occupancy=4)`)."""
+    from dataclasses import replace
+    return replace(kernel, kernel=kernel.kernel.replace_hints(**hints))
 
 
 def file_python_ir(path: str, kernel_name: str, args: list[ArgSpec], consts: dict) -> IRResult:

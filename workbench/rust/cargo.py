@@ -23,7 +23,7 @@ from pathlib import Path
 from ..catalog import KERNELS_DIR, Operator
 from ..errors import ToolTimeout, WorkbenchError
 from ..tools import run_tool
-from .toolchain import TARGET_DIR, cargo_env, cargo_path
+from .toolchain import cargo_env, cargo_path, prepare_target_dir, target_dir
 
 BUILD_DIR = KERNELS_DIR / ".build"
 BUILD_TIMEOUT_S = 3600
@@ -304,6 +304,7 @@ def _prebuilt(op: Operator, bundle: Path, start: float) -> BuildResult:
 def _run_cargo(op: Operator, build_id: str) -> tuple[bool, list[Diagnostic]]:
     # Cargo.lock is committed and pins every dependency; cargo only adds entries (a new
     # port crate), it does not move existing pins.
+    prepare_target_dir()
     args = [cargo_path(), "build", "--release", "--manifest-path",
             str(op.port_folder / "Cargo.toml"), "--message-format=json"]
     try:
@@ -361,7 +362,7 @@ def _port_relative(file_name: str, base: Path = KERNELS_DIR) -> str:
 def _install(op: Operator, target: Path) -> None:
     """Copy cargo's output to its versioned name atomically; a crash mid-copy leaves only
     a temporary file that is never loaded."""
-    built = TARGET_DIR / "release" / f"lib{crate_name(op)}.so"
+    built = target_dir() / "release" / f"lib{crate_name(op)}.so"
     target.parent.mkdir(parents=True, exist_ok=True)
     temporary = target.with_suffix(f".tmp{os.getpid()}")
     shutil.copyfile(built, temporary)

@@ -28,11 +28,15 @@ def emit_request(op: Operator, case_index: int) -> str:
     case = op.case(case_index)
     kernel = load_operator_kernel(op)
     manifest = load_manifest(op)
-    lines = [f"target {TARGET}", f"entry {manifest.entry_for(case)}",
+    lines = [f"target {TARGET}", f"entry {manifest.entry_for(case, kernel.params)}",
              "generics " + " ".join(manifest.generic_values(kernel.params, case))]
+    if case.hints:
+        lines.append("options " + " ".join(f"{k}={v}" for k, v in sorted(case.hints.items())))
     runtime = [p for p in kernel.params if p not in kernel.const_params]
     for name, spec in zip(runtime, case.args):
-        if spec.is_array:
+        if spec.is_array and name in manifest.raw:
+            lines += raw_array_lines(name, spec)
+        elif spec.is_array:
             shape = ",".join(map(str, spec.shape))
             strides = ",".join(map(str, spec.effective_strides()))
             lines.append(f"array {name} {spec.offset * spec.itemsize} {spec.itemsize} "
@@ -40,6 +44,15 @@ def emit_request(op: Operator, case_index: int) -> str:
         else:
             lines.append(f"scalar {name} {spec.dtype} {spec.value if spec.value is not None else 0}")
     return "\n".join(lines) + "\n"
+
+
+def raw_array_lines(name: str, spec) -> list[str]:
+    """A raw array's entry parameters, as the launcher passes them: the pointer (its alignment
+    a hint), then each extent and stride (integer scalars: divisibility hints)."""
+    lines = [f"pointer {name} {spec.offset * spec.itemsize}"]
+    lines += [f"scalar {name}_shape{i} i32 {d}" for i, d in enumerate(spec.shape)]
+    lines += [f"scalar {name}_stride{i} i32 {s}" for i, s in enumerate(spec.effective_strides())]
+    return lines
 
 
 def port_bytecode(op: Operator, case_index: int = 0) -> bytes:
@@ -55,7 +68,8 @@ def port_bytecode(op: Operator, case_index: int = 0) -> bytes:
 
 def operator_rust_ir(op: Operator, case_index: int = 0) -> IRResult:
     bytecode = port_bytecode(op, case_index)
-    entry = load_manifest(op).entry_for(op.case(case_index))
+    entry = load_manifest(op).entry_for(op.case(case_index),
+                                        load_operator_kernel(op).params)
     return IRResult(text=disassemble(bytecode), symbol=entry,
                     source=f"{display_path(op.port_folder)}:{entry}")
 

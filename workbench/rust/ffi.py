@@ -12,7 +12,7 @@ from ..errors import WorkbenchError
 from .manifest import PortManifest, TensorRule, load_manifest
 from .library import WbTensor
 
-DTYPE_CODES = {"f32": 0, "f16": 1, "bf16": 2}
+DTYPE_CODES = {"f32": 0, "f16": 1, "bf16": 2, "i32": 3, "i64": 4}
 _TYPESTR = {"<f4": "f32", "<f2": "f16", "<V2": "bf16", "<f8": "f64", "<i4": "i32", "<i8": "i64"}
 _TORCH = {"torch.float32": "f32", "torch.float16": "f16", "torch.bfloat16": "bf16",
           "torch.float64": "f64", "torch.int32": "i32", "torch.int64": "i64"}
@@ -115,6 +115,30 @@ def tensor_array(views: list[ArrayView]):
     return array
 
 
+LAUNCH_SLOTS = 6
+HINT_ORDER = ("occupancy", "num_ctas", "num_worker_warps")
+
+
+def const_word(value) -> int:
+    """A ct.Constant as the C call's int64: ints and bools as they are, a float as the bits
+    of its f64 (wb_ffi Call::const_f64 reads them back)."""
+    if isinstance(value, float):
+        return struct.unpack("<q", struct.pack("<d", value))[0]
+    return int(value)
+
+
+def launch_words(grid, hints: dict) -> list[int]:
+    """The six trailing constants of a launch: the grid, then the hints (0: the kernel's own)."""
+    if grid is None:
+        raise ArgumentError("this port takes its launch from the caller: no grid given",
+                            "launch it through the catalog entry's launch rule")
+    unknown = set(hints) - set(HINT_ORDER)
+    if unknown:
+        raise ArgumentError(f"hints {sorted(unknown)} cannot cross the C ABI",
+                            "the port takes " + ", ".join(HINT_ORDER))
+    return [int(g) for g in grid] + [int(hints.get(h) or 0) for h in HINT_ORDER]
+
+
 class CallPlan:
     """What a launch needs to know about an operator's parameters, worked out once, and the
     C argument arrays it fills on every call (reused: a launch is a few microseconds of host
@@ -132,15 +156,18 @@ class CallPlan:
         self._tensor_array = (WbTensor * max(1, len(self.tensors)))()
         self._tensor_bytes = memoryview(self._tensor_array).cast("B")
         self._scalar_array = (ctypes.c_double * max(1, len(self.scalars)))()
-        self._const_array = (ctypes.c_int64 * max(1, len(self.consts)))()
+        # ports of installed kernels take the launch too: grid x, y, z and three hints
+        self.launch_slots = LAUNCH_SLOTS if manifest.launch else 0
+        self._const_array = (ctypes.c_int64 * max(1, len(self.consts) + self.launch_slots))()
         self._lock = threading.Lock()
 
-    def launch(self, library, values: dict, consts: dict, stream: int) -> None:
+    def launch(self, library, values: dict, consts: dict, stream: int,
+               grid=None, hints: dict | None = None) -> None:
         """Check every argument against the manifest, then launch the port on `stream`."""
         with self._lock:              # the arrays are shared; the C call copies them
-            library.call(*self.prepared(values, consts), stream)
+            library.call(*self.prepared(values, consts, grid, hints), stream)
 
-    def prepared(self, values: dict, consts: dict) -> tuple:
+    def prepared(self, values: dict, consts: dict, grid=None, hints=None) -> tuple:
         """The C arguments, checked and filled in (call it under the plan's lock)."""
         for index, (name, rule) in enumerate(self.tensors):
             array = values[name]
@@ -151,9 +178,12 @@ class CallPlan:
         for index, name in enumerate(self.scalars):
             self._scalar_array[index] = float(values[name])
         for index, name in enumerate(self.consts):
-            self._const_array[index] = int(consts[name])
+            self._const_array[index] = const_word(consts[name])
+        if self.launch_slots:
+            for index, value in enumerate(launch_words(grid, hints or {})):
+                self._const_array[len(self.consts) + index] = value
         return (self._tensor_array, len(self.tensors), self._scalar_array, len(self.scalars),
-                self._const_array, len(self.consts))
+                self._const_array, len(self.consts) + self.launch_slots)
 
 
     def _pack_torch(self, index: int, array, rule: TensorRule) -> bool:
@@ -180,7 +210,7 @@ def rust_launcher(op: Operator, library_path: str | None, torch):
     library = open_library(op.name, Path(library_path)) if library_path else load(op)[0]
     plan = CallPlan(op)
 
-    def launch(values: dict, consts: dict, stream) -> None:
-        plan.launch(library, values, consts, stream.cuda_stream)
+    def launch(values: dict, consts: dict, stream, grid=None, hints=None) -> None:
+        plan.launch(library, values, consts, stream.cuda_stream, grid, hints)
     launch.library, launch.plan = library, plan
     return launch

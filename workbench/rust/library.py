@@ -19,6 +19,11 @@ class WbTensor(ctypes.Structure):
                 ("dtype", ctypes.c_int32), ("device", ctypes.c_int32)]
 
 
+def symbol_stem(op: str) -> str:
+    """`tilegym.softmax.tma` -> `tilegym_softmax_tma`: the port's C symbols are wb_<stem>..."""
+    return "".join(c if c.isalnum() or c == "_" else "_" for c in op)
+
+
 class PortError(WorkbenchError):
     """The port returned an error code; the message is its own."""
 
@@ -33,19 +38,24 @@ class PortLibrary:
     handle: ctypes.CDLL
     launch_symbol: ctypes._CFuncPtr
 
+    @property
+    def stem(self) -> str:
+        return symbol_stem(self.op)
+
     @classmethod
     def open(cls, op: str, path: Path) -> "PortLibrary":
         handle = ctypes.CDLL(str(path))
-        launch = getattr(handle, f"wb_{op}")
+        stem = symbol_stem(op)
+        launch = getattr(handle, f"wb_{stem}")
         launch.restype = ctypes.c_int32
         launch.argtypes = [ctypes.POINTER(WbTensor), ctypes.c_int32,
                            ctypes.POINTER(ctypes.c_double), ctypes.c_int32,
                            ctypes.POINTER(ctypes.c_int64), ctypes.c_int32, ctypes.c_void_p]
-        emit = getattr(handle, f"wb_{op}_emit")
+        emit = getattr(handle, f"wb_{stem}_emit")
         emit.restype = ctypes.c_int32
         emit.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.POINTER(ctypes.c_uint8)),
                          ctypes.POINTER(ctypes.c_size_t)]
-        build_id = getattr(handle, f"wb_{op}_build_id")
+        build_id = getattr(handle, f"wb_{stem}_build_id")
         build_id.restype = ctypes.c_char_p
         handle.wb_last_error.restype = ctypes.c_size_t
         handle.wb_last_error.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
@@ -53,7 +63,7 @@ class PortLibrary:
         return cls(op, path, handle, launch)
 
     def build_id(self) -> str:
-        return getattr(self.handle, f"wb_{self.op}_build_id")().decode()
+        return getattr(self.handle, f"wb_{self.stem}_build_id")().decode()
 
     def last_error(self) -> str:
         buf = ctypes.create_string_buffer(4096)
@@ -69,7 +79,7 @@ class PortLibrary:
         """Tile IR bytecode for a specialization request (compiled in this process)."""
         data = ctypes.POINTER(ctypes.c_uint8)()
         size = ctypes.c_size_t()
-        code = getattr(self.handle, f"wb_{self.op}_emit")(request.encode(), ctypes.byref(data),
+        code = getattr(self.handle, f"wb_{self.stem}_emit")(request.encode(), ctypes.byref(data),
                                                           ctypes.byref(size))
         self._check(code, "Tile IR compile")
         try:

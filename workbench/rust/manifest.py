@@ -12,7 +12,14 @@ accepts. One place, read by the IR emitter and by the launcher's argument checks
     "DOUBLE=1" = "scale_rows_double_1"     # "NAME=V[,NAME=V]": the case's constants -> entry
 
 A case's entry is `entry_for(case)`: the first [entries] key whose constants all equal the
-case's, else `entry`.
+case's, else `entry`; `{dtype(x)}` in it is the dtype of x (one entry per dtype, where
+cutile 0.4 needs a concrete element type).
+
+Ports of installed kernels (TileGym's) also say:
+
+    raw = ["output", "input"]              # arrays the entry takes as cuTile Python's entry
+                                           # does: pointer NAME, then NAME_shape0.., NAME_stride0..
+    launch = true                          # the C call carries grid and hints (wb_ffi raw.rs)
 """
 from __future__ import annotations
 
@@ -38,14 +45,21 @@ class PortManifest:
     generics: tuple[str, ...]
     tensors: dict[str, TensorRule]
     entries: tuple[tuple[tuple[tuple[str, str], ...], str], ...] = ()   # ((NAME, V)..), entry
+    raw: tuple[str, ...] = ()         # arrays passed as pointer, extents, strides
+    launch: bool = False              # the call carries the launch rule's grid and hints
 
-    def entry_for(self, case: Case) -> str:
+    def entry_for(self, case: Case, params: list[str] | None = None) -> str:
         """The entry compiled for `case`: its [entries] match, else `entry`."""
+        chosen = self.entry
         for assignment, entry in self.entries:
             if all(name in case.consts and str(case.consts[name]) == value
                    for name, value in assignment):
-                return entry
-        return self.entry
+                chosen = entry
+                break
+        if "{dtype(" in chosen and params is not None:
+            runtime = _runtime_args(params, case)
+            chosen = re.sub(r"\{dtype\((\w+)\)\}", lambda m: runtime[m[1]].dtype, chosen)
+        return chosen
 
     def generic_values(self, params: list[str], case: Case) -> list[str]:
         runtime = _runtime_args(params, case)
@@ -55,7 +69,8 @@ class PortManifest:
             if match:
                 values.append(runtime[match[1]].dtype)
             elif item in case.consts:
-                values.append(str(case.consts[item]))
+                value = case.consts[item]
+                values.append(str(value).lower() if isinstance(value, bool) else str(value))
             else:
                 raise WorkbenchError(f"port.toml: generic {item!r} is neither dtype(param) nor "
                                      "a constant of the case", "fix the port's port.toml")
@@ -88,7 +103,7 @@ def load_manifest(op: Operator) -> PortManifest:
         entries = tuple((_assignment(key), str(entry))
                         for key, entry in raw.get("entries", {}).items())
         return PortManifest(raw["module"], raw["entry"], tuple(raw["generics"]), tensors,
-                            entries)
+                            entries, tuple(raw.get("raw", ())), bool(raw.get("launch", False)))
     except FileNotFoundError:
         raise WorkbenchError(f"{path}: missing", "every port has a port.toml (see manifest.py)")
     except (KeyError, ValueError, tomllib.TOMLDecodeError) as e:

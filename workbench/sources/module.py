@@ -19,6 +19,7 @@ from __future__ import annotations
 import ast
 import builtins
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ..errors import WorkbenchError
 

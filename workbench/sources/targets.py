@@ -16,7 +16,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..argspec import parse_arg, parse_const
-from ..catalog import REPO_ROOT, Case, Operator, all_operators, display_path
+from ..catalog import (REPO_ROOT, Case, Operator, all_families, all_operators, display_path,
+                       get_operator)
 from ..corpus.manifest import corpus_entry
 from ..errors import WorkbenchError
 from .kernel import load_kernel
@@ -55,6 +56,8 @@ def resolve_target(text: str, args: list[str] = (), consts: list[str] = (),
 
 def _catalog_operator(name: str) -> Operator:
     catalog = all_operators()
+    if name not in catalog and name in all_families():
+        return get_operator(name)       # a family of one entry; several: it says which
     if name not in catalog:
         raise WorkbenchError(f"no operator named {name!r}",
                              "name a catalog operator (" + ", ".join(catalog) + "), "

@@ -8,11 +8,14 @@
 //! array x 0 4 256,1000 1000,1      name, byte offset from an aligned base, element bytes, shape, strides
 //! scalar eps f32 1e-5
 //! scalar n i32 4096                integer scalars become divisibility hints
+//! pointer x 0                      a raw-pointer parameter: byte offset from an aligned base
+//! options occupancy=2 num_worker_warps=8 num_ctas=1   the launch's compile options
 //! ```
 
 use std::ffi::{CStr, c_char};
 
 use cutile::compile_api::KernelCompiler;
+use cutile::tile_kernel::CompileOptions;
 use cutile::cutile_compiler::ast::Module;
 use cutile::cutile_compiler::specialization::{DivHint, SpecializationBits, compute_spec};
 use cutile_ir::bytecode::BytecodeVersion;
@@ -38,6 +41,8 @@ struct Request {
     generics: Vec<String>,
     arrays: Vec<Array>,
     int_scalars: Vec<(String, i32)>,
+    pointers: Vec<(String, u64)>,
+    options: CompileOptions,
 }
 
 fn numbers(text: &str) -> Result<Vec<i32>, String> {
@@ -65,6 +70,10 @@ fn parse(request: &str) -> Result<Request, String> {
                 r.int_scalars.push((name.to_string(), value.parse().map_err(|_| bad())?))
             }
             ["scalar", ..] => {}
+            ["pointer", name, offset] => {
+                r.pointers.push((name.to_string(), offset.parse().map_err(|_| bad())?))
+            }
+            ["options", rest @ ..] => r.options = options(rest).map_err(|e| format!("{}: {e}", bad()))?,
             _ => return Err(bad()),
         }
     }
@@ -72,6 +81,21 @@ fn parse(request: &str) -> Result<Request, String> {
         return Err("request needs an `entry` and a `target` line".into());
     }
     Ok(r)
+}
+
+fn options(words: &[&str]) -> Result<CompileOptions, String> {
+    let mut options = CompileOptions::default();
+    for word in words {
+        let (key, value) = word.split_once('=').ok_or_else(|| format!("{word:?} is not KEY=VALUE"))?;
+        let value: i32 = value.parse().map_err(|_| format!("{word:?}: not an integer"))?;
+        options = match key {
+            "occupancy" => options.occupancy(value),
+            "num_ctas" => options.num_cta_in_cga(value),
+            "num_worker_warps" => options.num_worker_warps_per_cta(value),
+            _ => return Err(format!("unknown option {key:?}")),
+        };
+    }
+    Ok(options)
 }
 
 fn compile(module_ast: fn() -> Module, module_name: &str, r: &Request) -> Result<Vec<u8>, String> {
@@ -86,14 +110,16 @@ fn compile(module_ast: fn() -> Module, module_name: &str, r: &Request) -> Result
         .iter()
         .map(|a| (a.name.as_str(), compute_spec(ALIGNED_BASE + a.byte_offset, &a.shape, &a.strides, a.elt_bytes)))
         .collect();
-    let scalars: Vec<(&str, DivHint)> =
+    let mut scalars: Vec<(&str, DivHint)> =
         r.int_scalars.iter().map(|(n, v)| (n.as_str(), DivHint::from_value(*v))).collect();
+    scalars.extend(r.pointers.iter().map(|(n, offset)| (n.as_str(), DivHint::from_ptr(ALIGNED_BASE + offset))));
     KernelCompiler::new(module_ast, module_name, &r.entry)
         .generics(r.generics.clone())
         .strides(&hint_refs)
         .spec_args(&specs)
         .scalar_hints(&scalars)
         .target(&r.target)
+        .options(r.options.clone())
         // 13.3 is what both front ends write; pinning it also keeps the compiler from
         // asking tileiras which versions it accepts.
         .bytecode_version(BytecodeVersion::V13_3)

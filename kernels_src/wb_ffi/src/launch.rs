@@ -9,6 +9,8 @@ use cutile::prelude::*;
 pub const DTYPE_F32: i32 = 0;
 pub const DTYPE_F16: i32 = 1;
 pub const DTYPE_BF16: i32 = 2;
+pub const DTYPE_I32: i32 = 3;
+pub const DTYPE_I64: i32 = 4;
 
 /// A device tensor as the Python side describes it. Strides are in elements.
 #[repr(C)]
@@ -51,6 +53,8 @@ pub fn dtype_name(code: i32) -> &'static str {
         DTYPE_F32 => "f32",
         DTYPE_F16 => "f16",
         DTYPE_BF16 => "bf16",
+        DTYPE_I32 => "i32",
+        DTYPE_I64 => "i64",
         _ => "unknown",
     }
 }

@@ -5,12 +5,14 @@
 mod call;
 mod emit;
 mod launch;
+mod raw;
 pub mod promises;
 
 pub use call::Call;
 pub use emit::emit_entry;
 pub use launch::{WbTensor, borrow, borrow_stream, device, dtype_name, guard, set_error, Error,
-                 DTYPE_BF16, DTYPE_F16, DTYPE_F32};
+                 DTYPE_BF16, DTYPE_F16, DTYPE_F32, DTYPE_I32, DTYPE_I64};
+pub use raw::{dtype_code, Launch};
 
 /// The two exports every port has besides its launcher: `$emit` compiles the entry of
 /// `$module` to Tile IR bytecode for a specialization request (see the emit module), and
@@ -124,3 +126,20 @@ pub unsafe extern "C" fn wb_free(ptr: *mut u8, len: usize) {
         drop(unsafe { Vec::from_raw_parts(ptr, len, len) });
     }
 }
+
+/// The float constants a kernel names through its element type (`E::NEG_INFINITY`): cutile's
+/// JIT resolves them per dtype, rustc needs the bound to type-check the kernel.
+pub trait Float: Copy {
+    const NEG_INFINITY: Self;
+    const INFINITY: Self;
+}
+
+macro_rules! float_consts {
+    ($($t:ty),*) => {$(
+        impl Float for $t {
+            const NEG_INFINITY: Self = <$t>::NEG_INFINITY;
+            const INFINITY: Self = <$t>::INFINITY;
+        }
+    )*};
+}
+float_consts!(f32, cutile::half::f16, cutile::half::bf16);

@@ -1,0 +1,64 @@
+"""The normalization rules the TileGym ports rely on, each on a small module of its own."""
+from workbench.ir.normalize import normalize
+from workbench.ir.parse import parse
+from workbench.ir.printer import print_module
+
+LOOP = """entry @k(%arg0: tile<i32>, %arg1: tile<ptr<f16>>) {
+  %0 = make_token : token
+  %1 = constant <i32: 0> : tile<i32>
+  %2 = constant <i32: 1> : tile<i32>
+  %3 = for %r0 in (%1 to %arg0, step %2) : tile<i32> iter_values(%r1 = %0) -> (token) {
+    %4 = constant <f16: 0xFC00> : tile<f16>
+    %5 = reshape %4 : tile<f16> -> tile<1xf16>
+    %6 = broadcast %5 : tile<1xf16> -> tile<8xf16>
+    %7 = reshape %r0 : tile<i32> -> tile<1xi32>
+    %8 = reshape %arg1 : tile<ptr<f16>> -> tile<1xptr<f16>>
+    %9 = broadcast %8 : tile<1xptr<f16>> -> tile<8xptr<f16>>
+    %10, %11 = load_ptr_tko weak %9, %6 token=%r1 : tile<8xptr<f16>>, tile<8xf16> -> tile<8xf16>, token
+    continue %11 : token
+  }
+  return
+}
+"""
+
+
+def _body_of_loop(text: str, disabled=()) -> list[str]:
+    module = normalize(parse(text), disabled)
+    loop = next(op for op in module.walk() if op.name == "for")
+    return [op.name for op in loop.regions[0].block.ops]
+
+
+def test_hoist_invariant_moves_pure_ops_that_use_nothing_the_loop_defines():
+    assert _body_of_loop(LOOP) == ["load_ptr_tko", "continue"]
+    assert _body_of_loop(LOOP, ["hoist_invariant"])[:3] == ["constant", "reshape", "broadcast"]
+
+
+def test_fold_splat_writes_a_broadcast_scalar_constant_as_the_splat():
+    text = """entry @k() {
+  %0 = constant <i32: 1000> : tile<i32>
+  %1 = reshape %0 : tile<i32> -> tile<1xi32>
+  %2 = broadcast %1 : tile<1xi32> -> tile<1024xi32>
+  %3 = iota : tile<1024xi32>
+  %4 = addi %2, %3 : tile<1024xi32>
+  %5 = constant <i32: 768> : tile<i32>
+  %6 = itof %5 signed : tile<i32> -> tile<f32>
+  print_tko %4, %6
+  return
+}
+"""
+    folded = print_module(normalize(parse(text)))
+    assert "constant <i32: 1000> : tile<1024xi32>" in folded
+    assert "constant <f32: 7.680000e+02> : tile<f32>" in folded
+    assert "broadcast" not in folded and "itof" not in folded
+    kept = print_module(normalize(parse(text), ["fold_splat"]))
+    assert "broadcast" in kept and "itof" in kept
+
+
+def test_per_op_hints_are_resolved_for_the_target():
+    text = """entry @k(%arg0: tile<8xptr<f32>>) {
+  %0 = make_token : token
+  %1, %2 = load_ptr_tko weak %arg0 token=%0 optimization_hints = <default = {latency = 1}> : tile<8xptr<f32>> -> tile<8xf32>, token
+  return
+}
+"""
+    assert "sm_90 = {latency = 1}" in print_module(normalize(parse(text)))

@@ -1,0 +1,211 @@
+"""TileGym's families in the catalog, checked without a GPU: the launch rules give the grids
+and constants TileGym's launchers compute, every case fits its kernel's parameters, every
+ported entry's IR diff passes on every case, `workbench ops` lists it all, and the bundle
+carries every port."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from workbench.catalog import all_families, get_family, get_operator
+from workbench.cli import main
+from workbench.ir.export import check_call
+from workbench.rust.cargo import has_port
+from workbench.sources.kernel import load_operator_kernel
+from workbench.tilegym_catalog import family_rules, kernel_params, load_tilegym
+
+FAMILIES = load_tilegym()
+ENTRIES = [op for f in FAMILIES.values() for op in f.entries]
+PORTED = [(op.name, c.index) for op in ENTRIES if has_port(op) for c in op.cases]
+
+
+def test_families_name_their_tilegym_module_and_every_non_experimental_kernel():
+    from workbench.sources.locate import module_file
+    from workbench.sources.module import kernel_entries
+    for family in FAMILIES.values():
+        path = module_file(family.source)
+        kernels = {k.name for k in kernel_entries(path.read_text(), str(path)) if not k.experimental}
+        assert {op.kernel_name for op in family.entries} == kernels, family.name
+        assert all(op.provenance in ("drafted", "hand-finished", "hand-written")
+                   for op in family.entries)
+
+
+@pytest.mark.parametrize("op", ENTRIES, ids=[op.name for op in ENTRIES])
+def test_every_case_matches_its_kernel_parameters(op):
+    kernel = load_operator_kernel(op)
+    assert op.cases, f"{op.name} takes none of its family's cases"
+    assert set(op.outputs) <= set(kernel.params)
+    assert kernel_params(op.kernel_file, op.kernel_name) == kernel.params
+    for case in op.cases:
+        check_call(kernel, list(case.args), case.consts)
+        assert len(case.grid) == 3 and min(case.grid) >= 1
+
+
+def test_each_family_has_an_odd_case_and_ends_with_a_large_one():
+    for name in FAMILIES:
+        rules = family_rules(name)
+        odd = [p for p in rules.problems
+               if any(d % 16 for t in p.tensors.values() for d in t.shape)]
+        assert odd, f"{name}: no case with a dimension that is not a multiple of 16"
+        moved = [sum(t.numel() * t.spec.itemsize for t in p.tensors.values())
+                 for p in rules.problems]
+        assert moved[-1] == max(moved) and moved[-1] >= 256 << 20, name
+
+
+def test_softmax_launch_rules_follow_tilegym_launchers():
+    gather, multi, tma = (get_operator(f"tilegym.softmax.{v}")
+                          for v in ("gather", "multi_wave", "tma"))
+    large = gather.case(3)                      # f16 16384 x 4096
+    assert large.grid == (132 * 4, 1, 1)        # min(NUM_SM * 4, rows)
+    assert large.consts == {"N_ROWS": 16384, "TILE_SIZE": 4096, "DIM_COLS": 4096}
+    assert multi.case(1).grid == (256, 1, 1)    # one block per row
+    assert multi.case(1).consts == {"N": 1009, "TILE_SIZE": 1024}
+    assert tma.case(3).grid == (132 * 2, 1, 1)  # min(NUM_SM * occupancy, rows), occupancy 2
+    assert tma.case(3).hints == {"occupancy": 2}
+    candidates = family_rules("tilegym.softmax").launch("tilegym.softmax.tma", 3).candidates
+    assert [(c.grid[0], c.hints["occupancy"]) for c in candidates] == \
+        [(264, 2), (528, 4), (792, 6), (1056, 8)]
+
+
+def test_rms_norm_launch_rules_follow_tilegym_launcher():
+    cached, gather, persistent = (get_operator(f"tilegym.rms_norm.{v}") for v in
+                                  ("multi_wave_cached", "gather", "static_persistent"))
+    assert cached.case(0).consts["TILE_SIZE"] == 1024 and cached.case(0).grid == (256, 1, 1)
+    assert gather.cases[-1].consts["TILE_SIZE"] == 2048     # min(4096 // 2, 4096)
+    assert persistent.cases[-1].consts["TILE_SIZE_M"] == 4  # TILE_SIZE_N = 4096
+    assert persistent.case(0).consts["TILE_SIZE_M"] == 16    # TILE_SIZE_N <= 1024
+    assert persistent.cases[-1].grid == (132, 1, 1)         # min(NUM_SMS, tiles)
+    assert persistent.case(0).grid == (16, 1, 1)
+
+
+def test_silu_and_swiglu_views_and_derived_constants():
+    silu = get_operator("tilegym.silu_and_mul")
+    case = silu.case(1)                          # (7, 100, 2 * 1000) f32
+    assert [str(a) for a in case.args] == ["f32[700,2000]", "f32[700,1000]"]
+    assert case.consts == {"TILE_SIZE": 1024, "TOTAL_HIDDEN_SIZE": 1000}
+    swiglu = get_operator("tilegym.swiglu")
+    assert swiglu.case(1).consts == {"TILE_SIZE": 1024, "check_bounds": True}
+    assert swiglu.case(0).consts == {"TILE_SIZE": 1024, "check_bounds": False}
+
+
+@pytest.mark.parametrize("name, case", PORTED, ids=[f"{n}-{c}" for n, c in PORTED])
+def test_port_matches_the_tilegym_kernel(name, case):
+    from workbench.diff import diff_modules
+    from workbench.pairs import operator_pair
+    report = diff_modules(*operator_pair(get_operator(name), case))
+    assert report.verdict in ("PASS", "PASS_WITH_NOTES"), report.to_text()
+    assert {f.category for f in report.findings} <= {"hint", "noise"}
+
+
+def test_ops_lists_every_operator_with_source_and_entries(capsys):
+    assert main(["ops", "--json"]) == 0
+    rows = {row["name"]: row for row in json.loads(capsys.readouterr().out)}
+    assert set(rows) == set(all_families())
+    assert rows["softmax"]["source"] == "own"
+    softmax = rows["tilegym.softmax"]
+    assert softmax["source"] == "tilegym.ops.cutile.softmax"
+    assert {e["kernel"] for e in softmax["entries"]} == {
+        "_softmax_kernel", "_softmax_kernel_multi_wave_full_row_reg_cached_ldg",
+        "_softmax_kernel_tma"}
+    for entry in softmax["entries"]:
+        assert set(entry) >= {"kernel", "provenance", "ir_verdicts"}
+
+
+def test_recorded_verdicts_are_current():
+    """kernels_src/verdicts.json (`workbench ops --refresh`) was made from these ports."""
+    from workbench.cli.catalog_verbs import listing, recorded_verdicts
+    for row in listing(recorded_verdicts()):
+        for entry in row["entries"]:
+            assert "stale" not in entry["ir_verdicts"], entry["name"]
+            assert "unknown" not in entry["ir_verdicts"], entry["name"]
+
+
+def test_family_name_diffs_every_entry(capsys):
+    assert main(["diff", "tilegym.softmax", "--case", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("verdict: PASS") == 3
+
+
+def test_gpu_verbs_skip_without_a_device(capsys):
+    assert main(["check", "tilegym.softmax"]) == 3
+    assert "skipped: no CUDA device" in capsys.readouterr().out
+    assert main(["bench", "tilegym.softmax.tma"]) == 3
+
+
+def test_family_with_several_entries_asks_which(capsys):
+    assert main(["ir", "tilegym.softmax"]) == 2
+    assert "tilegym.softmax.gather" in capsys.readouterr().err
+
+
+def test_bundle_members_are_current():
+    proc = subprocess.run([sys.executable, "tools/sync_bundle.py", "--check"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout
+
+
+def test_family_lookup_by_entry():
+    assert get_family("tilegym.softmax.tma").name == "tilegym.softmax"
+
+
+def test_bench_rows_and_table_from_a_worker_reply():
+    """What the GPU run prints and saves, from a reply shaped like the worker's."""
+    from workbench.check.family_report import bench_row, format_family_bench, summarize
+    family = get_family("tilegym.softmax")
+    ceilings = {"copy_gbps": 4000.0, "bf16_tflops": 780.0}
+    result = {"entry": "tilegym.softmax.tma", "label": "case 3: x=f16[16384,4096]",
+              "launch": {"grid": [264, 1, 1], "hints": {"occupancy": 2}, "consts": {}},
+              "bytes": 2 * 16384 * 4096 * 2, "flops": None,
+              "sides": {"rust": {"ok": True, "cupti_us": 70.0, "median_us": 75.0},
+                        "tilegym": {"ok": True, "cupti_us": 69.0, "median_us": 74.0},
+                        "torch": {"ok": True, "cupti_us": 278.0, "median_us": 280.0}}}
+    row = bench_row(family, result, ceilings)
+    assert row["parity"] == 69.0 / 70.0 and row["torch_us"] == 278.0
+    assert round(row["copy_pct"]) == round(100 * row["bytes"] / 70e-6 / 1e9 / 4000)
+    report = summarize([row], ceilings, {"name": "H200"}, "ok")
+    assert set(report) >= {"rows", "parity_geomean", "parity_overall", "ceilings", "device"}
+    assert report["parity_geomean"]["tilegym.softmax"] == row["parity"]
+    table = format_family_bench(report)
+    assert "tilegym.softmax.tma" in table and "parity geomean tilegym.softmax" in table
+    json.dumps(report)
+
+
+def test_call_plan_packs_float_constants_and_the_launch():
+    from workbench.rust.ffi import CallPlan, const_word, launch_words
+    plan = CallPlan(get_operator("tilegym.rms_norm.multi_wave_cached"))
+    assert plan.consts == ["N", "eps", "offset", "TILE_SIZE"] and plan.launch_slots == 6
+    assert [name for name, _ in plan.tensors] == ["x", "w", "out", "Rstd"]
+    import struct
+    assert const_word(1e-5) == struct.unpack("<q", struct.pack("<d", 1e-5))[0]
+    assert const_word(True) == 1 and const_word(0.0) == 0
+    assert launch_words((264, 1, 1), {"occupancy": 4}) == [264, 1, 1, 4, 0, 0]
+    with pytest.raises(Exception):
+        launch_words(None, {})
+
+
+def test_launch_rules_agree_with_the_corpus_manifest():
+    """The corpus manifest (kernels_src/corpus/tilegym.toml) writes each launcher's derived
+    constants and grid as data; the catalog's launch rules (code, which also binds views,
+    scratch arrays and autotune candidates) must give the same values on every case."""
+    from workbench.corpus.expr import ArrayView, evaluate
+    from workbench.corpus.manifest import corpus_entry
+    from workbench.tilegym_catalog import runtime_params
+    checked = 0
+    for op in ENTRIES:
+        entry = corpus_entry(op.source, op.kernel_name)
+        if entry is None:
+            continue
+        params = kernel_params(op.kernel_file, op.kernel_name)
+        for case in op.cases:
+            names = {"NUM_SM": 132, **entry.hints, **case.hints, **case.consts}
+            runtime = [p for p in params if p not in case.consts]
+            names.update({p: ArrayView.of(a) if a.is_array else a.value
+                          for p, a in zip(runtime, case.args)})
+            for name, rule in entry.derive.items():
+                names[name] = evaluate(rule, names)
+                assert names[name] == case.consts[name], (op.name, case.index, name)
+            if entry.grid:
+                grid = tuple(int(evaluate(r, names)) for r in entry.grid)
+                assert grid + (1,) * (3 - len(grid)) == case.grid, (op.name, case.index)
+            checked += 1
+    assert checked >= 20

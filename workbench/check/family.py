@@ -1,0 +1,266 @@
+"""The worker's side of a TileGym family: every entry launched the way its launch rule says,
+on three sides: the Rust port (C ABI), TileGym's own cuTile Python kernel (ct.launch with the
+launcher's grid, constants and hints) and the PyTorch operation it stands for.
+
+Request (worker.py passes it here when it names a "family"):
+  {"family": NAME, "entries": [entry, ...], "cases": [i, ...], "mode": "check" | "bench",
+   "sides": ["rust", "tilegym", "torch"], "rust_libraries": {entry: PATH}, "seed": N,
+   "bench": {"warmup": N, "batches": N, "per_batch": N}}
+Response: {"status", "reason", "device", "results": [one per case and entry], "ceilings"}
+A result: {"case", "entry", "label", "launch": {grid, hints, consts}, "sides": {side: {...}}}
+(check: each side's comparison with the float64 reference; bench: its device time).
+"""
+from __future__ import annotations
+
+import math
+import statistics
+
+from .gpu import (L2_FLUSH_BYTES, MAX_ROTATION, TORCH_DTYPES, DeviceFault, _is_device_fault,
+                     _quantile, _time_batches, measure_ceilings)
+
+RUST, TILEGYM, TORCH = "rust", "tilegym", "torch"
+
+
+def run_family(request: dict, torch) -> dict:
+    from ..tilegym_catalog import family_rules
+    from ..catalog import get_family
+    rules, family = family_rules(request["family"]), get_family(request["family"])
+    device = torch.cuda.get_device_properties(0)
+    torch.manual_seed(request.get("seed", 0))
+    torch.cuda.set_stream(torch.cuda.Stream())
+    entries = [family.entry(e) for e in request.get("entries") or [o.name for o in family.entries]]
+    sides = request.get("sides") or [RUST, TILEGYM, TORCH]
+    launchers = {op.name: _entry_launchers(op, request, sides, torch) for op in entries}
+    mode = request.get("mode", "check")      # check | bench | both (one compile for the two)
+    bench = mode in ("bench", "both")
+    results, benches = [], []
+    for index in request["cases"]:
+        for op in entries:
+            launch = rules.launch(op.name, index, device.multi_processor_count)
+            if launch is None:
+                continue
+            try:
+                if mode in ("check", "both"):
+                    results.append(_check(rules, op, index, launch, launchers[op.name], torch))
+                if bench:
+                    benches.append(_bench(rules, op, index, launch, launchers[op.name],
+                                          request.get("bench", {}), torch))
+            except DeviceFault as fault:
+                results.append({"case": index, "entry": op.name, "label": _label(rules, index),
+                                "sides": {fault.side: {"ok": False, "reason": fault.message}}})
+                return {"status": "ok", "reason": f"{fault.side}: {fault.message}",
+                        "results": results, "device": {"name": device.name}}
+    if mode == "bench":
+        results = benches
+    response = {"status": "ok", "reason": "", "results": results, "benches": benches,
+                "device": {"name": device.name, "capability": f"{device.major}.{device.minor}",
+                           "sms": device.multi_processor_count, "torch": torch.__version__}}
+    if bench:
+        response["ceilings"] = measure_ceilings(torch)
+    return response
+
+
+def _label(rules, index: int) -> str:
+    problem = rules.problem(index)
+    shapes = " ".join(f"{n}={t.spec}" for n, t in problem.tensors.items() if t.role != "out")
+    return f"case {index}: {shapes}"
+
+
+# -- tensors -----------------------------------------------------------------------------
+
+def make_tensors(rules, problem, torch) -> dict:
+    """The problem's tensors on the GPU: inputs random (or as the family's `fill` says),
+    outputs NaN-poisoned."""
+    out = {}
+    for name, t in problem.tensors.items():
+        dtype = getattr(torch, TORCH_DTYPES[t.dtype])
+        if t.role == "out":
+            out[name] = torch.full(t.shape, float("nan"), dtype=dtype, device="cuda") \
+                if dtype.is_floating_point else torch.zeros(t.shape, dtype=dtype, device="cuda")
+        elif t.fill != "randn" and hasattr(rules.module, "fill"):
+            out[name] = rules.module.fill(t, problem, out, torch)
+        else:
+            out[name] = (torch.randn(t.shape, dtype=torch.float32, device="cuda") + 0.01).to(dtype)
+    return out
+
+
+def bind_args(launch, tensors: dict, params: list[str], torch) -> dict:
+    """Kernel parameter -> value for one launch: views of the problem's tensors, scratch
+    arrays (NaN-poisoned), scalars; constants are the launch's."""
+    from ..tilegym_catalog import runtime_params
+    values = {}
+    for param, bind in zip(runtime_params(params, launch), launch.args):
+        spec = bind.spec
+        if bind.source is not None:
+            values[param] = tensors[bind.source].view(spec.shape)
+        elif spec.is_array:
+            dtype = getattr(torch, TORCH_DTYPES[spec.dtype])
+            values[param] = torch.full(spec.shape, float("nan"), dtype=dtype, device="cuda") \
+                if dtype.is_floating_point else torch.zeros(spec.shape, dtype=dtype, device="cuda")
+        else:
+            values[param] = spec.value
+    return values
+
+
+# -- the three sides -------------------------------------------------------------------------
+
+def _entry_launchers(op, request: dict, sides: list[str], torch) -> dict:
+    from ..sources.kernel import load_operator_kernel
+    kernel = load_operator_kernel(op)
+    launchers = {}
+    if TILEGYM in sides:
+        launchers[TILEGYM] = _tilegym_launcher(kernel)
+    if RUST in sides and request.get("rust_libraries", {}).get(op.name):
+        from ..rust.ffi import rust_launcher
+        rust = rust_launcher(op, request["rust_libraries"][op.name], torch)
+        launchers[RUST] = lambda values, launch, stream: rust(values, launch.consts, stream,
+                                                              launch.grid, launch.hints)
+    launchers["params"] = kernel.params
+    return launchers
+
+
+def _tilegym_launcher(kernel):
+    import cuda.tile as ct
+    hinted: dict = {}
+
+    def launch(values: dict, launch, stream) -> None:
+        key = tuple(sorted(launch.hints.items()))
+        if key not in hinted:        # one hinted kernel object per hint set (its JIT cache)
+            hinted[key] = kernel.kernel.replace_hints(**launch.hints) if launch.hints \
+                else kernel.kernel
+        args = [launch.consts[p] if p in launch.consts else values[p] for p in kernel.params]
+        ct.launch(stream, launch.grid, hinted[key], tuple(args))
+    return launch
+
+
+def _reference(rules):
+    import importlib.util
+    path = rules.folder / "reference.py"
+    spec = importlib.util.spec_from_file_location(f"wb_tgref_{rules.name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# -- correctness ---------------------------------------------------------------------------------
+
+def _check(rules, op, index, launch, launchers, torch) -> dict:
+    from .compare import compare
+    problem = rules.problem(index)
+    pristine = make_tensors(rules, problem, torch)
+    reference = _reference(rules)
+    expected = reference.reference(pristine, torch)
+    tolerance = op.tolerance.get(problem.dtype, 1e-5)
+    stream = torch.cuda.current_stream()
+    outputs = [n for n in problem.outputs() if any(b.source == n for b in launch.args)]
+    sides = {}
+    for side in (RUST, TILEGYM):
+        if side not in launchers:
+            continue
+        tensors = {n: t.clone() for n, t in pristine.items()}    # in-place ops start fresh
+        values = bind_args(launch, tensors, launchers["params"], torch)
+        try:
+            launchers[side](values, launch, stream)
+            torch.cuda.synchronize()
+        except Exception as e:
+            if _is_device_fault(e):
+                raise DeviceFault(side, f"{type(e).__name__}: {e}")
+            sides[side] = {"ok": False, "reason": f"{type(e).__name__}: {e}"}
+            continue
+        per_output = {n: compare(tensors[n].double().cpu().numpy(),
+                                 expected[n].double().cpu().numpy(), tolerance).to_json()
+                      for n in outputs}
+        sides[side] = {"ok": all(c["ok"] for c in per_output.values()),
+                       "rel_error": max((c["rel_error"] or 0.0) for c in per_output.values())
+                       if all(c["rel_error"] is not None for c in per_output.values()) else None,
+                       "outputs": per_output,
+                       "reason": "; ".join(f"{n}: {c['reason']}" for n, c in per_output.items()
+                                           if not c["ok"])}
+    return {"case": index, "entry": op.name, "label": _label(rules, index),
+            "launch": _launch_json(launch), "sides": sides}
+
+
+def _launch_json(launch) -> dict:
+    return {"grid": list(launch.grid), "hints": dict(launch.hints),
+            "consts": {k: v for k, v in launch.consts.items()}}
+
+
+# -- performance -------------------------------------------------------------------------------
+
+def _bench(rules, op, index, launch, launchers, settings: dict, torch) -> dict:
+    problem = rules.problem(index)
+    probe = make_tensors(rules, problem, torch)
+    moved = sum(t.numel() * t.element_size() for t in probe.values())
+    copies = max(1, min(MAX_ROTATION, math.ceil(L2_FLUSH_BYTES / max(moved, 1))))
+    sets = [probe] + [make_tensors(rules, problem, torch) for _ in range(copies - 1)]
+    reference = _reference(rules)
+    flops = reference.flops(probe) if hasattr(reference, "flops") else None
+    stream = torch.cuda.current_stream()
+    # the autotuner's candidates only on the large case, the one the benchmark judges (each
+    # candidate is a compile; the small cases run the launcher's untuned launch)
+    large = index == len(rules.problems) - 1
+    chosen, tried = _tune(launch, launchers, sets, torch, settings) if large else (launch, [])
+    bound = [bind_args(chosen, s, launchers["params"], torch) for s in sets]
+    sides = {}
+    for side in (RUST, TILEGYM):
+        if side in launchers:
+            sides[side] = _time_side(lambda i: launchers[side](bound[i % len(bound)], chosen,
+                                                               stream), settings, torch)
+    torch_op = getattr(reference, "torch_op", None)
+    if torch_op is not None:
+        sides[TORCH] = _time_side(lambda i: torch_op(sets[i % len(sets)], torch), settings, torch)
+    return {"case": index, "entry": op.name, "label": _label(rules, index),
+            "launch": _launch_json(chosen), "tuned": tried, "sides": sides,
+            "bytes": moved, "flops": flops, "rotation": len(sets)}
+
+
+def _tune(launch, launchers, sets, torch, settings) -> tuple:
+    """The launcher's autotuning, done on the TileGym side: the fastest candidate (by CUPTI
+    device time) is the launch every side is timed with."""
+    if not launch.candidates or TILEGYM not in launchers:
+        return launch, []
+    stream = torch.cuda.current_stream()
+    tried, best = [], (None, launch)
+    for candidate in launch.candidates:
+        values = bind_args(candidate, sets[0], launchers["params"], torch)
+        try:
+            us = cupti_per_call(lambda: launchers[TILEGYM](values, candidate, stream), torch)
+        except Exception as e:  # a hint the compiler refuses is a result too
+            tried.append({"hints": dict(candidate.hints), "error": f"{type(e).__name__}: {e}"[:200]})
+            continue
+        tried.append({"hints": dict(candidate.hints), "grid": list(candidate.grid), "us": us})
+        if us is not None and (best[0] is None or us < best[0]):
+            best = (us, candidate)
+    return best[1], tried
+
+
+def _time_side(run, settings: dict, torch) -> dict:
+    try:
+        times = _time_batches(run, settings, torch)
+        cupti = cupti_per_call(lambda: run(0), torch)
+    except Exception as e:
+        if _is_device_fault(e):
+            raise DeviceFault("bench", f"{type(e).__name__}: {e}")
+        return {"ok": False, "reason": f"{type(e).__name__}: {e}"}
+    median = statistics.median(times)
+    return {"ok": True, "median_us": median * 1e3, "p10_us": _quantile(times, 0.1) * 1e3,
+            "p90_us": _quantile(times, 0.9) * 1e3, "cupti_us": cupti}
+
+
+def cupti_per_call(run, torch, calls: int = 20) -> float | None:
+    """Device time of one call (us): every kernel it launched, summed, from CUPTI through
+    torch.profiler (a PyTorch operation may launch several kernels)."""
+    from torch.autograd import DeviceType
+    from torch.profiler import ProfilerActivity, profile
+    for _ in range(3):
+        run()
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(calls):
+            run()
+        torch.cuda.synchronize()
+    # kernel events only (a CPU op's event carries its kernels' time too)
+    total = sum(e.device_time for e in prof.events()
+                if getattr(e, "device_type", None) == DeviceType.CUDA and e.device_time > 0
+                and "memcpy" not in e.name.lower() and "memset" not in e.name.lower())
+    return total / calls if total else None

@@ -1,0 +1,160 @@
+"""Checks and benchmarks of TileGym families as a user asks for them (the parent side: the
+ports are built here, the worker only loads them), and their tables.
+
+    check_family("tilegym.softmax")                 # every entry, every case, Rust and TileGym
+    bench_families(["tilegym.softmax"])             # bench.json rows with three timings
+"""
+from __future__ import annotations
+
+from ..catalog import Family, get_family
+from ..errors import WorkbenchError
+from ..rust.cargo import build, has_port
+from .compare import geomean
+from .runner import CheckResponse, has_cuda_driver, run_worker
+
+PARITY_TARGET = 0.95
+COPY_TARGET = 0.90
+FAMILY_TIMEOUT_S = 600
+
+
+def _request(family: Family, cases, entries, mode: str, sides) -> dict:
+    entries = [family.entry(e) for e in entries] if entries else list(family.entries)
+    libraries = {}
+    if "rust" in sides:
+        for op in entries:
+            if not has_port(op):
+                continue
+            result = build(op)
+            if not result.ok:
+                raise WorkbenchError(result.summary(), "fix the port, then check again")
+            libraries[op.name] = str(result.library)
+    all_cases = sorted({c.index for op in entries for c in op.cases})
+    return {"family": family.name, "entries": [op.name for op in entries], "mode": mode,
+            "cases": list(cases) if cases else all_cases, "sides": list(sides),
+            "rust_libraries": libraries, "seed": 0}
+
+
+def check_family(name: str, cases=None, entries=None,
+                 sides=("rust", "tilegym")) -> CheckResponse:
+    family = get_family(name)
+    if not has_cuda_driver():
+        return CheckResponse("skipped", "no CUDA device")
+    return run_worker(_request(family, cases, entries, "check", sides), FAMILY_TIMEOUT_S)
+
+
+def format_family_check(name: str, response: CheckResponse) -> str:
+    if response.status == "skipped":
+        return f"{name}: skipped: {response.reason}"
+    lines = [f"{name}: {response.status.upper()}" + (f" ({response.reason})" if response.reason else "")]
+    for result in response.results:
+        cells = []
+        for side, outcome in result["sides"].items():
+            err = outcome.get("rel_error")
+            cells.append(f"{side} {'ok' if outcome.get('ok') else 'FAIL'}"
+                         + (f" rel.err {err:.2e}" if err is not None else "")
+                         + ("" if outcome.get("ok") else f" [{outcome.get('reason', '')}]"))
+        lines.append(f"  {result['entry']} {result['label']}: " + "; ".join(cells))
+    return "\n".join(lines)
+
+
+def bench_families(names: list[str]) -> dict:
+    """bench.json's shape (rows, parity_geomean per operator, parity_overall), one row per
+    entry and case with the Rust port's, TileGym's and PyTorch's device time."""
+    if not has_cuda_driver():
+        return {"status": "skipped", "reason": "no CUDA device"}
+    rows, ceilings, device, status = [], {}, {}, "ok"
+    for name in names:
+        family = get_family(name)
+        response = run_worker(_request(family, None, None, "bench",
+                                       ("rust", "tilegym", "torch")), FAMILY_TIMEOUT_S)
+        if response.status != "ok":
+            status = "fail"
+            rows.append({"op": name, "error": response.reason})
+            continue
+        ceilings, device = response.ceilings or ceilings, response.device or device
+        rows += [bench_row(family, r, response.ceilings or {}) for r in response.results]
+    return summarize(rows, ceilings, device, status)
+
+
+def check_and_bench(name: str) -> tuple[CheckResponse, list[dict]]:
+    """One worker for a family's checks and timings (each kernel compiles once): the check
+    response and the bench rows."""
+    family = get_family(name)
+    if not has_cuda_driver():
+        return CheckResponse("skipped", "no CUDA device"), []
+    response = run_worker(_request(family, None, None, "both", ("rust", "tilegym", "torch")),
+                          FAMILY_TIMEOUT_S)
+    rows = [bench_row(family, r, response.ceilings or {}) for r in response.benches]
+    if response.status not in ("ok", "fail") or (not rows and response.reason):
+        rows.append({"op": name, "error": response.reason})
+    return response, rows
+
+
+def _us(side: dict) -> float | None:
+    if not side.get("ok"):
+        return None
+    return side.get("cupti_us") or side.get("median_us")
+
+
+def bench_row(family: Family, result: dict, ceilings: dict) -> dict:
+    sides = result["sides"]
+    rust, tilegym, torch = (sides.get(s, {}) for s in ("rust", "tilegym", "torch"))
+    rust_us, tilegym_us, torch_us = _us(rust), _us(tilegym), _us(torch)
+    parity = tilegym_us / rust_us if rust_us and tilegym_us else None
+    row = {"op": family.name, "entry": result["entry"], "case": result["label"],
+           "source": family.source, "bound": family.bound,
+           "python": tilegym, "rust": rust, "torch": torch, "launch": result.get("launch"),
+           "tuned": result.get("tuned"), "rust_us": rust_us, "tilegym_us": tilegym_us,
+           "torch_us": torch_us, "parity": parity, "clock": "cupti",
+           "bytes": result.get("bytes"), "flops": result.get("flops")}
+    row.update(ceiling_shares(row, ceilings, rust_us))
+    return row
+
+
+def ceiling_shares(row: dict, ceilings: dict, us: float | None) -> dict:
+    """GB/s and TFLOP/s of the Rust port, and their share of the copy / bf16 ceiling."""
+    if not us:
+        return {"gbps": None, "copy_pct": None, "tflops": None, "bf16_pct": None}
+    gbps = row["bytes"] / (us * 1e-6) / 1e9 if row.get("bytes") else None
+    tflops = row["flops"] / (us * 1e-6) / 1e12 if row.get("flops") else None
+    copy, bf16 = ceilings.get("copy_gbps"), ceilings.get("bf16_tflops")
+    return {"gbps": gbps, "copy_pct": 100 * gbps / copy if gbps and copy else None,
+            "tflops": tflops, "bf16_pct": 100 * tflops / bf16 if tflops and bf16 else None}
+
+
+def summarize(rows: list[dict], ceilings: dict, device: dict, status: str) -> dict:
+    per_op: dict[str, list[float]] = {}
+    for row in rows:
+        if row.get("parity"):
+            per_op.setdefault(row["op"], []).append(row["parity"])
+    geomeans = {op: geomean(v) for op, v in per_op.items()}
+    overall = geomean([p for v in per_op.values() for p in v]) if per_op else None
+    return {"status": status, "device": device, "ceilings": ceilings, "rows": rows,
+            "parity_geomean": geomeans, "parity_overall": overall}
+
+
+def format_family_bench(report: dict) -> str:
+    c = report.get("ceilings", {})
+    lines = [f"device: {report.get('device', {}).get('name')}   copy {c.get('copy_gbps', 0):.0f} GB/s"
+             f"   bf16 {c.get('bf16_tflops', 0):.0f} TFLOP/s",
+             f"{'entry / case':62} {'rust us':>9} {'tilegym':>9} {'torch':>9} {'parity':>7} "
+             f"{'GB/s':>6} {'%copy':>6} {'TF/s':>6} {'%bf16':>6}"]
+    for row in report["rows"]:
+        if "error" in row:
+            lines.append(f"{row['op']:62} ERROR {row['error'][:200]}")
+            continue
+        name = f"{row['entry']} {row['case']}"
+        lines.append(f"{name[:62]:62} {_f(row['rust_us'], 9, 1)} {_f(row['tilegym_us'], 9, 1)} "
+                     f"{_f(row['torch_us'], 9, 1)} {_f(row['parity'], 7, 3)} "
+                     f"{_f(row['gbps'], 6, 0)} {_f(row['copy_pct'], 6, 0)} "
+                     f"{_f(row['tflops'], 6, 1)} {_f(row['bf16_pct'], 6, 0)}")
+    for op, value in report.get("parity_geomean", {}).items():
+        lines.append(f"parity geomean {op}: {value:.3f}"
+                     + ("" if value >= PARITY_TARGET else f"  (below {PARITY_TARGET})"))
+    if report.get("parity_overall"):
+        lines.append(f"parity geomean overall: {report['parity_overall']:.3f}")
+    return "\n".join(lines)
+
+
+def _f(value, width: int, digits: int) -> str:
+    return f"{value:{width}.{digits}f}" if isinstance(value, (int, float)) else f"{'-':>{width}}"

@@ -1,0 +1,69 @@
+"""What every GPU request shares: device faults, input dtypes, timing by CUDA events, and
+the ceilings measured on the device (only ever imported inside the worker process)."""
+from __future__ import annotations
+
+import statistics
+
+L2_FLUSH_BYTES = 128 * 1024 * 1024   # rotate inputs over at least this much (H200 L2: 50 MB)
+MAX_ROTATION = 64
+
+TORCH_DTYPES = {"f64": "float64", "f32": "float32", "f16": "float16", "bf16": "bfloat16",
+                "i64": "int64", "i32": "int32", "i16": "int16", "i8": "int8", "u8": "uint8"}
+
+
+class DeviceFault(Exception):
+    """A CUDA error that leaves this process's context unusable (illegal address, ...)."""
+
+    def __init__(self, side: str, message: str):
+        super().__init__(message)
+        self.side, self.message = side, message
+
+
+def _is_device_fault(error: Exception) -> bool:
+    text = str(error)
+    return "CUDA error" in text or "illegal" in text or "CUDA_ERROR" in text
+
+
+def _time_batches(run, settings: dict, torch) -> list[float]:
+    """Per-launch device time (ms) of each batch: CUDA events around `per_batch` launches."""
+    warmup, batches = settings.get("warmup", 10), settings.get("batches", 30)
+    per_batch = settings.get("per_batch", 20)
+    for i in range(warmup):
+        run(i)
+    torch.cuda.synchronize()
+    times = []
+    for b in range(batches):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        for i in range(per_batch):
+            run(b * per_batch + i)
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) / per_batch)
+    return times
+
+
+def _quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+
+
+
+def measure_ceilings(torch) -> dict:
+    """What this GPU can do, measured now: a large copy (GB/s) and a large bf16 GEMM."""
+    n = 256 * 1024 * 1024
+    src = torch.empty(n, dtype=torch.uint8, device="cuda")
+    dst = torch.empty_like(src)
+    copy_ms = statistics.median(_time_batches(lambda i: dst.copy_(src),
+                                              {"warmup": 3, "batches": 10, "per_batch": 5},
+                                              torch))
+    size = 8192
+    a = torch.randn(size, size, dtype=torch.bfloat16, device="cuda")
+    b = torch.randn(size, size, dtype=torch.bfloat16, device="cuda")
+    mm_ms = statistics.median(_time_batches(lambda i: a @ b,
+                                            {"warmup": 3, "batches": 10, "per_batch": 3},
+                                            torch))
+    return {"copy_gbps": 2 * n / (copy_ms * 1e-3) / 1e9,
+            "bf16_tflops": 2 * size ** 3 / (mm_ms * 1e-3) / 1e12}

@@ -1,0 +1,112 @@
+"""`workbench ops`: every operator of the catalog, where it comes from, and its entries with
+the provenance of their ports and the IR verdict of each case.
+
+Verdicts are recorded in kernels_src/verdicts.json (`workbench ops --refresh` reruns every
+diff, no GPU needed); each record carries the code hash of the port it was made from, so a
+port edited since shows `stale` instead of an old verdict.
+"""
+from __future__ import annotations
+
+import json
+
+from .common import EXIT_OK, Verb
+
+OWN_PROVENANCE = "hand-written"
+
+
+def _ops_arguments(p) -> None:
+    p.add_argument("--json", action="store_true", help="the listing as JSON")
+    p.add_argument("--markdown", action="store_true", help="the README's table")
+    p.add_argument("--refresh", action="store_true",
+                   help="rerun every entry's IR diff and record the verdicts")
+
+
+def verdicts_file():
+    from ..catalog import KERNELS_DIR
+    return KERNELS_DIR / "verdicts.json"
+
+
+def recorded_verdicts() -> dict:
+    path = verdicts_file()
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+def refresh_verdicts() -> dict:
+    """Every entry's diff verdict per case, with the port's code hash."""
+    from ..catalog import all_families
+    from ..diff import diff_modules
+    from ..errors import WorkbenchError
+    from ..pairs import operator_pair
+    from ..rust.cargo import code_hash, has_port
+    records = {}
+    for family in all_families().values():
+        for op in family.entries:
+            if not has_port(op):
+                continue
+            verdicts = []
+            for case in op.cases:
+                try:
+                    verdicts.append(diff_modules(*operator_pair(op, case.index)).verdict)
+                except WorkbenchError as e:
+                    verdicts.append(f"ERROR: {e.message[:120]}")
+            records[op.name] = {"code": code_hash(op), "cases": [c.index for c in op.cases],
+                                "verdicts": verdicts}
+    verdicts_file().write_text(json.dumps(records, indent=1, sort_keys=True) + "\n")
+    return records
+
+
+def listing(records: dict) -> list[dict]:
+    from ..catalog import all_families
+    from ..rust.cargo import code_hash, has_port
+    out = []
+    for family in all_families().values():
+        entries = []
+        for op in family.entries:
+            record = records.get(op.name)
+            if not has_port(op):
+                verdicts = ["no port"]
+            elif record is None:
+                verdicts = ["unknown"]
+            elif record["code"] != code_hash(op):
+                verdicts = ["stale"] * len(record["verdicts"])
+            else:
+                verdicts = record["verdicts"]
+            entries.append({"name": op.name, "kernel": op.kernel_name,
+                            "provenance": (op.provenance or OWN_PROVENANCE) if has_port(op)
+                            else "missing",
+                            "ir_verdicts": verdicts})
+        out.append({"name": family.name, "source": family.source, "bound": family.bound,
+                    "summary": family.summary, "entries": entries})
+    return out
+
+
+def markdown(rows: list[dict]) -> str:
+    lines = ["| operator | source | entry (kernel) | port | IR verdict per case |",
+             "| --- | --- | --- | --- | --- |"]
+    for row in rows:
+        for entry in row["entries"]:
+            lines.append(f"| {row['name']} | `{row['source']}` | `{entry['kernel']}` | "
+                         f"{entry['provenance']} | {', '.join(entry['ir_verdicts'])} |")
+    return "\n".join(lines)
+
+
+def cmd_ops(args) -> int:
+    records = refresh_verdicts() if args.refresh else recorded_verdicts()
+    rows = listing(records)
+    if args.json:
+        print(json.dumps(rows, indent=1))
+    elif args.markdown:
+        print(markdown(rows))
+    else:
+        for row in rows:
+            print(f"{row['name']:28} {row['source']}")
+            for entry in row["entries"]:
+                print(f"    {entry['name']:40} {entry['provenance']:14} "
+                      f"{' '.join(entry['ir_verdicts'])}")
+    return EXIT_OK
+
+
+VERBS = (
+    Verb("ops", "every catalog operator: its source (own or TileGym), entries, port provenance, "
+         "IR verdicts", _ops_arguments, cmd_ops),
+)

@@ -1,0 +1,66 @@
+"""Normalization rule `hoist_invariant`: pure ops inside a loop body whose operands are all
+defined outside the loop move to just before the loop (loop-invariant code motion).
+
+cuTile Python hoists such ops itself (the padding tile of a gather, the extents of a
+bounds check); cutile emits them where the source line is, inside the loop. tileiras hoists
+them in either case, so where an op sits changes nothing the GPU runs; only the comparison
+would see them as missing on one side and extra on the other.
+"""
+from __future__ import annotations
+
+from .model import Block, Module, Operation, split_value_ref
+
+LOOP_OPS = {"for", "loop"}
+# ops with no memory effect and no token whose value depends only on their operands
+INVARIANT_OPS = {"constant", "iota", "reshape", "broadcast", "exti", "trunci", "ftof",
+                 "itof", "ftoi", "bitcast", "offset", "int_to_ptr", "ptr_to_int", "addi",
+                 "subi", "muli", "andi", "ori", "xori", "cmpi", "cmpf", "addf", "subf",
+                 "mulf", "select", "negf", "negi", "maxi", "mini"}
+
+
+def rule_hoist_invariant(module: Module) -> None:
+    for entry in module.entries:
+        _hoist_block(entry.block)
+
+
+def _hoist_block(block: Block) -> None:
+    ops: list[Operation] = []
+    for op in block.ops:
+        for region in op.regions:
+            _hoist_block(region.block)
+        if op.name in LOOP_OPS and len(op.regions) == 1:
+            ops += _take_invariants(op)
+        ops.append(op)
+    block.ops = ops
+
+
+def _take_invariants(loop: Operation) -> list[Operation]:
+    """Remove and return, in order, the loop body's top-level ops that depend on nothing the
+    loop defines (repeated until none is left, so chains of them move together)."""
+    body = loop.regions[0].block
+    inside = {t.text for t in loop.definitions()} | _defined_in(body)
+    moved: list[Operation] = []
+    changed = True
+    while changed:
+        changed, kept = False, []
+        for op in body.ops:
+            if op.name in INVARIANT_OPS and not op.regions and all(
+                    split_value_ref(t.text)[0] not in inside for t in op.operands()):
+                moved.append(op)
+                inside -= set(op.result_names()) | {r.name for r in op.results}
+                changed = True
+            else:
+                kept.append(op)
+        body.ops = kept
+    return moved
+
+
+def _defined_in(block: Block) -> set[str]:
+    names = {a.name for a in block.args or ()}
+    for op in block.ops:
+        for inner in op.walk():
+            names |= set(inner.result_names()) | {r.name for r in inner.results}
+            names |= {t.text for t in inner.definitions()}
+            for region in inner.regions:
+                names |= {a.name for a in region.block.args or ()}
+    return names
