@@ -10,7 +10,8 @@ import pytest
 
 from workbench.catalog import load_catalog
 from workbench.evidence import manifest_promises
-from workbench.rust.ffi import ArrayView, CallPlan, tensor_array
+from workbench.catalog import get_operator
+from workbench.rust.ffi import ArrayView, CallPlan, const_word, tensor_array
 from workbench.rust.library import PortError, load
 
 OPS = ["silu_and_mul", "softmax", "rms_norm", "layer_norm", "matmul", "attention"]
@@ -29,9 +30,28 @@ def call(op, edit=None):
     if edit:
         views = edit(views)
     scalars = (ctypes.c_double * max(1, len(plan.scalars)))(*[1e-5] * len(plan.scalars))
-    consts = (ctypes.c_int64 * max(1, len(plan.consts)))(*[case.consts[c] for c in plan.consts])
+    words = [const_word(case.consts[c]) for c in plan.consts] + \
+        ([1, 1, 1, 0, 0, 0] if plan.launch_slots else [])      # a TileGym port's launch
+    consts = (ctypes.c_int64 * max(1, len(words)))(*words)
     library.call(tensor_array(views), len(views), scalars, len(plan.scalars), consts,
-                 len(plan.consts), 0)
+                 len(words), 0)
+
+
+RAW_PORTS = ["tilegym.softmax.gather", "tilegym.softmax.multi_wave", "tilegym.swiglu.forward",
+             "tilegym.silu_and_mul.row_wise", "tilegym.rms_norm.multi_wave_cached"]
+
+
+@pytest.mark.parametrize("name", RAW_PORTS)
+def test_a_raw_arrays_base_alignment_is_a_promise_the_c_abi_checks(name):
+    """cutile assumes a raw pointer 16-byte aligned; each TileGym port that takes raw arrays
+    declares it (port.toml div_by) and its C ABI refuses a base that is not."""
+    op = get_operator(name)
+    tensors = [t for t, _ in CallPlan(op).tensors]
+    for index, tensor in enumerate(tensors):
+        assert f"{tensor}.base" in manifest_promises(op)
+        with pytest.raises(PortError, match=rf"{tensor}: base = \d+ breaks the port's promise "
+                                            r"`base div_by<16>` \(bytes\)"):
+            call(op, lambda views: _replaced(views, index, ptr=views[index].ptr + 8))
 
 
 def _params(op):

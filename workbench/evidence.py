@@ -29,6 +29,7 @@ ALIGN_BYTES, SHAPE_DIVISOR = 16, 16
 LAUNCHER = ("cutile's generated launcher (it compares an input's shape with the entry's "
             "static dims before every launch)")
 MANIFEST = "the C ABI (port.toml {key}, checked by wb_ffi::promises before any CUDA call)"
+RAW = "the C ABI (a raw array's extents and strides, checked not negative by wb_ffi::raw)"
 
 
 # -- requests -----------------------------------------------------------------------------------
@@ -145,6 +146,7 @@ def argument_names(op: Operator, side: str) -> dict[str, str]:
     from .sources.kernel import load_operator_kernel
     kernel = load_operator_kernel(op)
     runtime = [p for p in kernel.params if p not in kernel.const_params]
+    raw = set(_manifest(op).get("raw", ())) if side == "rust" else set()
     labels: list[str] = []
     for name, spec in zip(runtime, op.cases[0].args):
         if not spec.is_array:
@@ -153,17 +155,30 @@ def argument_names(op: Operator, side: str) -> dict[str, str]:
         rank = len(spec.shape)
         labels += [f"{name}.base"] + [f"{name}.shape[{d}]" for d in range(rank)] + \
             [f"{name}.stride[{d}]" for d in range(rank)]
-        if side == "rust" and name in op.outputs:
+        if side == "rust" and name in op.outputs and name not in raw:   # a raw array: no partition
             labels += [f"{name}.partition_shape[{d}]" for d in range(rank)] + \
                 [f"{name}.partition_stride[{d}]" for d in range(rank)]
     return {f"%arg{i}": label for i, label in enumerate(labels)}
 
 
+def _manifest(op: Operator) -> dict:
+    path = op.port_folder / "port.toml"
+    return tomllib.loads(path.read_text()) if path.exists() else {}
+
+
 def manifest_promises(op: Operator) -> dict[str, list[tuple[str, str]]]:
-    """subject -> [(fact, who checks it)] that port.toml declares (wb_ffi checks each one)."""
-    raw = tomllib.loads((op.port_folder / "port.toml").read_text())
+    """subject -> [(fact, who checks it)] that port.toml declares (wb_ffi checks each one),
+    and for a raw array (port.toml `raw`: passed as pointer, extents and strides, the way
+    cuTile Python expands it) that its extents and strides are not negative (wb_ffi's raw
+    array accessors refuse a negative one on every call)."""
+    manifest = _manifest(op)
     out: dict[str, list[tuple[str, str]]] = {}
-    for name, rule in raw.get("tensors", {}).items():
+    for name in manifest.get("raw", ()):
+        rank = manifest.get("tensors", {}).get(name, {}).get("rank", 0)
+        for d in range(rank):
+            for what in ("shape", "stride"):
+                out.setdefault(f"{name}.{what}[{d}]", []).append(("bounded<0, ?>", RAW))
+    for name, rule in manifest.get("tensors", {}).items():
         for dim in rule.get("unit_stride", ()):
             out.setdefault(f"{name}.stride[{dim}]", []).append(
                 ("stride == 1", MANIFEST.format(key="unit_stride")))

@@ -11,7 +11,7 @@ from .hints import describe, hint_differences, target_hints
 from .subjects import name_of, operand_pairs, subjects, view_layout
 
 NOISE_BOUNDED = "extra_assume_bounded"
-_GIVEN_ROLES = ("shape", "stride", "block_id", "loop_iv")
+
 
 
 def fact_findings(alignment: Alignment, context: FactContext | None) -> list[tuple]:
@@ -76,11 +76,16 @@ def _assumed_one(ctx, sides, kind, way, l_root, r_root, l_preds, r_preds, pairs)
     shown = (f"{name}: {in_units(ref_text, role, itemsize)} -> "
              f"{in_units(port_text, role, itemsize)}")
     uses = f" (used by {len(pairs)} ops)" if len(pairs) > 1 else ""
-    if kind == "bounded" and way == STRONGER and role in _GIVEN_ROLES \
-            and _only_non_negative(ref, port):
+    if kind == "bounded" and way == STRONGER and _given(subject, port):
         fact.update(origin=GIVEN, checked_by=None)
-        why = "stronger in the port, but true of every size, stride, block id and loop index counting up from 0"
+        why = (f"stronger in the port, but true of every {_KIND_NAMES.get(role, role)} there "
+               f"can be (its range: {_bound(subject.lower)}..{_bound(subject.upper)})")
         return ("noise", "bounded", f"{shown}{uses}: {why}", pairs[0].left, pairs[0].right,
+                NOISE_BOUNDED, fact)
+    if kind == "div_by" and way == STRONGER and _aligned_by_type(subject, port):
+        fact.update(origin=GIVEN, checked_by=None)
+        why = f"stronger in the port, but every pointer to {subject.itemsize}-byte elements is"
+        return ("noise", "div_by", f"{shown}{uses}: {why}", pairs[0].left, pairs[0].right,
                 NOISE_BOUNDED, fact)
     origin, fixed = _origin(ctx, r_root, ref, kind)
     checked_by = _checked_by(ctx, port_name, fixed, kind) if origin == PORT else None
@@ -109,7 +114,8 @@ def _promises(alignment: Alignment, ctx: FactContext, sides: _Sides, found: list
         facts = FactSet.of(preds)
         for kind, text in facts.kinds().items():
             if (root, kind) in reported or root not in uses or (
-                    kind == "bounded" and role in _GIVEN_ROLES and _only_non_negative(facts, facts)):
+                    kind == "bounded" and _given(subject, facts)) or (
+                    kind == "div_by" and _aligned_by_type(subject, facts)):
                 continue
             name = name_of(root, subject, sides.right_names)
             checked_by = _checked_by(ctx, name, facts, kind)
@@ -131,9 +137,28 @@ def _unit(role: str) -> str:
     return {"base": "bytes", "shape": "elements", "stride": "elements"}.get(role, "value")
 
 
-def _only_non_negative(ref: FactSet, port: FactSet) -> bool:
-    """The sides differ only by `bounded<0, ?>`: a lower bound of 0 and no upper bound."""
-    return all(f.upper is None and f.lower in (None, 0) for f in (ref, port))
+_KIND_NAMES = {"shape": "size", "stride": "stride", "block_id": "block id",
+               "block_count": "block count", "loop_iv": "index of this loop"}
+
+
+def _aligned_by_type(subject, facts: FactSet) -> bool:
+    """A pointer's divisibility up to its element size holds for every valid pointer."""
+    return (subject is not None and subject.role in ("base", "pointer") and bool(subject.itemsize)
+            and not facts.every and subject.itemsize % facts.div_by == 0)
+
+
+def _given(subject, facts: FactSet) -> bool:
+    """Is what `facts` bound true of every value of this subject's kind (a size >= 0, a
+    block count >= 1, a loop index within its bounds)?"""
+    if subject is None or (subject.lower is None and subject.upper is None):
+        return False
+    lower_ok = facts.lower is None or (subject.lower is not None and subject.lower >= facts.lower)
+    upper_ok = facts.upper is None or (subject.upper is not None and subject.upper <= facts.upper)
+    return lower_ok and upper_ok
+
+
+def _bound(value) -> str:
+    return "?" if value is None else str(value)
 
 
 def _origin(ctx: FactContext, r_root: str, ref: FactSet, kind: str) -> tuple[str, FactSet]:

@@ -15,6 +15,7 @@ from ..ir.model import Entry, Group, Operation, Token
 
 ITEMSIZE = {"f64": 8, "i64": 8, "f32": 4, "i32": 4, "tf32": 4, "f16": 2, "bf16": 2, "i16": 2,
             "i8": 1, "i1": 1, "f8e4m3fn": 1, "f8e5m2": 1, "f8e4m3": 1}
+_POINTER = re.compile(r":\s*tile<(?:[\dx]*x)?ptr<(\w+)>>")
 _INT_CONSTANT = re.compile(r"^\s*<\s*i\d+\s*:\s*(-?\d+)\s*>")
 _VIEW_TYPE = re.compile(r"tensor_view<([^<>]*?)(?:,\s*strides=\[[^\]]*\])?>")
 
@@ -104,11 +105,15 @@ def _flat(nodes) -> str:
 
 @dataclass(frozen=True)
 class Subject:
-    """What a root value is: role base|shape|stride|block_id|loop_iv|value, in view `view`."""
+    """What a root value is: role base|pointer|shape|stride|block_id|block_count|loop_iv|value, in
+    view `view`; `lower`..`upper` is the range every value of its kind lies in (a size is
+    >= 0, a block count >= 1, a loop index within its loop's bounds)."""
     role: str
     view: int | None = None
     dim: int | None = None
     itemsize: int | None = None
+    lower: int | None = None
+    upper: int | None = None
 
     def label(self) -> str:
         if self.role == "base":
@@ -117,6 +122,10 @@ class Subject:
             return f"view{self.view}.{self.role}[{self.dim}]"
         if self.role == "loop_iv":
             return "a loop index"
+        if self.role == "pointer":
+            return "a pointer"
+        if self.role == "block_count":
+            return f"block count {'xyz'[self.dim] if self.dim is not None and self.dim < 3 else ''}"
         if self.role == "block_id":
             return f"block id {'xyz'[self.dim] if self.dim is not None and self.dim < 3 else ''}"
         return "a value"
@@ -132,13 +141,16 @@ def subjects(entries: list[Entry], facts: dict) -> tuple[dict[str, Subject], lis
         for op in entry.walk():
             if op.name == "constant" and len(op.results) == 1 and (m := _INT_CONSTANT.search(_flat(op.body))):
                 constants[op.results[0].name] = int(m[1])
-            if op.name == "for" and op.definitions() and op.operands():
-                lower = constants.get(root(op.operands()[0].text))
-                if lower is not None and lower >= 0:       # counts up from >= 0: never negative
-                    roles.setdefault(op.definitions()[0].text, Subject("loop_iv"))
-            if op.name == "get_tile_block_id":
+            if op.name == "assume" and op.operands() and (m := _POINTER.search(_flat(op.body))):
+                roles.setdefault(root(op.operands()[0].text),
+                                 Subject("pointer", itemsize=ITEMSIZE.get(m[1])))
+            if op.name == "for" and op.definitions() and len(op.operands()) >= 2:
+                roles.setdefault(op.definitions()[0].text,
+                                 _loop_index(op, root, constants, roles))
+            if op.name in ("get_tile_block_id", "get_num_tile_blocks"):
+                role, lower = ("block_id", 0) if op.name == "get_tile_block_id" else ("block_count", 1)
                 for dim, name in enumerate(op.result_names()):
-                    roles.setdefault(name, Subject("block_id", dim=dim))
+                    roles.setdefault(name, Subject(role, dim=dim, lower=lower))
             layout = view_layout(op)
             if layout is None:
                 continue
@@ -149,8 +161,18 @@ def subjects(entries: list[Entry], facts: dict) -> tuple[dict[str, Subject], lis
             for role, entries_ in (("shape", layout.shape), ("stride", layout.strides)):
                 for dim, e in enumerate(entries_):
                     if e.value:
-                        roles.setdefault(root(e.value), Subject(role, index, dim, layout.itemsize))
+                        roles.setdefault(root(e.value), Subject(role, index, dim, layout.itemsize,
+                                                                lower=0))
     return roles, views
+
+
+def _loop_index(op: Operation, root, constants: dict, roles: dict) -> Subject:
+    """A `for` index counts up from its lower bound to below its upper bound (Tile IR loops
+    step forward): its range, where the bounds are constants or values of a known range."""
+    low, high = (root(t.text) for t in op.operands()[:2])
+    lower = constants.get(low, roles[low].lower if low in roles else None)
+    upper = constants.get(high)
+    return Subject("loop_iv", lower=lower, upper=None if upper is None else upper - 1)
 
 
 def name_of(root: str, subject: Subject | None, names: dict[str, str]) -> str:
