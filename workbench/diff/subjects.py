@@ -157,7 +157,9 @@ def subjects(entries: list[Entry], facts: dict) -> tuple[dict[str, Subject], lis
             index = len(views)
             views.append(layout)
             if layout.base:
-                roles.setdefault(root(layout.base), Subject("base", index, None, layout.itemsize))
+                base = root(layout.base)
+                if base not in roles or roles[base].role == "pointer":    # a view's base says more
+                    roles[base] = Subject("base", index, None, layout.itemsize)
             for role, entries_ in (("shape", layout.shape), ("stride", layout.strides)):
                 for dim, e in enumerate(entries_):
                     if e.value:
