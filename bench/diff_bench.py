@@ -49,10 +49,13 @@ def row(label: str, left_text: str, right_text: str, repeat: int) -> tuple[float
 
 
 def rust_text(op, case_index: int) -> str | None:
+    """The port's Tile IR, or None where the port cannot give it (no port, a failed build,
+    no cargo): those rows are left out of the table."""
+    from workbench.errors import WorkbenchError
+    from workbench.rust.emit import operator_rust_ir
     try:
-        from workbench.rust.emit import operator_rust_ir
         return operator_rust_ir(op, case_index).text
-    except Exception:
+    except WorkbenchError:
         return None
 
 

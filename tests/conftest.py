@@ -5,6 +5,8 @@ from pathlib import Path
 
 import pytest
 
+import tracked_files
+
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -20,3 +22,35 @@ def run_cli(*args: str, env: dict | None = None, timeout: float = 120) -> subpro
 @pytest.fixture
 def cli():
     return run_cli
+
+
+# -- no test changes a tracked file: checked once, around the whole run --------------------
+
+def pytest_sessionstart(session):
+    session.config.stash[_BEFORE] = tracked_files.snapshot(REPO)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    before = session.config.stash.get(_BEFORE, None)
+    if isinstance(before, dict):
+        after = tracked_files.snapshot(REPO)
+        found = tracked_files.changed(before, after) if isinstance(after, dict) else []
+        session.config.stash[_CHANGED] = found
+        if found and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    before, found = config.stash.get(_BEFORE, None), config.stash.get(_CHANGED, [])
+    if isinstance(before, str):
+        terminalreporter.write_line(f"tracked files: not checked: {before}", yellow=True)
+    elif found:
+        terminalreporter.section("the suite changed files of the checkout", red=True)
+        for line in found:
+            terminalreporter.write_line(f"  {line}", red=True)
+        terminalreporter.write_line("tests work on copies (tmp_path, or under runs/): "
+                                    "find the test that wrote these", red=True)
+
+
+_BEFORE = pytest.StashKey[object]()
+_CHANGED = pytest.StashKey[list]()

@@ -85,6 +85,10 @@ def hover_links(page, root, kernel_rs):
     source = get_operator(OP).kernel_file.read_text().splitlines()
     start = next(i for i, l in enumerate(source, 1) if "def _softmax_kernel_tma" in l)
     line = next(i for i, l in enumerate(source, 1) if i > start and "ct.max" in l)
+    # the module is long: CodeMirror renders only the lines near the view, so scroll first
+    root.evaluate("""(e, n) => { const v = e.wbPythonEditor;
+        v.scrollDOM.scrollTop = v.lineBlockAt(v.state.doc.line(n).from).top - 40; }""", line)
+    python.locator(f'.cm-line[data-line="{line}"]').wait_for(timeout=10_000)
     hover(page, python.locator(f'.cm-line[data-line="{line}"]'))
     page.wait_for_function(f"document.querySelector('[data-testid=wb-root]')"
                            f".getAttribute('data-linked-python') === '{line}'", timeout=10_000)

@@ -78,6 +78,13 @@ def test_worker_protocol_pass_fail_and_crash():
     assert skipped.status == "skipped"
 
 
+def test_a_check_response_reloads_from_its_json():
+    from workbench.check.runner import CheckResponse
+    response = parse_worker_output(0, _reply(ok=False), "")
+    saved = json.loads(json.dumps(response.to_json()))
+    assert CheckResponse.from_json(saved) == response and response.status == "fail"
+
+
 @pytest.mark.skipif(has_cuda_driver(), reason="this test is for machines without a GPU")
 def test_no_gpu_check_is_skipped_with_exit_code_3(cli):
     result = cli("check", "softmax")

@@ -85,6 +85,21 @@ def test_findings_link_back_to_python_lines():
     assert report.left_text.splitlines()[finding.left["ir_line"] - 1].strip().startswith("%")
 
 
+def test_a_report_reloads_from_its_json():
+    """What `workbench diff --json` writes (and the widget reads) is the whole report."""
+    from workbench.diff.verdict import DiffReport
+    from workbench.errors import WorkbenchError
+    text = golden_path(load_catalog()["softmax"], "python", 0).read_text()
+    report = diff_texts(text, MISTRANSLATIONS["change_reduction_identity"][0](text))
+    assert report.findings and report.left_sources
+    saved = json.loads(json.dumps(report.to_json()))
+    again = DiffReport.from_json(saved)
+    assert again == report
+    assert again.to_json() == saved and again.to_text() == report.to_text()
+    with pytest.raises(WorkbenchError, match="schema"):
+        DiffReport.from_json({"schema": "workbench.diff/0"})
+
+
 def test_noise_entries_say_why():
     catalog = noise_catalog()
     assert {"extra_assume_bounded", "readonly_load_token", "reordered", "make_token"} <= set(catalog)

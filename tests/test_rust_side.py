@@ -1,6 +1,8 @@
 """The Rust side: lazy builds, hot reload in a running process, the emitter and the C ABI.
 
-These build the real port with cargo (the first build of the cutile crates takes minutes)."""
+These build the real port with cargo (scripts/setup builds the catalog's ports once, so the
+cutile crates are built before any test waits on them). Tests that edit a port edit a copy."""
+import json
 import re
 import uuid
 from contextlib import contextmanager
@@ -8,16 +10,25 @@ from pathlib import Path
 
 import pytest
 
-from workbench.rust.cargo import build, last_good
-from workbench.rust.ffi import ArgumentError, check, describe, tensor_array
-from workbench.rust.library import PortError, load, open_library
-from workbench.catalog import get_operator
+from workbench.catalog import display_path, get_operator
 from workbench.ir.parse import parse
-from workbench.rust.manifest import load_manifest
+from workbench.rust.cargo import BuildResult, build, last_good
 from workbench.rust.emit import emit_request, operator_rust_ir
+from workbench.rust.ffi import ArgumentError, check, describe, tensor_array
+from workbench.rust.library import PortError, load
+from workbench.rust.manifest import load_manifest
+from workbench.session import copy_port
 
 SOFTMAX = get_operator("softmax")
 KERNEL_RS = SOFTMAX.port_folder / "src" / "kernel.rs"
+
+
+@pytest.fixture(scope="module")
+def softmax_copy(tmp_path_factory):
+    """softmax with its port copied out of the checkout, built once for this module."""
+    op = copy_port(SOFTMAX, tmp_path_factory.mktemp("softmax") / "port")
+    assert build(op).ok
+    return op
 
 
 @contextmanager
@@ -72,32 +83,35 @@ def test_emit_request_spells_out_the_specialization():
     assert "array x 0 2 37,777 777,1" in request
 
 
-def test_edit_rebuild_and_reload_in_the_same_process():
-    before, _ = load(SOFTMAX)
-    old_ir = before.emit(emit_request(SOFTMAX, 0))
-    marker = f"// edited by a test: {uuid.uuid4().hex}\n"      # a build no earlier run made
-    with edited(KERNEL_RS, "padding::NegInf", "padding::PosInf", prefix=marker):
-        after, result = load(SOFTMAX)
+def test_edit_rebuild_and_reload_in_the_same_process(softmax_copy):
+    before, _ = load(softmax_copy)
+    old_ir = before.emit(emit_request(softmax_copy, 0))
+    with edited(softmax_copy.port_folder / "src" / "kernel.rs", "padding::NegInf", "padding::PosInf"):
+        after, result = load(softmax_copy)
         assert result.status == "built"
         assert after.path != before.path and after.build_id() != before.build_id()
-        new_ir = after.emit(emit_request(SOFTMAX, 0))
+        new_ir = after.emit(emit_request(softmax_copy, 0))
         # the old version is still loaded and still answers with the old program
-        assert before.emit(emit_request(SOFTMAX, 0)) == old_ir
+        assert before.emit(emit_request(softmax_copy, 0)) == old_ir
     assert new_ir != old_ir
-    restored, result = load(SOFTMAX)
+    restored, result = load(softmax_copy)
     assert result.status == "up-to-date" and restored.path == before.path
 
 
-def test_failed_build_keeps_the_last_good_library():
-    good = build(SOFTMAX).library
-    with edited(KERNEL_RS, "let e: Tile<f32", "let e: Tile<f32 oops"):
-        result = build(SOFTMAX)
+def test_failed_build_keeps_the_last_good_library(softmax_copy):
+    good = build(softmax_copy).library
+    kernel_rs = softmax_copy.port_folder / "src" / "kernel.rs"
+    with edited(kernel_rs, "let e: Tile<f32", "let e: Tile<f32 oops"):
+        result = build(softmax_copy)
     assert result.status == "failed"
-    assert result.library == good == last_good(SOFTMAX)
+    assert result.library == good == last_good(softmax_copy)
     errors = [d for d in result.diagnostics if d.level == "error"]
-    assert errors and errors[0].file == "kernels_src/softmax/port/src/kernel.rs"
+    # named where the user's file is: the copy's own kernel.rs, not one in kernels_src/
+    assert errors and errors[0].file == display_path(kernel_rs)
     assert errors[0].line is not None
     assert re.search(r"kernel\.rs:\d+:\d+: error", result.summary())
+    # the result reloads from its JSON, diagnostics and all
+    assert BuildResult.from_json(json.loads(json.dumps(result.to_json()))) == result
 
 
 class FakeDeviceArray:
@@ -172,43 +186,46 @@ def test_the_c_symbol_reports_errors_instead_of_crashing():
 
 # -- a machine without cargo (the GPU host) ----------------------------------------------
 
-def test_without_cargo_only_a_library_built_from_these_sources_is_loaded(monkeypatch, tmp_path):
+def test_without_cargo_only_a_library_built_from_these_sources_is_loaded(monkeypatch, tmp_path,
+                                                                      softmax_copy):
     """The bundle stands in for a port only while the port's sources are the ones it was
     built from; an edited port is a failed build that says what to do, and a check refuses
     to run the bundle in its place."""
-    import json
-    from workbench.rust.cargo import code_hash
+    from workbench.rust import cargo
     from workbench.check.report import _request
     from workbench.errors import WorkbenchError
     built = build(SOFTMAX)
     bundle = tmp_path / "libwb_bundle.so"
     bundle.write_bytes(built.library.read_bytes())
-    (tmp_path / "libwb_bundle.codes.json").write_text(json.dumps({"softmax": code_hash(SOFTMAX)}))
+    (tmp_path / "libwb_bundle.codes.json").write_text(json.dumps({"softmax": cargo.code_hash(SOFTMAX)}))
     monkeypatch.setenv("WORKBENCH_PREBUILT", str(bundle))
+    monkeypatch.setattr(cargo, "BUILD_DIR", tmp_path / "carried")     # nothing carried but the bundle
     same = build(SOFTMAX)
     assert same.status == "prebuilt" and same.library == bundle
+    (tmp_path / "libwb_bundle.codes.json").write_text(json.dumps({"softmax": "0" * 16}))
+    stale = build(SOFTMAX)          # the bundle was built from other sources than these
+    assert stale.status == "failed" and stale.library is None
+    assert "no library built from these sources" in stale.summary()
     never_built = f"// {uuid.uuid4().hex}\n"
-    with edited(KERNEL_RS, "padding::NegInf", "padding::Zero", prefix=never_built):
-        edited_build = build(SOFTMAX)
+    with edited(softmax_copy.port_folder / "src" / "kernel.rs", "padding::NegInf", "padding::Zero",
+                prefix=never_built):
+        edited_build = build(softmax_copy)
         assert edited_build.status == "failed" and edited_build.library is None
         assert "no library built from these sources" in edited_build.summary()
         with pytest.raises(WorkbenchError, match="no cargo on this machine"):
-            _request(SOFTMAX, [0], ["python", "rust"], 0)
+            _request(softmax_copy, [0], ["python", "rust"], 0)
 
 
 def test_without_cargo_a_carried_build_of_a_copied_port_is_found(monkeypatch, tmp_path):
     """A port copied inside the checkout (notebook 03's) built on a machine with cargo is
     found by its code hash on one without, though the copy's Cargo.toml differs."""
     import shutil
-    from workbench.rust.cargo import code_hash, crate_name, folder_tag, standalone_manifest
-    from workbench.rust.toolchain import TARGET_DIR
     from workbench.catalog import REPO_ROOT
+    from workbench.rust.cargo import code_hash, crate_name, folder_tag
+    from workbench.rust.toolchain import TARGET_DIR
     work = REPO_ROOT / "runs" / f"test-prebuilt-{uuid.uuid4().hex[:8]}" / "port"
-    shutil.copytree(SOFTMAX.port_folder, work, ignore=shutil.ignore_patterns(".history"))
     try:
-        (work / "Cargo.toml").write_text(standalone_manifest((work / "Cargo.toml").read_text(), work))
-        shutil.copy(SOFTMAX.port_folder.parent.parent / "Cargo.lock", work / "Cargo.lock")
-        op = SOFTMAX.with_port(work)
+        op = copy_port(SOFTMAX, work)
         catalog_output = TARGET_DIR / "release" / "libport_softmax.so"
         before = catalog_output.stat().st_mtime_ns if catalog_output.exists() else None
         built = build(op)

@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 import tarfile
 import time
@@ -111,6 +110,7 @@ def _notebook_ports():
 
 def cmd_pack(args) -> int:
     from workbench.rust.cargo import build_folder
+    from workbench.tools import run_tool
     from workbench.tools import nvidia_bin_dir
     PACK.mkdir(exist_ok=True)
     scratch = PACK / "executed-here"
@@ -128,8 +128,7 @@ def cmd_pack(args) -> int:
             folder = build_folder(op)
             for code in folder.glob("*.code"):
                 stripped = PACK / code.with_suffix(".so").name
-                subprocess.run(["strip", "-o", str(stripped), str(code.with_suffix(".so"))],
-                               check=True, timeout=120)
+                run_tool(["strip", "-o", str(stripped), str(code.with_suffix(".so"))])
                 where = f"prebuilt/{folder.relative_to(ROOT)}"
                 tar.add(stripped, arcname=f"{where}/{stripped.name}")
                 tar.add(code, arcname=f"{where}/{code.name}")
@@ -139,12 +138,12 @@ def cmd_pack(args) -> int:
     for old in wheels.glob("*.whl"):
         old.unlink()
     pins = _installed_versions(STACK)
-    subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps",
+    run_tool([sys.executable, "-m", "pip", "download", "-q", "--no-deps",
                     "--only-binary=:all:", "--python-version", "3.12", "--implementation", "cp",
                     *[f"--platform={p}" for p in ("manylinux_2_28_x86_64", "manylinux_2_27_x86_64",
                                                   "manylinux_2_17_x86_64", "manylinux2014_x86_64",
                                                   "manylinux1_x86_64")],
-                    "-d", str(wheels), *pins], check=True, timeout=900)
+                    "-d", str(wheels), *pins], timeout=900, name="pip download")
     size = sum(p.stat().st_size for p in PACK.rglob("*") if p.is_file()
                and scratch not in p.parents)
     print(f"packed {payload.name} and {len(pins)} wheels: {size / 2**20:.1f} MiB to carry")

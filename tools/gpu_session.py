@@ -35,7 +35,10 @@ def checks() -> None:
 
 def fault() -> None:
     from workbench.check.report import check_operator, format_check
-    bad = check_operator("oob_store", sides=["rust"])
+    from workbench.fixtures import fixture_operator
+    # the planted fault: softmax with kernels_src/fixtures/oob_store's patch (the worker
+    # finds it through WORKBENCH_EXTRA_CATALOG, which tools/gpu_run.sh sets)
+    bad = check_operator(fixture_operator("oob_store"), sides=["rust"])
     print(format_check("oob_store (planted fault)", bad), flush=True)
     good = check_operator("softmax", cases=[0])
     print(format_check("softmax, next check from the same process", good), flush=True)
@@ -234,6 +237,7 @@ ON_REQUEST = {"batch": batch}        # only when named: they need more carried
 
 if __name__ == "__main__":
     OUT.mkdir(parents=True, exist_ok=True)
+    failed = []
     for step in sys.argv[1:] or list(STEPS):
         start = time.time()
         print(f"===== {step}", flush=True)
@@ -243,4 +247,7 @@ if __name__ == "__main__":
             import traceback
             traceback.print_exc()
             save(f"{step}.error.txt", f"{type(e).__name__}: {e}")
+            failed.append(step)
         print(f"===== {step} took {time.time() - start:.0f} s", flush=True)
+    if failed:
+        sys.exit(f"steps that failed: {', '.join(failed)} (their tracebacks are above)")

@@ -164,20 +164,14 @@ else:
 DEBUG = [
     ("md", """# Debugging a failed conversion
 
-A port that builds, looks right, and is wrong: `kernels_src/fixtures/mistranslated/
-softmax_kernel.rs` loads rows with `x.partition(..)`, which pads with **zero**, where the
-Python kernel pads with **-inf**. We work on a copy, so nothing in the repository changes."""),
+A port that builds, looks right, and is wrong: the fixture `kernels_src/fixtures/mistranslated`
+is a patch to softmax's port that loads rows with `x.partition(..)`, which pads with **zero**,
+where the Python kernel pads with **-inf**. We work on a copy (softmax with the patch applied,
+under `runs/`), so nothing in the repository changes."""),
     SETUP,
-    ("code", """import shutil
+    ("code", """from workbench.fixtures import materialise
 from workbench.session import PortSession
-work = ROOT / "runs" / "notebook-debug" / "softmax" / "port"
-if work.exists():
-    shutil.rmtree(work)
-shutil.copytree(ROOT / "kernels_src" / "softmax" / "port", work, ignore=shutil.ignore_patterns(".history"))
-from workbench.rust.cargo import standalone_manifest
-(work / "Cargo.toml").write_text(standalone_manifest((work / "Cargo.toml").read_text(), work))
-shutil.copy(ROOT / "kernels_src" / "Cargo.lock", work / "Cargo.lock")
-shutil.copy(ROOT / "kernels_src" / "fixtures" / "mistranslated" / "softmax_kernel.rs", work / "src" / "kernel.rs")
+work = materialise("mistranslated", ROOT / "runs" / "notebook-debug" / "softmax") / "port"
 session = PortSession("softmax", case=0, port=work)
 print(session.rebuild().summary())"""),
     ("md", "## The diff finds it before anything runs"),

@@ -28,7 +28,7 @@ def load_catalog(path: Path = CATALOG_FILE) -> dict[str, Operator]:
 
 
 def _operator(name: str, entry: dict, path: Path) -> Operator:
-    folder = (path.parent / entry["folder"]).resolve() if "folder" in entry else path.parent / name
+    folder = (path.parent / entry.get("folder", name)).resolve()
     try:
         cases = tuple(
             Case(index=i, args=tuple(parse_arg(a) for a in case["args"]),

@@ -163,15 +163,15 @@ class PortSession:
 def copy_port(op: Operator, dest: Path) -> Operator:
     """A copy of `op`'s port in `dest` that builds on its own (outside the kernels_src
     workspace: its own manifest, the pinned Cargo.lock); the operator with its port there."""
-    from .rust.cargo import is_plain_copy, standalone_manifest
+    from .rust.cargo import is_plain_copy
+    from .rust.standalone import make_standalone
     dest = Path(dest).expanduser().resolve()
     if is_plain_copy(dest):            # made with `cp -r`: fix its manifest, keep its sources
         manifest = dest / "Cargo.toml"
         kept = dest / HISTORY / f"Cargo.toml.{time.strftime('%Y%m%d-%H%M%S')}.plain-copy"
         kept.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(manifest, kept)
-        manifest.write_text(standalone_manifest(manifest.read_text(), dest))
-        shutil.copy(KERNELS_DIR / "Cargo.lock", dest / "Cargo.lock")
+        make_standalone(dest)
         return op.with_port(dest)
     if (dest / "Cargo.toml").exists():
         raise WorkbenchError(f"{dest} already holds a port", "pick an empty folder")
@@ -183,8 +183,7 @@ def copy_port(op: Operator, dest: Path) -> Operator:
                     ignore=shutil.ignore_patterns("target", HISTORY))
     manifest = dest / "Cargo.toml"
     if source.resolve().is_relative_to(KERNELS_DIR.resolve()):
-        manifest.write_text(standalone_manifest(manifest.read_text(), dest))
-        shutil.copy(KERNELS_DIR / "Cargo.lock", dest / "Cargo.lock")
+        make_standalone(dest)
     else:                  # a copy of a copy: a package name of its own (see standalone_manifest)
         manifest.write_text(_retagged(manifest.read_text(), dest))
     return op.with_port(dest)

@@ -36,6 +36,11 @@ class CheckResponse:
             data["benches"] = self.benches
         return data
 
+    @classmethod
+    def from_json(cls, data: dict) -> "CheckResponse":
+        return cls(data["status"], data.get("reason", ""), data.get("results", []),
+                   data.get("device", {}), data.get("ceilings", {}), data.get("benches", []))
+
 
 def has_cuda_driver() -> bool:
     """True where libcuda loads; decided without creating a CUDA context here."""
@@ -70,12 +75,10 @@ def parse_worker_output(returncode: int, stdout: str, stderr: str) -> CheckRespo
         data = json.loads(line)
     except json.JSONDecodeError as e:
         return CheckResponse("error", f"unreadable worker reply: {e}")
-    status = data.get("status", "error")
-    if status == "ok" and not all_passed(data.get("results", [])):
-        status = "fail"
-    return CheckResponse(status, data.get("reason", ""), data.get("results", []),
-                         data.get("device", {}), data.get("ceilings", {}),
-                         data.get("benches", []))
+    response = CheckResponse.from_json({"status": "error", **data})
+    if response.status == "ok" and not all_passed(response.results):
+        response.status = "fail"
+    return response
 
 
 def all_passed(results: list) -> bool:

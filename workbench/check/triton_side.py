@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import math
 import sys
-import traceback
 
 SIDES = ("triton", "derived", "rust")
 
@@ -71,24 +70,8 @@ def operator_from_json(raw: dict):
 # -- the worker ----------------------------------------------------------------------------
 
 def main() -> int:
-    req = json.loads(sys.stdin.read())
-    try:
-        import torch
-    except ImportError:
-        return _reply({"status": "skipped", "reason": "no CUDA device: torch is not installed"})
-    if not torch.cuda.is_available():
-        return _reply({"status": "skipped", "reason": "no CUDA device"})
-    try:
-        return _reply(_run(req, torch))
-    except Exception as e:
-        return _reply({"status": "error", "reason": f"{type(e).__name__}: {e}",
-                       "traceback": traceback.format_exc()})
-
-
-def _reply(response: dict) -> int:
-    sys.stdout.write(json.dumps(response, default=str) + "\n")
-    sys.stdout.flush()
-    return 0
+    from .worker import serve
+    return serve(_run)
 
 
 def _run(req: dict, torch) -> dict:

@@ -24,8 +24,20 @@ from .gpu import (L2_FLUSH_BYTES, MAX_ROTATION, TORCH_DTYPES, DeviceFault,  # no
                   _is_device_fault, _quantile, _time_batches, measure_ceilings)
 
 
-
 def main() -> int:
+    return serve(_run_request)
+
+
+def _run_request(request: dict, torch) -> dict:
+    if request.get("family"):            # a TileGym family: its entries side by side
+        from .family import run_family
+        return run_family(request, torch)
+    return _run(request, torch)
+
+
+def serve(run) -> int:
+    """The worker protocol: one JSON request on stdin, `run(request, torch)`'s reply as one
+    JSON line on stdout; skipped without a GPU (this worker's and the Triton side's)."""
     request = json.loads(sys.stdin.read())
     try:
         import torch
@@ -34,19 +46,17 @@ def main() -> int:
     if not torch.cuda.is_available():
         return _reply({"status": "skipped", "reason": "no CUDA device"})
     try:
-        if request.get("family"):
-            from .family import run_family
-            response = run_family(request, torch)
-        else:
-            response = _run(request, torch)
-    except Exception as e:  # a Python-level error in the worker itself
+        response = run(request, torch)
+    except Exception as e:
+        # Justified: this process exists to report; the parent reads only its JSON reply, so
+        # any error here (a bug included) goes back whole, with its traceback, as "error".
         return _reply({"status": "error", "reason": f"{type(e).__name__}: {e}",
                        "traceback": traceback.format_exc()})
     return _reply(response)
 
 
 def _reply(response: dict) -> int:
-    sys.stdout.write(json.dumps(response) + "\n")
+    sys.stdout.write(json.dumps(response, default=str) + "\n")
     sys.stdout.flush()
     return 0
 
@@ -191,6 +201,9 @@ def _check_case(op, case, launchers, torch) -> dict:
             launch(values, case.consts, stream)
             torch.cuda.synchronize()
         except Exception as e:
+            # Justified: a launch can fail in any layer (the port's C ABI, cuda.tile's
+            # compiler, torch, the driver) and that failure is this side's result, reported
+            # with its type and message; a fault that kills the context ends the request.
             if _is_device_fault(e):
                 raise DeviceFault(side, f"{type(e).__name__}: {e}")
             sides[side] = {"ok": False, "reason": f"{type(e).__name__}: {e}"}
@@ -236,7 +249,7 @@ def _bench_case(op, case, launchers, settings: dict, torch) -> dict:
         try:
             times = _time_batches(lambda i: launch(sets[i % len(sets)], case.consts, stream),
                                   settings, torch)
-        except Exception as e:
+        except Exception as e:     # as in _check_case: a failed launch is this side's result
             sides[side] = {"ok": False, "reason": f"{type(e).__name__}: {e}"}
             continue
         median = statistics.median(times)
@@ -263,7 +276,7 @@ def _cupti_time(run, torch, launches: int = 20) -> float | None:
                  if getattr(e, "device_type", None) is not None and e.device_time > 0
                  and "memcpy" not in e.name.lower() and "memset" not in e.name.lower()]
         return statistics.median(times) if times else None
-    except Exception:
+    except (ImportError, RuntimeError):     # no profiler, or CUPTI unavailable: events only
         return None
 
 

@@ -329,28 +329,27 @@ class _Aligner:
                 if l_preds != r_preds and i not in pair.operand_mismatch:
                     pair.predicate_diffs.append((i, l_preds, r_preds))
 
+    def _unmatched(self, args: dict, bound: set, used: set, side: str, other: str) -> list:
+        """One side's arguments with no counterpart: a mismatch where used, else unused."""
+        unused = []
+        for name, type_text in args.items():
+            if name in bound:
+                continue
+            if name in used:
+                self.signature_mismatch.append(f"{side} argument {name}: {type_text} has "
+                                               f"no counterpart in {other}")
+            else:
+                unused.append((name, type_text))
+        return unused
+
     def check_arguments(self) -> None:
         """Arguments used on one side only are findings; unused ones are listed."""
         used_left = self._used_roots(self.left_facts, left=True) - self._static_twins(True)
         used_right = self._used_roots(self.right_facts, left=False) - self._static_twins(False)
-        bound_right = set(self.value_map.values())
-        unused_left, unused_right = [], []
-        for name, type_text in self.left_args.items():
-            if name in self.value_map:
-                continue
-            if name in used_left:
-                self.signature_mismatch.append(f"python argument {name}: {type_text} has "
-                                               "no counterpart in the port")
-            else:
-                unused_left.append((name, type_text))
-        for name, type_text in self.right_args.items():
-            if name in bound_right:
-                continue
-            if name in used_right:
-                self.signature_mismatch.append(f"port argument {name}: {type_text} has "
-                                               "no counterpart in the Python kernel")
-            else:
-                unused_right.append((name, type_text))
+        unused_left = self._unmatched(self.left_args, set(self.value_map), used_left,
+                                      "python", "the port")
+        unused_right = self._unmatched(self.right_args, set(self.value_map.values()),
+                                       used_right, "port", "the Python kernel")
         # unused on both sides in equal kinds is no difference at all
         for name, type_text in list(unused_left):
             twin = next((r for r in unused_right if r[1] == type_text), None)

@@ -63,6 +63,11 @@ class Finding:
     def to_json(self) -> dict:
         return dict(asdict(self), severity=self.severity)
 
+    @classmethod
+    def from_json(cls, data: dict) -> "Finding":
+        return cls(data["category"], data["kind"], data["detail"], data["left"], data["right"],
+                   data.get("noise_id"), data.get("fact"))
+
 
 @cache
 def noise_catalog() -> dict[str, dict]:
@@ -86,6 +91,11 @@ def classify(pair: OpPair) -> list[tuple[str, str, str, str | None]]:
     return found
 
 
+# an op on one side only, of one of these families, is critical: (ops, finding kind)
+_CRITICAL_ONE_SIDED = ((MEMORY_OPS, "memory"), (CONTROL_OPS, "control_flow"), (MMA_OPS, "mma"),
+                       (BLOCK_ID_OPS, "block_id"))
+
+
 def _one_sided(op: Operation, parent: str | None, where: str):
     name = op.name
     text = _attr_text(op)
@@ -93,20 +103,15 @@ def _one_sided(op: Operation, parent: str | None, where: str):
         return CRITICAL, "reduction_kind", f"`{name}` in the {parent} body {where}", None
     if name in STORE_OPS:
         return CRITICAL, "store", f"a store {where}", None
-    if name in MEMORY_OPS:
-        return CRITICAL, "memory", f"`{name}` {where}", None
     if name == "assume" and "bounded<" in text:
         return NOISE, "bounded", f"`assume {text.split(',')[0]}` {where}", "extra_assume_bounded"
     if name == "assume":
         return HINT, "div_by", f"`assume {text.split(',')[0]}` {where}", None
     if name == "make_token":
         return NOISE, "token", f"`make_token` {where}", "make_token"
-    if name in CONTROL_OPS:
-        return CRITICAL, "control_flow", f"`{name}` {where}", None
-    if name in MMA_OPS:
-        return CRITICAL, "mma", f"`{name}` {where}", None
-    if name in BLOCK_ID_OPS:
-        return CRITICAL, "block_id", f"`{name}` {where}", None
+    kind = next((kind for ops, kind in _CRITICAL_ONE_SIDED if name in ops), None)
+    if kind:
+        return CRITICAL, kind, f"`{name}` {where}", None
     return ARITHMETIC, "op", f"`{name}` {where}", None
 
 

@@ -26,6 +26,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..errors import WorkbenchError
+from ..ir.locations import SourceLoc
 from ..ir.model import Module
 from ..ir.printer import print_module
 from .align import align_modules
@@ -47,8 +49,8 @@ class DiffReport:
     right_label: str = "rust"
     symbols: dict = field(default_factory=dict)
     # IR line -> the source line it came from (through loc), per side
-    left_sources: dict[int, object] = field(default_factory=dict)
-    right_sources: dict[int, object] = field(default_factory=dict)
+    left_sources: dict[int, SourceLoc] = field(default_factory=dict)
+    right_sources: dict[int, SourceLoc] = field(default_factory=dict)
     evidence: dict | None = None     # MachineEvidence.to_json() when it was asked for
 
     def counts(self) -> dict[str, int]:
@@ -72,6 +74,23 @@ class DiffReport:
             "left_locations": _locations(self.left_sources),
             "right_locations": _locations(self.right_sources),
         }
+
+    @classmethod
+    def from_json(cls, data: dict) -> "DiffReport":
+        """The report to_json wrote (fields it does not know are left out)."""
+        if data.get("schema") != SCHEMA:
+            raise WorkbenchError(f"not a diff report of schema {SCHEMA}: {data.get('schema')!r}",
+                                 "give the JSON that `workbench diff --json` writes")
+        return cls(
+            verdict=data["verdict"],
+            findings=[Finding.from_json(f) for f in data["findings"]],
+            alignment=[tuple(a) for a in data["alignment"]],
+            left_text=data["left_text"], right_text=data["right_text"],
+            left_label=data["left"]["label"], right_label=data["right"]["label"],
+            symbols={"left": data["left"]["symbol"], "right": data["right"]["symbol"]},
+            left_sources=_sources_from_json(data.get("left_sources", {})),
+            right_sources=_sources_from_json(data.get("right_sources", {})),
+            evidence=data.get("evidence"))
 
     def to_text(self, show_noise: bool = False) -> str:
         counts = self.counts()
@@ -130,6 +149,10 @@ def diff_modules(left: Module, right: Module, left_label: str = "python",
                       {left_lines[i]: loc for i, loc in left_src.items() if i in left_lines},
                       {right_lines[i]: loc for i, loc in right_src.items() if i in right_lines},
                       context._evidence.to_json() if context and context._evidence else None)
+
+
+def _sources_from_json(raw: dict[str, str]) -> dict[int, SourceLoc]:
+    return {int(line): SourceLoc.parse(loc) for line, loc in raw.items()}
 
 
 def _sources(module: Module) -> dict[int, object]:

@@ -27,6 +27,12 @@ class SourceLoc:
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.column}"
 
+    @classmethod
+    def parse(cls, text: str) -> "SourceLoc":
+        """The inverse of str(): FILE:LINE:COLUMN (the file may hold colons)."""
+        file, line, column = text.rsplit(":", 2)
+        return cls(file, int(line), int(column))
+
 
 def resolve_locations(module: Module) -> dict[str, SourceLoc]:
     """Every loc reference used in the module (`#loc14`, or inline text) -> SourceLoc."""

@@ -9,7 +9,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..catalog import REPO_ROOT, Operator
+from ..catalog import Operator
 from ..errors import ToolError, WorkbenchError
 from .artifacts import Artifact, write_artifact
 from .drafters import Drafter
@@ -62,13 +62,18 @@ def stage_analyze(ctx: RunContext) -> Artifact:
                     f"{len(raw.get('params', []))} parameters", {"spec": raw})
 
 
+def _drafter_error(stage: str, error: WorkbenchError, ctx: RunContext, **empty) -> Artifact:
+    """A drafter that could not write its files: the stage's ERROR, with its first line."""
+    return Artifact(stage, "ERROR", str(error).splitlines()[0],
+                    {"files": [], **empty, "drafter": ctx.drafter.name})
+
+
 @_timed
 def stage_write_kernel(ctx: RunContext) -> Artifact:
     try:
         draft = ctx.drafter.write_kernel(ctx)
     except WorkbenchError as e:
-        return Artifact("write_kernel", "ERROR", str(e).splitlines()[0],
-                        {"files": [], "diagnostics": [], "drafter": ctx.drafter.name})
+        return _drafter_error("write_kernel", e, ctx, diagnostics=[])
     _write_files(ctx.port, {k: v for k, v in draft.files.items() if k.startswith("src/kernel")})
     diagnostics = [d.to_json() for d in draft.diagnostics]
     capped = any(d.get("construct") == "run cap" for d in diagnostics)
@@ -85,15 +90,12 @@ def stage_write_host(ctx: RunContext) -> Artifact:
     try:
         files = ctx.drafter.write_host(ctx)
     except WorkbenchError as e:
-        return Artifact("write_host", "ERROR", str(e).splitlines()[0],
-                        {"files": [], "drafter": ctx.drafter.name})
-    from ..rust.cargo import in_workspace, standalone_manifest
-    if "Cargo.toml" in files and not in_workspace(ctx.op):
-        files["Cargo.toml"] = standalone_manifest(files["Cargo.toml"], ctx.port)
-        lock = REPO_ROOT / "kernels_src" / "Cargo.lock"
-        if lock.exists():
-            files["Cargo.lock"] = lock.read_text()
+        return _drafter_error("write_host", e, ctx)
+    from ..rust.cargo import in_workspace
+    from ..rust.standalone import make_standalone
     _write_files(ctx.port, files)
+    if "Cargo.toml" in files and not in_workspace(ctx.op):
+        make_standalone(ctx.port)
     return Artifact("write_host", "DRAFTED", f"{len(files)} files",
                     {"files": sorted(files), "drafter": ctx.drafter.name})
 

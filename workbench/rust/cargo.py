@@ -15,12 +15,13 @@ import json
 import os
 import shutil
 import time
+import tomllib
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from functools import cache
 from pathlib import Path
 
-from ..catalog import KERNELS_DIR, Operator
+from ..catalog import KERNELS_DIR, Operator, display_path
 from ..errors import ToolTimeout, WorkbenchError
 from ..tools import run_tool
 from .toolchain import cargo_env, cargo_path, prepare_target_dir, target_dir
@@ -28,6 +29,7 @@ from .toolchain import cargo_env, cargo_path, prepare_target_dir, target_dir
 BUILD_DIR = KERNELS_DIR / ".build"
 BUILD_TIMEOUT_S = 3600
 SHARED_INPUTS = ("Cargo.toml", "Cargo.lock", "wb_ffi")
+BUILD_SCHEMA = "workbench.build/1"
 
 
 @dataclass
@@ -43,6 +45,13 @@ class Diagnostic:
         where = f"{self.file}:{self.line}:{self.column}: " if self.file else ""
         return f"{where}{self.level}: {self.message}"
 
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Diagnostic":
+        return cls(**data)
+
 
 @dataclass
 class BuildResult:
@@ -57,6 +66,20 @@ class BuildResult:
     def ok(self) -> bool:
         return self.status != "failed"
 
+    def to_json(self) -> dict:
+        """Schema `workbench.build/1`: op, status, library (a path or null), build_id,
+        seconds, diagnostics [{level, message, file, line, column, rendered}]."""
+        return {"schema": BUILD_SCHEMA, "op": self.op, "status": self.status,
+                "library": str(self.library) if self.library else None,
+                "build_id": self.build_id, "seconds": self.seconds,
+                "diagnostics": [d.to_json() for d in self.diagnostics]}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "BuildResult":
+        return cls(data["op"], data["status"], Path(data["library"]) if data["library"] else None,
+                   data["build_id"], data["seconds"],
+                   [Diagnostic.from_json(d) for d in data.get("diagnostics", [])])
+
     def summary(self) -> str:
         if self.status == "failed":
             errors = [d for d in self.diagnostics if d.level == "error"]
@@ -66,50 +89,26 @@ class BuildResult:
         return f"{self.op}: {self.status} ({self.library.name}, {self.seconds * 1e3:.0f} ms)"
 
 
+def _manifest(op: Operator) -> dict:
+    try:
+        return tomllib.loads((op.port_folder / "Cargo.toml").read_text())
+    except (OSError, tomllib.TOMLDecodeError):
+        return {}
+
+
 def crate_name(op: Operator) -> str:
     """The port's package name, from its Cargo.toml."""
-    import tomllib
-    manifest = op.port_folder / "Cargo.toml"
-    try:
-        return tomllib.loads(manifest.read_text())["package"]["name"]
-    except (OSError, KeyError, tomllib.TOMLDecodeError):
-        return f"port_{op.name}"
+    return _manifest(op).get("package", {}).get("name", f"port_{op.name}")
+
+
+def workspace_root(op: Operator) -> Path:
+    """The folder cargo names the port's files relative to: the port's own folder where its
+    Cargo.toml is a workspace of its own (a standalone copy), else kernels_src/."""
+    return op.port_folder if "workspace" in _manifest(op) else KERNELS_DIR
 
 
 def in_workspace(op: Operator) -> bool:
     return op.port_folder.resolve().is_relative_to(KERNELS_DIR.resolve())
-
-
-def standalone_manifest(text: str, folder: Path) -> str:
-    """A port's Cargo.toml made to build outside kernels_src/ in `folder`: its own workspace,
-    the pinned versions spelled out, the shared FFI crate by absolute path. The shared target
-    folder and a copy of Cargo.lock keep the cutile crates from being rebuilt. The package
-    gets a name of its own: a cdylib's files in the target folder carry no hash, so a copy
-    named like the catalog port would overwrite the catalog port's build there."""
-    import tomllib
-    workspace = tomllib.loads((KERNELS_DIR / "Cargo.toml").read_text())["workspace"]
-    deps = workspace["dependencies"]
-    out, section = [], ""
-    for line in text.splitlines():
-        name, _, rest = line.partition(".workspace = true")
-        if line.startswith("["):
-            section = line.strip()
-        if section == "[package]" and line.startswith("name = "):
-            package = tomllib.loads(line)["name"]
-            out.append(f'name = "{package}_{folder_tag(folder)}"')
-        elif rest == "" and _ and name.strip() in deps:
-            value = deps[name.strip()]
-            spec = (f'{{ path = "{(KERNELS_DIR / value["path"]).resolve()}" }}'
-                    if isinstance(value, dict) else f'"{value}"')
-            out.append(f"{name.strip()} = {spec}")
-        elif line.strip() in ("edition.workspace = true", "version.workspace = true",
-                              "publish.workspace = true"):
-            key = line.strip().split(".")[0]
-            value = workspace["package"][key]
-            out.append(f"{key} = {str(value).lower() if isinstance(value, bool) else repr(value).replace(chr(39), chr(34))}")
-        else:
-            out.append(line)
-    return "\n".join(out) + "\n\n[workspace]\n"
 
 
 def is_plain_copy(folder: Path) -> bool:
@@ -214,6 +213,11 @@ def library_path(op: Operator, build_id: str) -> Path:
     return build_folder(op) / f"lib{crate_name(op)}-{build_id}.so"
 
 
+def is_built(op: Operator) -> bool:
+    """A library built from the port's current sources is here (decided without cargo)."""
+    return library_path(op, source_hash(op)).exists()
+
+
 def last_good(op: Operator) -> Path | None:
     marker = build_folder(op) / "last_good"
     if marker.exists():
@@ -294,7 +298,7 @@ def _prebuilt(op: Operator, bundle: Path, start: float) -> BuildResult:
         return BuildResult(op.name, "prebuilt", library, code, seconds)
     message = (f"no cargo on this machine (WORKBENCH_PREBUILT is set) and no library built "
                f"from these sources (code {code}) in {bundle.name} or "
-               f"{build_folder(op).relative_to(KERNELS_DIR.parent)}: build the port where cargo "
+               f"{display_path(build_folder(op))}: build the port where cargo "
                f"is (`workbench build {op.name}`, or run the notebook there) and carry "
                f"kernels_src/.build")
     return BuildResult(op.name, "failed", None, code, seconds,
@@ -313,18 +317,17 @@ def _run_cargo(op: Operator, build_id: str) -> tuple[bool, list[Diagnostic]]:
     except ToolTimeout:
         return False, [Diagnostic("error", f"cargo did not finish in {BUILD_TIMEOUT_S} s",
                                   None, None, None)]
-    diagnostics = parse_cargo_messages(proc.stdout,
-                                       KERNELS_DIR if in_workspace(op) else op.port_folder)
+    diagnostics = parse_cargo_messages(proc.stdout, workspace_root(op))
     if proc.returncode != 0 and not any(d.level == "error" for d in diagnostics):
         tail = "\n".join(proc.stderr.strip().splitlines()[-15:])
         diagnostics.append(Diagnostic("error", f"cargo failed:\n{tail}", None, None, None))
     return proc.returncode == 0, diagnostics
 
 
-def parse_cargo_messages(stdout: str, base: Path = KERNELS_DIR) -> list[Diagnostic]:
-    """compiler-message lines of `cargo --message-format=json` -> file:line diagnostics,
-    paths made relative to the checkout so they point into the port; `base` is the folder
-    cargo names relative paths from."""
+def parse_cargo_messages(stdout: str, root: Path = KERNELS_DIR) -> list[Diagnostic]:
+    """compiler-message lines of `cargo --message-format=json` -> file:line diagnostics.
+    cargo names files relative to the workspace `root`; they are named again the way the
+    user sees them (relative to the checkout, else absolute)."""
     out = []
     for line in stdout.splitlines():
         if not line.startswith("{"):
@@ -339,24 +342,12 @@ def parse_cargo_messages(stdout: str, base: Path = KERNELS_DIR) -> list[Diagnost
         if message.get("level") not in ("error", "warning") or not message.get("message"):
             continue
         span = next((s for s in message.get("spans", []) if s.get("is_primary")), None)
-        file = _port_relative(span["file_name"], base) if span else None
+        file = display_path(root / span["file_name"]) if span else None
         out.append(Diagnostic(message["level"], message["message"], file,
                               span["line_start"] if span else None,
                               span["column_start"] if span else None,
                               message.get("rendered") or ""))
     return out
-
-
-def _port_relative(file_name: str, base: Path = KERNELS_DIR) -> str:
-    """A file cargo names, relative to the checkout; cargo names a relative path from the
-    workspace it builds (kernels_src/, or the port's own folder outside it)."""
-    path = Path(file_name)
-    if not path.is_absolute():
-        path = Path(base) / path
-    try:
-        return str(path.resolve().relative_to(KERNELS_DIR.parent))
-    except ValueError:
-        return str(path.resolve())
 
 
 def _install(op: Operator, target: Path) -> None:

@@ -88,6 +88,8 @@ def load_kernel_source(source: str, filename: str, name: str,
                             "install what it imports, or keep the kernel's file free of "
                             "imports it does not need")
     except Exception as e:
+        # Justified: the user's kernel file can raise anything while it is imported; it is
+        # re-raised as one error naming the file's line and the exception, never hidden.
         line = _traceback_line(e, filename)
         raise WorkbenchError(f"{filename}:{line}: the kernel file does not import: "
                              f"{type(e).__name__}: {e}", "fix the kernel source")
