@@ -3,7 +3,6 @@ per owner (kernels_src/fixtures), classified here from the result the check work
 for it (on the H200 the worker's real result: tools/gpu_session.py ownership)."""
 import dataclasses
 import os
-import shutil
 import subprocess
 
 import pytest
@@ -20,28 +19,10 @@ FIXTURE_CATALOG = KERNELS_DIR / "fixtures" / "catalog.toml"
 
 def fixture(name, tmp_path):
     """The fixture operator, materialised from its patch into tmp_path."""
-    try:
-        from workbench.fixtures import materialise
-    except ImportError:                  # until the house's workbench.fixtures is on this branch
-        materialise = _materialise
+    from workbench.fixtures import materialise
     folder = materialise(name, tmp_path / name)
     op = load_catalog(FIXTURE_CATALOG)[name]
     return dataclasses.replace(op, folder=folder, kernel_path=None, port_path=None)
-
-
-def _materialise(name, into):
-    from workbench.rust.cargo import standalone_manifest
-    base = KERNELS_DIR / "softmax"
-    into.mkdir(parents=True)
-    for file in ("kernel.py", "reference.py"):
-        shutil.copy2(base / file, into / file)
-    shutil.copytree(base / "port", into / "port", ignore=shutil.ignore_patterns("*.md", ".history"))
-    patch = KERNELS_DIR / "fixtures" / name / f"{name}.patch"
-    subprocess.run(["patch", "-s", "-p1", "-i", str(patch)], cwd=into, check=True)
-    cargo = into / "port" / "Cargo.toml"
-    cargo.write_text(standalone_manifest(cargo.read_text(), into / "port"))
-    shutil.copy(KERNELS_DIR / "Cargo.lock", into / "port" / "Cargo.lock")
-    return into
 
 
 def rust_failed(reason="512000 of 256000 elements never written (still NaN)", launches=None):

@@ -79,13 +79,7 @@ def classify_saved(path: str) -> int:
 
 
 def _fixture(name: str):
-    """The fixture operator, materialised from its patch (workbench.fixtures); before that
-    module is on this branch, the folder the fixture catalog names, materialised already."""
-    try:
-        from workbench.fixtures import fixture_operator
-    except ImportError:
-        from workbench.catalog import get_operator
-        return get_operator(name)
+    from workbench.fixtures import fixture_operator
     return fixture_operator(name)
 
 
