@@ -1,33 +1,9 @@
 """Classic mistranslations, applied to real Tile IR text: each takes a golden text and
-returns the mutated text, or None where the kernel has nothing to mutate that way."""
+returns the mutated text, or None where the kernel has nothing to mutate that way.
+Facts and hints are in fact_mutations.py."""
 from __future__ import annotations
 
 import re
-
-
-def drop_div_by(text: str) -> str | None:
-    """Delete one `assume div_by<N>` on an entry argument and use the argument directly."""
-    match = re.search(r"^\s*(%[\w]+) = assume div_by<\d+>, (%arg\d+) : .*\n", text, re.M)
-    if not match:
-        return None
-    name, arg = match.groups()
-    rest = text[:match.start()] + text[match.end():]
-    return re.sub(re.escape(name) + r"\b", arg, rest)
-
-
-def _add_hint_to_load(text: str, hint: str) -> str | None:
-    match = re.search(r"(load_view_tko weak [^\n]*? token = %\w+) :", text)
-    if not match:
-        return None
-    return text.replace(match[0], f"{match[1]} optimization_hints = <default = {{{hint}}}> :", 1)
-
-
-def change_latency(text: str) -> str | None:
-    return _add_hint_to_load(text, "latency = 7")
-
-
-def change_allow_tma(text: str) -> str | None:
-    return _add_hint_to_load(text, "allow_tma = false")
 
 
 def change_padding(text: str) -> str | None:
@@ -86,9 +62,6 @@ def loop_bound_off_by_one(text: str) -> str | None:
 
 
 MISTRANSLATIONS = {
-    "drop_div_by": (drop_div_by, "hint"),
-    "change_latency": (change_latency, "hint"),
-    "change_allow_tma": (change_allow_tma, "hint"),
     "change_padding": (change_padding, "critical"),
     "change_reduction_identity": (change_reduction_identity, "critical"),
     "change_reduction_kind": (change_reduction_kind, "critical"),

@@ -42,10 +42,7 @@ def test_each_mistranslation_is_caught(path, name):
     report = diff_texts(text, mutated)
     categories = {f.category for f in report.findings}
     assert category in categories, report.to_text()
-    if category == "critical":
-        assert report.verdict == "FAIL"
-    else:
-        assert report.verdict in ("PASS_WITH_NOTES", "FAIL")
+    assert report.verdict == "FAIL"
 
 
 def test_detection_rate_over_all_pairs():
@@ -58,7 +55,7 @@ def test_detection_rate_over_all_pairs():
                 continue
             applied += 1
             caught += category in {f.category for f in diff_texts(text, mutated).findings}
-    assert applied >= 100
+    assert applied >= 80
     assert caught == applied, f"detected {caught}/{applied}"
 
 
@@ -121,8 +118,13 @@ def test_extra_assume_bounded_is_noise():
     report = diff_texts(text, mutated)
     assert report.verdict == "PASS", report.to_text()
     assert any(f.noise_id == "extra_assume_bounded" for f in report.findings)
-    dropped = mutated.replace("bounded<0, ?>, %blockId_x", "div_by<2>, %blockId_x")
-    assert diff_texts(text, dropped).verdict == "PASS_WITH_NOTES"
+    # a fact about the block id that is not true of every block id: a promise, and with two
+    # text files nobody can be shown to check it
+    promised = mutated.replace("bounded<0, ?>, %blockId_x", "div_by<2>, %blockId_x")
+    report = diff_texts(text, promised)
+    assert report.verdict == "FAIL"
+    assert [f.kind for f in report.findings if f.category == "critical"] == ["div_by"]
+    assert "unchecked promise" in report.to_text()
 
 
 def test_cli_diff_files_json_html_and_errors(cli, tmp_path):
@@ -166,8 +168,10 @@ def test_hints_compare_as_they_apply_on_the_target():
     assert diff_texts(text, per_gpu).verdict == "PASS"
     other = per_gpu.replace("sm_90 = {occupancy = 8", "sm_90 = {occupancy = 4")
     report = diff_texts(text, other)
-    assert report.verdict == "PASS_WITH_NOTES"
+    # a changed hint with no machine code to show it has no effect fails (perf)
+    assert report.verdict == "FAIL"
     assert [(f.category, f.kind) for f in report.findings if "occupancy" in f.detail] == [
-        ("hint", "signature")]
+        ("perf", "occupancy")]
+    assert "no SASS" in report.findings[-1].detail
     none = text.replace(python_hints, "optimization_hints=<default = {}>")
     assert diff_texts(none, none.replace(" optimization_hints=<default = {}>", "")).verdict == "PASS"

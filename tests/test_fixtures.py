@@ -68,7 +68,7 @@ def test_an_unknown_fixture_lists_the_known_ones(tmp_path):
 
 
 def test_the_bundle_holds_every_port_and_the_planted_fault(tmp_path):
-    """tools/make_bundle.py's crate: every port of the catalogs and the fixture, each with
+    """tools/make_bundle.py's crate: every port of the catalogs and the fixtures, each with
     its C symbols named (the GPU host loads them from the one library)."""
     import importlib.util
     from workbench.catalog import REPO_ROOT, all_operators
@@ -79,7 +79,9 @@ def test_the_bundle_holds_every_port_and_the_planted_fault(tmp_path):
     spec.loader.exec_module(make_bundle)
     ops = make_bundle.bundled_operators()
     ports = {name for name, op in all_operators().items() if has_port(op)}
-    assert {op.name for op in ops} == ports | {"oob_store"}
+    fixtures = set(load_catalog(FIXTURE_CATALOG))
+    assert {"oob_store", "zero_padding", "miscompiled", "half_grid"} <= fixtures
+    assert {op.name for op in ops} == ports | fixtures
     lib_rs = (make_bundle.write_crate(ops, tmp_path / "crate").parent / "src" / "lib.rs").read_text()
     for op in ops:
         assert f"wb_{symbol_stem(op.name)}_emit" in lib_rs

@@ -91,9 +91,8 @@ def test_silu_and_swiglu_views_and_derived_constants():
 
 @pytest.mark.parametrize("name, case", PORTED, ids=[f"{n}-{c}" for n, c in PORTED])
 def test_port_matches_the_tilegym_kernel(name, case):
-    from workbench.diff import diff_modules
-    from workbench.pairs import operator_pair
-    report = diff_modules(*operator_pair(get_operator(name), case))
+    from workbench.pairs import operator_diff
+    report = operator_diff(get_operator(name), case)
     assert report.verdict in ("PASS", "PASS_WITH_NOTES"), report.to_text()
     assert {f.category for f in report.findings} <= {"hint", "noise"}
 

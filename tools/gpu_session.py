@@ -188,6 +188,16 @@ def _launch_time_us(launch, torch, warmup: int = 3, repeats: int = 20) -> float:
     return start.elapsed_time(end) / repeats * 1e3
 
 
+def ownership() -> None:
+    from gpu_ownership import ownership as run
+    run(save)
+
+
+def promises() -> None:
+    from gpu_ownership import promises as run
+    run(save)
+
+
 def batch() -> None:
     """`workbench batch` over the catalog with GPU checks and benches, against a plain bench
     (tools/gpu_batch.py; needs .gpu-batch carried)."""
@@ -222,7 +232,7 @@ def tilegym() -> None:
 
 
 STEPS = {"tilegym": tilegym, "checks": checks, "fault": fault, "bench": bench, "specialize": specialize,
-         "ffi_cost": ffi_cost, "hints": hints}
+         "ffi_cost": ffi_cost, "hints": hints, "ownership": ownership, "promises": promises}
 ON_REQUEST = {"batch": batch}        # only when named: they need more carried
 
 if __name__ == "__main__":

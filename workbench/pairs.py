@@ -3,10 +3,8 @@ Tile IR modules (for the diff) or as bytecode (for SASS)."""
 from __future__ import annotations
 
 from .catalog import Operator
-from .ir.export import export_bytecode
-from .sources.kernel import load_operator_kernel
 from .ir.model import Module
-from .ir.stages import hinted, operator_python_ir
+from .ir.stages import operator_python_ir
 from .rust.emit import operator_rust_ir, port_bytecode
 
 
@@ -16,13 +14,20 @@ def operator_pair(op: Operator, case_index: int = 0) -> tuple[Module, Module]:
     return left, right
 
 
+def operator_diff(op: Operator, case_index: int = 0, sass: bool = True):
+    """The diff of a case as the workbench judges it: with the evidence of where the port's
+    facts come from, what its C ABI checks and (when a finding needs it, and `sass`) what
+    the machine code shows (workbench/evidence.py)."""
+    from .diff import diff_modules
+    from .evidence import case_context
+    left, right = operator_pair(op, case_index)
+    return diff_modules(left, right, context=case_context(op, case_index, left, right, sass))
+
+
 def side_bytecode(op: Operator, side: str, case_index: int) -> bytes:
     """Tile IR bytecode of one side of an operator case: the Python kernel's export, or the
     port's emitter (built first if it changed)."""
+    from .evidence import reference_bytecode
     if side == "rust":
         return port_bytecode(op, case_index)
-    case = op.case(case_index)
-    kernel = load_operator_kernel(op)
-    if case.hints:
-        kernel = hinted(kernel, case.hints)
-    return export_bytecode(kernel, list(case.args), case.consts)[0]
+    return reference_bytecode(op, case_index)

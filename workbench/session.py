@@ -118,11 +118,9 @@ class PortSession:
         return self.last_build
 
     def diff(self) -> DiffView:
-        from .diff import diff_modules
-        from .pairs import operator_pair
+        from .pairs import operator_diff
         text = self.rust_source()
-        left, right = operator_pair(self.op, self.case)
-        self.last_diff = DiffView(diff_modules(left, right), text)
+        self.last_diff = DiffView(operator_diff(self.op, self.case), text)
         return self.last_diff
 
     def check(self):

@@ -28,12 +28,28 @@ def _request(op, cases, sides, seed, mode="check") -> dict:
 def check_operator(op: Operator | str, cases=None, sides=("python", "rust"),
                    seed=0) -> CheckResponse:
     """Check one operator's port (a catalog name, or an Operator whose port lives elsewhere)
-    against the reference, on the GPU."""
+    against the reference, on the GPU; a failed case names its owner (owner.py)."""
     op = get_operator(op) if isinstance(op, str) else op
     if not has_cuda_driver():
         return CheckResponse("skipped", "no CUDA device")
     cases = cases if cases is not None else [c.index for c in op.cases]
-    return run_worker(_request(op, cases, list(sides), seed))
+    response = run_worker(_request(op, cases, list(sides), seed))
+    if response.status == "fail" and "rust" in sides:
+        response.owners = owners_of(op, response, cases)
+    return response
+
+
+def owners_of(op: Operator, response: CheckResponse, cases: list[int]) -> list[dict]:
+    """The owner of each failed case, from the diff, the SASS and the recorded launches."""
+    from .owner import UNDETERMINED, Ownership, classify, failed_cases
+    owners = []
+    for case, failure, result in failed_cases(response, cases):
+        try:
+            owners.append(classify(op, case, failure, result).to_json())
+        except WorkbenchError as e:     # no IR or no SASS to judge with: say so, go on
+            owners.append(Ownership(op.name, case, failure, UNDETERMINED,
+                                    f"no evidence: {str(e).splitlines()[0]}").to_json())
+    return owners
 
 
 def format_check(name: str, response: CheckResponse) -> str:
@@ -51,6 +67,10 @@ def format_check(name: str, response: CheckResponse) -> str:
             cross = result["cross"]
             cells.append(f"rust-vs-python {cross.get('rel_error', float('nan')):.2e}")
         lines.append(f"  {result['label']}: " + "; ".join(cells))
+    for owner in response.owners:
+        lines.append(f"  owner of case {owner['case']} ({owner['failure']}): {owner['owner']}: "
+                     f"{owner['summary']}")
+        lines += [f"      {line}" for line in owner.get("evidence", [])[:8]]
     return "\n".join(lines)
 
 

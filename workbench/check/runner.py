@@ -27,10 +27,11 @@ class CheckResponse:
     device: dict = field(default_factory=dict)
     ceilings: dict = field(default_factory=dict)
     benches: list = field(default_factory=list)     # a family's timings, when asked for both
+    owners: list = field(default_factory=list)      # Ownership.to_json() of each failed case
 
     def to_json(self) -> dict:
         data = {"status": self.status, "reason": self.reason, "results": self.results,
-                "device": self.device, "ceilings": self.ceilings}
+                "device": self.device, "ceilings": self.ceilings, "owners": self.owners}
         if self.benches:
             data["benches"] = self.benches
         return data

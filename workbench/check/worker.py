@@ -127,6 +127,7 @@ def _python_launcher(op, torch):
         grid = _call_by_name(grid_fn, {**values, **consts})
         args = [consts[p] if p in kernel.const_params else values[p] for p in kernel.params]
         ct.launch(stream, grid, kernel.kernel, tuple(args))
+    launch.grid_of = lambda values, consts: _call_by_name(grid_fn, {**values, **consts})
     return launch
 
 
@@ -213,7 +214,22 @@ def _check_case(op, case, launchers, torch) -> dict:
     cross = None
     if len(outputs) == 2:
         cross = compare(outputs["rust"], outputs["python"], tolerance).to_json()
-    return {"case": case.index, "label": case.label(), "sides": sides, "cross": cross}
+    result = {"case": case.index, "label": case.label(), "sides": sides, "cross": cross}
+    if not all(s.get("ok") for s in sides.values()) or (cross and not cross["ok"]):
+        result["launches"] = _launches(launchers, values, case.consts, stream, torch)
+    return result
+
+
+def _launches(launchers, values, consts, stream, torch) -> dict:
+    """Both sides' launch parameters, for the owner of a failed case (launches.py)."""
+    from .launches import record
+    out = {}
+    for side, launch in launchers.items():
+        try:
+            out[side] = record(side, launch, values, consts, stream, torch)
+        except Exception as e:  # noqa: BLE001 -- a launch that fails again is its own record
+            out[side] = {"error": f"{type(e).__name__}: {e}"}
+    return out
 
 
 # -- performance ---------------------------------------------------------------------------

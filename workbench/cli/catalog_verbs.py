@@ -34,9 +34,8 @@ def recorded_verdicts() -> dict:
 def refresh_verdicts() -> dict:
     """Every entry's diff verdict per case, with the port's code hash."""
     from ..catalog import all_families
-    from ..diff import diff_modules
     from ..errors import WorkbenchError
-    from ..pairs import operator_pair
+    from ..pairs import operator_diff
     from ..rust.cargo import code_hash, has_port
     records = {}
     for family in all_families().values():
@@ -46,7 +45,7 @@ def refresh_verdicts() -> dict:
             verdicts = []
             for case in op.cases:
                 try:
-                    verdicts.append(diff_modules(*operator_pair(op, case.index)).verdict)
+                    verdicts.append(operator_diff(op, case.index).verdict)
                 except WorkbenchError as e:
                     verdicts.append(f"ERROR: {e.message[:120]}")
             records[op.name] = {"code": code_hash(op), "cases": [c.index for c in op.cases],

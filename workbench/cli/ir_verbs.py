@@ -104,7 +104,7 @@ def cmd_diff(args) -> int:
     from ..diff import diff_modules
     from ..diff.html import write_html
     from ..diff.verdict import FAIL
-    from ..pairs import operator_pair
+    from ..pairs import operator_diff
 
     op = None
     if args.left or args.right:
@@ -117,8 +117,7 @@ def cmd_diff(args) -> int:
         return _diff_family(args, _family_entries(args.target))
     elif args.target:
         op = target_operator(args)
-        left, right = operator_pair(op, args.case)
-        report = diff_modules(left, right)
+        report = operator_diff(op, args.case)
         title = f"{args.target} case {args.case}: Python kernel vs Rust port"
     else:
         raise WorkbenchError("name a TARGET, or give --left A.tileir --right B.tileir",
@@ -179,7 +178,7 @@ def _sass_for_diff(op, case: int, report) -> dict:
     sdiff = diff_sass(left.instructions, right.instructions, left.summary, right.summary)
     attributed = []
     for f in report.findings:
-        if f.category in ("critical", "hint", "arithmetic"):
+        if f.category in ("critical", "perf", "hint", "arithmetic"):
             changes = attribute(f.kind, left.summary, right.summary)
             attributed.append(f"[{f.kind}] {f.detail}: " + ("; ".join(changes) if changes else
                                                              "no SASS change attributed"))
@@ -262,13 +261,22 @@ def cmd_specialize(args) -> int:
 
 def _specialization_diff(kernel, calls, consts, pair, as_json) -> int:
     from ..diff import diff_modules
+    from ..diff.facts import FactContext
+    from ..evidence import compare_sass
+    from ..ir.export import export_bytecode
     from ..ir.stages import python_ir
+    from ..sass.stages import sass_of
     i, j = pair
     if not (0 <= i < len(calls) and 0 <= j < len(calls)):
         raise WorkbenchError(f"--diff {i} {j}: there are {len(calls)} calls", "pick two of them")
     left = python_ir(kernel, calls[i], consts).module("normalized")
     right = python_ir(kernel, calls[j], consts).module("normalized")
-    report = diff_modules(left, right, left_label=f"call {i}", right_label=f"call {j}")
+    sass = lambda k: sass_of(export_bytecode(kernel, calls[k], consts)[0])     # noqa: E731
+    # both calls' facts come from the JIT's specialization of each call: none is fixed
+    context = FactContext(port_fixed={}, evidence=lambda: compare_sass(
+        sass(i), sass(j), f"the kernels of call {i} and call {j}"))
+    report = diff_modules(left, right, left_label=f"call {i}", right_label=f"call {j}",
+                          context=context)
     print(json.dumps(report.to_json(), indent=1) if as_json else report.to_text())
     return EXIT_OK
 

@@ -100,6 +100,14 @@ def cmd_runs(args) -> int:
         for key in ("diagnostics", "evidence"):
             for item in (artifact.data.get(key) or [])[:8]:
                 print(f"{'':18}{item}")
+        for owner in artifact.data.get("owners") or []:
+            print(f"{'':18}owner of case {owner['case']} ({owner['failure']}): "
+                  f"{owner['owner']}: {owner['summary']}")
+        if artifact.stage == "diff_analysis" and artifact.data.get("owner") not in (None, "none"):
+            stage = artifact.data.get("fix_stage")
+            print(f"{'':18}=> owner {artifact.data['owner']}"
+                  + (f", fixed in {stage}" if stage else ", not the port's to fix")
+                  + (f"; reproduction: {artifact.data['repro']}" if artifact.data.get("repro") else ""))
     return EXIT_OK
 
 

@@ -14,7 +14,9 @@ from dataclasses import dataclass, field
 from ..ir.model import Block, Entry, Module, Operation, split_value_ref
 from ..ir.printer import print_nodes
 from ..ir.normalize import assume_predicates
+from .hints import without_hints
 from .myers import opcodes
+from .subjects import mask_layout, operand_pairs, view_layout
 
 SAME, CHANGED, MOVED, MISSING, EXTRA = "same", "changed", "moved", "missing", "extra"
 
@@ -36,17 +38,23 @@ class Alignment:
     value_map: dict[str, str]                 # left value name -> right value name
     signature_mismatch: list[str] = field(default_factory=list)
     unused_args: list[str] = field(default_factory=list)   # "left %arg3: tile<i32>" ...
+    # assume result -> (root value, predicates), per side (the facts compared at each use)
+    left_facts: dict = field(default_factory=dict)
+    right_facts: dict = field(default_factory=dict)
+    entries: list[tuple[Entry, Entry]] = field(default_factory=list)
 
 
 def op_key(op: Operation) -> tuple:
-    """What must be equal for two ops to be the same op, operands aside."""
+    """What must be equal for two ops to be the same op, operands aside. Optimization hints
+    and the static entries of a view's layout are facts, compared on their own (facts.py,
+    hints.py), so an op that differs only in them still pairs with its counterpart."""
     return (op.name, _attr_text(op), tuple(r.count for r in op.results), len(op.regions))
 
 
 def _attr_text(op: Operation) -> str:
     cached = getattr(op, "_attr_cache", None)
     if cached is None:
-        cached = _mask_values(op)
+        cached = mask_layout(_mask_values(op))
         op._attr_cache = cached
     return cached
 
@@ -54,7 +62,7 @@ def _attr_text(op: Operation) -> str:
 def _mask_values(op: Operation) -> str:
     from ..ir.model import walk_tokens
     out = []
-    for i, tok in enumerate(walk_tokens(op.body)):
+    for i, tok in enumerate(walk_tokens(without_hints(op.body))):
         text = "%" if tok.kind == "value" else tok.text
         out.append((" " if tok.space_before and i else "") + text)
     return "".join(out)
@@ -68,7 +76,8 @@ def align_modules(left: Module, right: Module) -> Alignment:
     aligner.check_operands()
     aligner.check_arguments()
     return Alignment(aligner.pairs, aligner.value_map, aligner.signature_mismatch,
-                     aligner.unused_args)
+                     aligner.unused_args, aligner.left_facts, aligner.right_facts,
+                     aligner.entries)
 
 
 def assume_facts(entry: Entry) -> dict[str, tuple[str, tuple[str, ...]]]:
@@ -106,10 +115,10 @@ class _Aligner:
         self.right_facts.update(assume_facts(right))
         self.left_args.update({a.name: print_nodes(a.type) for a in left.args})
         self.right_args.update({a.name: print_nodes(a.type) for a in right.args})
-        if print_nodes(left.attrs) != print_nodes(right.attrs):
+        l_attrs, r_attrs = print_nodes(without_hints(left.attrs)), print_nodes(without_hints(right.attrs))
+        if l_attrs != r_attrs:               # hints are compared by hints.py, key by key
             self.signature_mismatch.append(
-                f"entry attributes: {print_nodes(left.attrs) or '(none)'} vs "
-                f"{print_nodes(right.attrs) or '(none)'}")
+                f"entry attributes: {l_attrs or '(none)'} vs {r_attrs or '(none)'}")
         self.block(left.block, right.block, parent=None)
 
     # -- blocks -----------------------------------------------------------------------
@@ -156,9 +165,9 @@ class _Aligner:
         return cached[1]
 
     def _bind_arguments(self, left: Operation, right: Operation) -> None:
-        for lo, ro in zip(left.operands(), right.operands()):
-            l_root = self._resolve(lo.text, self.left_facts)[0]
-            r_root = self._resolve(ro.text, self.right_facts)[0]
+        for _, lo, ro in operand_pairs(left, right) or []:
+            l_root = self._resolve(lo, self.left_facts)[0]
+            r_root = self._resolve(ro, self.right_facts)[0]
             if (l_root in self.left_args and l_root not in self.value_map
                     and r_root in self.right_args and r_root not in self._bound_right()
                     and self.left_args[l_root] == self.right_args[r_root]):
@@ -202,9 +211,8 @@ class _Aligner:
             self.pair(lo, rops[chosen], SAME if chosen == start else MOVED, parent)
 
     def _operands_map(self, left: Operation, right: Operation) -> bool:
-        l_ops, r_ops = left.operands(), right.operands()
-        return len(l_ops) == len(r_ops) and all(self._maps_to(l.text, r.text)
-                                                for l, r in zip(l_ops, r_ops))
+        pairs = operand_pairs(left, right)
+        return pairs is not None and all(self._maps_to(lo, ro) for _, lo, ro in pairs)
 
     def _pair_by_name(self, lops, rops, parent):
         """Within a replaced run: equal keys first, then same op name. Two constants of
@@ -308,16 +316,16 @@ class _Aligner:
         for pair in self.pairs:
             if pair.left is None or pair.right is None:
                 continue
-            l_ops, r_ops = pair.left.operands(), pair.right.operands()
-            if len(l_ops) != len(r_ops):
-                pair.operand_mismatch = list(range(max(len(l_ops), len(r_ops))))
+            pairs = operand_pairs(pair.left, pair.right)
+            if pairs is None:
+                count = max(len(pair.left.operands()), len(pair.right.operands()))
+                pair.operand_mismatch = list(range(count))
                 continue
-            pair.operand_mismatch = [
-                i for i, (lo, ro) in enumerate(zip(l_ops, r_ops))
-                if self._is_known(lo.text) and not self._maps_to(lo.text, ro.text)]
-            for i, (lo, ro) in enumerate(zip(l_ops, r_ops)):
-                l_preds = self._resolve(lo.text, self.left_facts)[1]
-                r_preds = self._resolve(ro.text, self.right_facts)[1]
+            pair.operand_mismatch = [i for i, lo, ro in pairs
+                                     if self._is_known(lo) and not self._maps_to(lo, ro)]
+            for i, lo, ro in pairs:
+                l_preds = self._resolve(lo, self.left_facts)[1]
+                r_preds = self._resolve(ro, self.right_facts)[1]
                 if l_preds != r_preds and i not in pair.operand_mismatch:
                     pair.predicate_diffs.append((i, l_preds, r_preds))
 
@@ -336,8 +344,8 @@ class _Aligner:
 
     def check_arguments(self) -> None:
         """Arguments used on one side only are findings; unused ones are listed."""
-        used_left = self._used_roots(self.left_facts, left=True)
-        used_right = self._used_roots(self.right_facts, left=False)
+        used_left = self._used_roots(self.left_facts, left=True) - self._static_twins(True)
+        used_right = self._used_roots(self.right_facts, left=False) - self._static_twins(False)
         unused_left = self._unmatched(self.left_args, set(self.value_map), used_left,
                                       "python", "the port")
         unused_right = self._unmatched(self.right_args, set(self.value_map.values()),
@@ -350,6 +358,22 @@ class _Aligner:
                 unused_right.remove(twin)
         self.unused_args += [f"python {n}: {t}" for n, t in unused_left]
         self.unused_args += [f"port {n}: {t}" for n, t in unused_right]
+
+    def _static_twins(self, left: bool) -> set[str]:
+        """Roots of view entries whose counterpart is a constant in the other side's view:
+        a layout fact (fact_findings.py), not an argument without a counterpart."""
+        out = set()
+        for pair in self.pairs:
+            if not (pair.left and pair.right and pair.left.name == "make_tensor_view"):
+                continue
+            mine, other = (pair.left, pair.right) if left else (pair.right, pair.left)
+            mine_v, other_v = view_layout(mine), view_layout(other)
+            if mine_v and other_v:
+                other_roles = dict(other_v.operands())
+                facts = self.left_facts if left else self.right_facts
+                out |= {self._resolve(value, facts)[0] for role, value in mine_v.operands()
+                        if role not in other_roles}
+        return out
 
     def _used_roots(self, facts: dict, left: bool) -> set[str]:
         used = set()

@@ -1,4 +1,8 @@
-"""Classify aligned op pairs into findings: critical, hint, arithmetic or noise."""
+"""Classify aligned op pairs into findings: critical, perf, arithmetic, hint or noise.
+
+critical, perf and arithmetic fail a diff; a hint is a note; noise changes nothing. Facts
+(assume predicates, static view layouts) and optimization hints are judged by
+fact_findings.py with the rules of facts.py."""
 from __future__ import annotations
 
 import re
@@ -10,9 +14,13 @@ from pathlib import Path
 from ..ir.model import Operation
 from ..ir.printer import op_header
 from .align import CHANGED, EXTRA, MISSING, MOVED, Alignment, OpPair, _attr_text
+from .fact_findings import fact_findings
+from .facts import FactContext
 
-CRITICAL, HINT, ARITHMETIC, NOISE = "critical", "hint", "arithmetic", "noise"
-SEVERITY = {CRITICAL: "error", ARITHMETIC: "error", HINT: "warning", NOISE: "note"}
+CRITICAL, PERF, HINT, ARITHMETIC, NOISE = "critical", "perf", "hint", "arithmetic", "noise"
+SEVERITY = {CRITICAL: "error", PERF: "error", ARITHMETIC: "error", HINT: "warning",
+            NOISE: "note"}
+FAILING = {CRITICAL, PERF, ARITHMETIC}
 
 MEMORY_OPS = {"load_view_tko", "store_view_tko", "load_ptr_tko", "store_ptr_tko",
               "make_tensor_view", "make_partition_view", "get_index_space_shape",
@@ -24,13 +32,9 @@ REDUCTION_OPS = {"reduce", "scan"}
 MMA_OPS = {"mmaf", "mmai"}
 BLOCK_ID_OPS = {"get_tile_block_id", "get_num_tile_blocks"}
 
-# attribute features whose change names the finding (name, regex over masked op text)
+# attribute features whose change names the finding (name, regex over masked op text; hints
+# and view layouts are masked there and judged by fact_findings.py)
 _FEATURES = [
-    ("div_by", HINT, re.compile(r"div_by<[^>]*>")),
-    ("bounded", HINT, re.compile(r"bounded<[^>]*>")),
-    ("latency", HINT, re.compile(r"latency\s*=\s*\d+")),
-    ("allow_tma", HINT, re.compile(r"allow_tma\s*=\s*\w+")),
-    ("optimization_hints", HINT, re.compile(r"optimization_hints\s*=\s*<.*?>(?=\s*:|$)")),
     ("padding_value", CRITICAL, re.compile(r"padding_value\s*=\s*\w+")),
     ("tile_shape", CRITICAL, re.compile(r"tile=\([^)]*\)")),
     ("reduction_identity", CRITICAL, re.compile(r"identities=\[[^\]]*\]")),
@@ -48,6 +52,9 @@ class Finding:
     left: dict | None        # {"ir_line", "text", "source"} on the Python side
     right: dict | None       # the same on the Rust side
     noise_id: str | None = None
+    # facts and hints: {kind, subject, reference, port, direction, origin, checked_by,
+    # evidence, ...} (fact_findings.py)
+    fact: dict | None = None
 
     @property
     def severity(self) -> str:
@@ -59,7 +66,7 @@ class Finding:
     @classmethod
     def from_json(cls, data: dict) -> "Finding":
         return cls(data["category"], data["kind"], data["detail"], data["left"], data["right"],
-                   data.get("noise_id"))
+                   data.get("noise_id"), data.get("fact"))
 
 
 @cache
@@ -81,25 +88,6 @@ def classify(pair: OpPair) -> list[tuple[str, str, str, str | None]]:
         found.append((NOISE, "reordered", f"{pair.left.name} in another order", "reordered"))
     if pair.operand_mismatch:
         found.append(_operands(pair))
-    found += _predicates(pair)
-    return found
-
-
-def _predicates(pair: OpPair):
-    """Facts assumed about an operand (div_by, bounded) that differ between the sides."""
-    found = []
-    for position, l_preds, r_preds in pair.predicate_diffs:
-        l_div = [p for p in l_preds if p.startswith("div_by")]
-        r_div = [p for p in r_preds if p.startswith("div_by")]
-        detail = (f"`{pair.left.name}` operand {position}: assumes {_show(list(l_preds))} "
-                  f"-> {_show(list(r_preds))}")
-        if l_div != r_div:
-            found.append((HINT, "div_by", detail, None))
-        elif [p for p in l_preds if not p.startswith("bounded")] == \
-                [p for p in r_preds if not p.startswith("bounded")]:
-            found.append((NOISE, "bounded", detail, "extra_assume_bounded"))
-        else:
-            found.append((HINT, "assume", detail, None))
     return found
 
 
@@ -135,9 +123,6 @@ def _changed(left: Operation, right: Operation):
         if l_vals != r_vals:
             found.append((category, kind, f"`{left.name}`: {_show(l_vals)} -> {_show(r_vals)}",
                           None))
-    if any(f[1] != "optimization_hints" for f in found):
-        # a named hint (latency, allow_tma) says more than the whole hints attribute
-        found = [f for f in found if f[1] != "optimization_hints"]
     l_types, r_types = _TYPES.search(l_text), _TYPES.search(r_text)
     if (l_types and r_types and l_types[1] != r_types[1]
             and not any(f[1] in ("tile_shape", "padding_value") for f in found)):
@@ -192,7 +177,8 @@ def describe_side(op: Operation | None, op_lines: dict[int, int], sources: dict)
             "source_line": source.line if source else None}
 
 
-def findings_for(alignment: Alignment, left_lines, right_lines, left_src, right_src):
+def findings_for(alignment: Alignment, left_lines, right_lines, left_src, right_src,
+                 context: FactContext | None = None):
     out: list[Finding] = []
     for problem in alignment.signature_mismatch:
         category = HINT if problem.startswith("entry attributes") else CRITICAL
@@ -206,4 +192,7 @@ def findings_for(alignment: Alignment, left_lines, right_lines, left_src, right_
             out.append(Finding(category, kind, detail,
                                describe_side(pair.left, left_lines, left_src),
                                describe_side(pair.right, right_lines, right_src), noise_id))
+    for category, kind, detail, left, right, noise_id, fact in fact_findings(alignment, context):
+        out.append(Finding(category, kind, detail, describe_side(left, left_lines, left_src),
+                           describe_side(right, right_lines, right_src), noise_id, fact))
     return out

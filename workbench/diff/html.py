@@ -25,7 +25,7 @@ td.src { color: #555; font-style: italic; white-space: normal; }
 tr.changed td.code { background: #fff3cd; } tr.missing td.left { background: #fde2e2; }
 tr.extra td.right { background: #e2f0fd; } tr.moved td.code { background: #eef; }
 tr.finding td.code { outline: 2px solid #c62828; }
-ul.findings li.critical, ul.findings li.arithmetic { color: #c62828; }
+ul.findings li.critical, ul.findings li.arithmetic, ul.findings li.perf { color: #c62828; }
 ul.findings li.hint { color: #ef6c00; } ul.findings li.noise { color: #777; }
 """
 

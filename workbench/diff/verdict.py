@@ -4,17 +4,23 @@ JSON schema `workbench.diff/1`:
   schema        "workbench.diff/1"
   verdict       "PASS" | "PASS_WITH_NOTES" | "FAIL"
   left, right   {"label": str, "symbol": str}   (left: the Python kernel, right: the port)
-  counts        {"critical": n, "hint": n, "arithmetic": n, "noise": n}
+  counts        {"critical": n, "perf": n, "hint": n, "arithmetic": n, "noise": n}
   findings      [{category, severity, kind, detail, noise_id,
-                  left: {ir_line, text, source, source_line} | null, right: same | null}]
+                  left: {ir_line, text, source, source_line} | null, right: same | null,
+                  fact: null | {kind, subject, port_subject, role, unit, itemsize,
+                                reference, port, direction, origin, checked_by, uses,
+                                conversion?, hint?, evidence: null | {available, same,
+                                what, changes, reason}}}]
+  evidence      the machine-code evidence the findings were judged with, or null when
+                none was needed: {available, same, what, changes, reason}
   alignment     [[left_ir_line | null, right_ir_line | null, status]]
                 status: same, changed, moved, missing, extra
   left_text, right_text   the normalized IR both line numbers refer to
   left_sources, right_sources     {ir_line: "file:line:column"}  (the op's source location)
   left_locations, right_locations {ir_line: [file, line, column]}  (the same, unparsed: the
                                   widget links IR lines to the lines of its source panes)
-Rules: any critical or arithmetic finding -> FAIL; else any hint -> PASS_WITH_NOTES;
-else PASS. Noise never changes the verdict.
+Rules: any critical, perf or arithmetic finding -> FAIL; else any hint -> PASS_WITH_NOTES;
+else PASS. Noise never changes the verdict. Facts and hints follow facts.py's rules.
 """
 from __future__ import annotations
 
@@ -25,7 +31,8 @@ from ..ir.locations import SourceLoc
 from ..ir.model import Module
 from ..ir.printer import print_module
 from .align import align_modules
-from .findings import ARITHMETIC, CRITICAL, HINT, NOISE, Finding, findings_for
+from .facts import FactContext
+from .findings import ARITHMETIC, CRITICAL, FAILING, HINT, NOISE, PERF, Finding, findings_for
 
 SCHEMA = "workbench.diff/1"
 PASS, PASS_WITH_NOTES, FAIL = "PASS", "PASS_WITH_NOTES", "FAIL"
@@ -44,9 +51,10 @@ class DiffReport:
     # IR line -> the source line it came from (through loc), per side
     left_sources: dict[int, SourceLoc] = field(default_factory=dict)
     right_sources: dict[int, SourceLoc] = field(default_factory=dict)
+    evidence: dict | None = None     # MachineEvidence.to_json() when it was asked for
 
     def counts(self) -> dict[str, int]:
-        counts = {CRITICAL: 0, HINT: 0, ARITHMETIC: 0, NOISE: 0}
+        counts = {CRITICAL: 0, PERF: 0, HINT: 0, ARITHMETIC: 0, NOISE: 0}
         for f in self.findings:
             counts[f.category] += 1
         return counts
@@ -62,6 +70,7 @@ class DiffReport:
             "left_text": self.left_text, "right_text": self.right_text,
             "left_sources": {str(k): str(v) for k, v in self.left_sources.items()},
             "right_sources": {str(k): str(v) for k, v in self.right_sources.items()},
+            "evidence": self.evidence,
             "left_locations": _locations(self.left_sources),
             "right_locations": _locations(self.right_sources),
         }
@@ -80,7 +89,8 @@ class DiffReport:
             left_label=data["left"]["label"], right_label=data["right"]["label"],
             symbols={"left": data["left"]["symbol"], "right": data["right"]["symbol"]},
             left_sources=_sources_from_json(data.get("left_sources", {})),
-            right_sources=_sources_from_json(data.get("right_sources", {})))
+            right_sources=_sources_from_json(data.get("right_sources", {})),
+            evidence=data.get("evidence"))
 
     def to_text(self, show_noise: bool = False) -> str:
         counts = self.counts()
@@ -94,10 +104,20 @@ class DiffReport:
                 if side:
                     where = f"   ({side['source']})" if side.get("source") else ""
                     lines.append(f"      {label:6} L{side['ir_line']}: {side['text']}{where}")
+        if self.evidence:
+            lines.append("  machine code: " + _evidence_line(self.evidence))
         hidden = counts[NOISE] if not show_noise else 0
         if hidden:
             lines.append(f"  ({hidden} noise finding(s) hidden; --noise shows them)")
         return "\n".join(lines)
+
+
+def _evidence_line(evidence: dict) -> str:
+    if not evidence.get("available"):
+        return f"no SASS ({evidence.get('reason')})"
+    if evidence.get("same"):
+        return f"same SASS ({evidence.get('what')})"
+    return f"SASS differs ({evidence.get('what')}): " + "; ".join(evidence.get("changes", [])[:6])
 
 
 def _locations(sources: dict) -> dict[str, list]:
@@ -105,16 +125,18 @@ def _locations(sources: dict) -> dict[str, list]:
 
 
 def diff_modules(left: Module, right: Module, left_label: str = "python",
-                 right_label: str = "rust") -> DiffReport:
-    """Diff two *normalized* modules."""
+                 right_label: str = "rust", context: FactContext | None = None) -> DiffReport:
+    """Diff two *normalized* modules; `context` says what is known beyond the two texts
+    (where the port's facts come from, what its C ABI checks, the machine code)."""
     left_lines, right_lines = {}, {}
     left_text = print_module(left, left_lines)
     right_text = print_module(right, right_lines)
     alignment = align_modules(left, right)
-    findings = findings_for(alignment, left_lines, right_lines, _sources(left), _sources(right))
+    findings = findings_for(alignment, left_lines, right_lines, _sources(left), _sources(right),
+                            context)
 
     categories = {f.category for f in findings}
-    verdict = FAIL if categories & {CRITICAL, ARITHMETIC} else \
+    verdict = FAIL if categories & FAILING else \
         PASS_WITH_NOTES if HINT in categories else PASS
     rows = sorted(((left_lines.get(id(p.left)) if p.left else None,
                     right_lines.get(id(p.right)) if p.right else None, p.status)
@@ -125,7 +147,8 @@ def diff_modules(left: Module, right: Module, left_label: str = "python",
     return DiffReport(verdict, findings, rows, left_text, right_text, left_label, right_label,
                       {"left": left.symbols.get("kernel"), "right": right.symbols.get("kernel")},
                       {left_lines[i]: loc for i, loc in left_src.items() if i in left_lines},
-                      {right_lines[i]: loc for i, loc in right_src.items() if i in right_lines})
+                      {right_lines[i]: loc for i, loc in right_src.items() if i in right_lines},
+                      context._evidence.to_json() if context and context._evidence else None)
 
 
 def _sources_from_json(raw: dict[str, str]) -> dict[int, SourceLoc]:

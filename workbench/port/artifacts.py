@@ -28,9 +28,10 @@ SCHEMAS: dict[str, tuple[set[str], dict[str, type]]] = {
     "build": ({"BUILT", "BUILD_FAILED"}, {"library": (str, type(None)), "diagnostics": list}),
     "ir_diff": ({"PASS", "PASS_WITH_NOTES", "FAIL", "ERROR"}, {"cases": list}),
     "gpu_check": ({"PASS", "FAIL", "SKIPPED"}, {"reason": str, "results": list}),
-    "diff_analysis": ({"FIX_KERNEL", "FIX_HOST", "COMPILER_PROBLEM", "NOTHING_TO_FIX"},
+    "diff_analysis": ({"FIX_KERNEL", "FIX_HOST", "COMPILER_PROBLEM", "REFERENCE_PROBLEM",
+                       "UNDETERMINED", "NOTHING_TO_FIX"},
                       {"owner": str, "kind": str, "evidence": list}),
-    "fix": ({"FIXED", "NO_FIX", "CAP_REACHED"}, {"attempts": int, "notes": list}),
+    "fix": ({"FIXED", "NO_FIX", "CAP_REACHED", "NOT_THE_PORT"}, {"attempts": int, "notes": list}),
     "final": ({"PASS", "PASS_WITH_NOTES", "FAIL", "UNSUPPORTED", "CAP_REACHED", "ERROR"},
               {"stages": list}),
 }

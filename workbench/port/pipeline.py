@@ -114,20 +114,35 @@ def _run_stages(ctx: RunContext, first: int) -> str:
 
 
 def _fix_loop(ctx: RunContext) -> str:
-    """Ask the drafter to fix what the analysis blames, rebuild and re-diff; bounded."""
+    """Ask the drafter to fix what the analysis blames, in the stage that owns it (the
+    kernel's files or the host's, never the other's), rebuild and re-diff; bounded. A
+    failure the port does not own (the compiler, the reference) ends the run."""
     while True:
         analysis = stage_diff_analysis(ctx)
         if analysis.verdict in ("NOTHING_TO_FIX",):
             return _final_verdict(ctx)
+        stage = analysis.data.get("fix_stage")
+        if stage is None:
+            ctx.record(Artifact("fix", "NOT_THE_PORT", f"owner {analysis.data['owner']}: "
+                                "nothing in the port to fix",
+                                {"attempts": ctx.counts.get("fix", 0), "notes":
+                                 analysis.data["evidence"][:5], "fix_stage": None}))
+            return "FAIL"
         if ctx.over_cap("fix"):
             ctx.record(Artifact("fix", "CAP_REACHED", f"{RUN_CAPS['fix']} fix attempts used",
                                 {"attempts": ctx.counts.get("fix", 0), "notes": []}))
             return "CAP_REACHED"
+        before = _port_files(ctx.port)
         fixed = ctx.drafter.fix(ctx, analysis)
+        undone = _keep_to_stage(ctx.port, before, stage,
+                                ctx.folder / f"undone-fix{ctx.counts.get('fix', 0) + 1}")
         ctx.record(Artifact("fix", "FIXED" if fixed else "NO_FIX",
-                            "files rewritten" if fixed else "the drafter has no fix for this",
-                            {"attempts": ctx.counts.get("fix", 0) + 1,
-                             "notes": analysis.data["evidence"][:5]}))
+                            (f"{stage}: files rewritten" if fixed else
+                             "the drafter has no fix for this")
+                            + (f"; edits outside {stage} undone: {', '.join(undone)}"
+                               if undone else ""),
+                            {"attempts": ctx.counts.get("fix", 0) + 1, "fix_stage": stage,
+                             "undone": undone, "notes": analysis.data["evidence"][:5]}))
         if not fixed:
             return "FAIL"
         for stage in ("build", "ir_diff", "gpu_check"):
@@ -136,6 +151,36 @@ def _fix_loop(ctx: RunContext) -> str:
                 break
         else:
             return _final_verdict(ctx)
+
+
+def owned_by(rel: str) -> str:
+    """The drafting stage that owns a port file: the kernel's sources, or the host's."""
+    return "write_kernel" if rel.startswith("src/kernel") else "write_host"
+
+
+def _port_files(port: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(port)): p.read_bytes() for p in sorted(port.rglob("*"))
+            if p.is_file() and not {"target", ".history"} & set(p.relative_to(port).parts)}
+
+
+def _keep_to_stage(port: Path, before: dict[str, bytes], stage: str, keep: Path) -> list[str]:
+    """Undo a fix's edits to files another stage owns (the old versions go back; a file the
+    fix created there is removed; what it wrote is kept in `keep`): the loop goes back to
+    one stage only."""
+    after = _port_files(port)
+    undone = []
+    for rel in sorted(set(before) | set(after)):
+        if owned_by(rel) == stage or before.get(rel) == after.get(rel):
+            continue
+        undone.append(rel)
+        if rel in after:
+            (keep / rel).parent.mkdir(parents=True, exist_ok=True)
+            (keep / rel).write_bytes(after[rel])
+        if rel in before:
+            (port / rel).write_bytes(before[rel])
+        else:
+            (port / rel).unlink()
+    return undone
 
 
 def _final_verdict(ctx: RunContext) -> str:

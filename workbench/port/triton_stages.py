@@ -108,7 +108,10 @@ def stage_corpus_diff(ctx) -> Artifact:
     except WorkbenchError as e:
         return Artifact("corpus_diff", "ERROR", e.message.splitlines()[0],
                         {"corpus": corpus.target, "cases": []})
-    report = diff_modules(left, right, left_label="corpus", right_label="rust")
+    from ..evidence import case_context
+    # where the port's facts come from (re-derived per call, or fixed by its code)
+    context = case_context(ctx.op, 0, left, right, sass=False)
+    report = diff_modules(left, right, left_label="corpus", right_label="rust", context=context)
     case = {"case": 0, "verdict": report.verdict, "counts": report.counts(),
             "findings": [f.to_json() for f in report.findings if f.category != "noise"][:40]}
     return Artifact("corpus_diff", report.verdict,

@@ -22,9 +22,25 @@ def _tool_env() -> dict:
     return env
 
 
+def tileiras() -> Path:
+    """The pinned tileiras, or the one WORKBENCH_TILEIRAS names (the compiler fixture's)."""
+    override = os.environ.get("WORKBENCH_TILEIRAS")
+    return Path(override) if override else nvidia_tool("tileiras")
+
+
+def _compiler_identity(tool: Path) -> bytes:
+    """Part of a cubin's cache key: another compiler makes another cubin."""
+    try:
+        stat = tool.stat()
+        return f"{tool.resolve()}:{stat.st_size}:{stat.st_mtime_ns}".encode()
+    except OSError:
+        return str(tool).encode()
+
+
 def compile_cubin(bytecode: bytes, target: str = TARGET) -> Path:
     """The cubin for this bytecode, compiled once and then read from the cache."""
-    key = hashlib.sha256(bytecode + target.encode()).hexdigest()[:24]
+    tool = tileiras()
+    key = hashlib.sha256(bytecode + target.encode() + _compiler_identity(tool)).hexdigest()[:24]
     cubin = CACHE_DIR / f"{key}.cubin"
     if cubin.exists():
         return cubin
@@ -32,7 +48,7 @@ def compile_cubin(bytecode: bytes, target: str = TARGET) -> Path:
     with tempfile.TemporaryDirectory(prefix="workbench-") as tmp:
         source, out = Path(tmp) / "kernel.tileirbc", Path(tmp) / "kernel.cubin"
         source.write_bytes(bytecode)
-        run_tool([str(nvidia_tool("tileiras")), f"--gpu-name={target}", "-O3", "-o", str(out),
+        run_tool([str(tool), f"--gpu-name={target}", "-O3", "-o", str(out),
                   str(source)], timeout=COMPILE_TIMEOUT_S, env=_tool_env())
         temporary = cubin.with_suffix(f".tmp{os.getpid()}")
         temporary.write_bytes(out.read_bytes())

@@ -6,6 +6,7 @@ mod call;
 mod emit;
 mod launch;
 mod raw;
+pub mod promises;
 
 pub use call::Call;
 pub use emit::emit_entry;
@@ -75,6 +76,11 @@ macro_rules! port {
             consts: *const i64, n_consts: i32, stream: *mut ::std::ffi::c_void,
         ) -> i32 {
             $crate::guard(|| {
+                // the manifest's promises (port.toml), before any CUDA call
+                unsafe {
+                    $crate::promises::check($op, include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/port.toml")),
+                                            tensors, n_tensors)?
+                };
                 let $call = unsafe {
                     $crate::Call::new($op, tensors, n_tensors, $n_tensors, scalars, n_scalars,
                                       $n_scalars, consts, n_consts, $n_consts, stream)?

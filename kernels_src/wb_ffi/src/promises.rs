@@ -1,0 +1,164 @@
+//! The promises a port's manifest makes about its tensors, checked on every call before
+//! anything reaches CUDA (no device is opened, nothing is launched when one is broken).
+//!
+//! The manifest is the port's own `port.toml`, compiled into the library by `wb_ffi::port!`;
+//! its `[tensors.NAME]` tables come in the C ABI's tensor order, and each may say:
+//!
+//! ```toml
+//! [tensors.x]
+//! rank = 2
+//! dtypes = ["f32", "f16", "bf16"]
+//! unit_stride = [1]                    # dims whose stride is 1 (a dim of extent 1 may have any)
+//! div_by = ["shape[1] 16", "base 16"]  # facts the kernel assumes: shape[d] and stride[d] in
+//!                                      # elements, base in bytes
+//! ```
+//!
+//! The workbench's diff reads the same file to know which of a port's facts are checked.
+
+use crate::launch::{Error, WbTensor, dtype_name, set_error};
+
+#[derive(Default)]
+struct Rule {
+    name: String,
+    rank: Option<i32>,
+    dtypes: Vec<String>,
+    unit_stride: Vec<usize>,
+    div_by: Vec<(String, i64)>,
+}
+
+fn strings(value: &str) -> Vec<String> {
+    value.trim().trim_start_matches('[').trim_end_matches(']').split(',')
+        .map(|s| s.trim().trim_matches('"').to_string()).filter(|s| !s.is_empty()).collect()
+}
+
+/// The `[tensors.*]` tables of a port.toml, in order (a small subset of TOML: one
+/// `key = value` per line, arrays on one line).
+fn rules(manifest: &str) -> Vec<Rule> {
+    let mut out: Vec<Rule> = Vec::new();
+    let mut in_tensor = false;
+    for raw in manifest.lines() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.starts_with('[') {
+            let table = line.trim_matches(|c| c == '[' || c == ']');
+            in_tensor = table.starts_with("tensors.");
+            if in_tensor {
+                out.push(Rule { name: table["tensors.".len()..].to_string(), ..Rule::default() });
+            }
+            continue;
+        }
+        let (Some(rule), Some((key, value))) = (out.last_mut().filter(|_| in_tensor), line.split_once('='))
+        else { continue };
+        match key.trim() {
+            "rank" => rule.rank = value.trim().parse().ok(),
+            "dtypes" => rule.dtypes = strings(value),
+            "unit_stride" => rule.unit_stride = strings(value).iter().filter_map(|s| s.parse().ok()).collect(),
+            "div_by" => rule.div_by = strings(value).iter().filter_map(|s| {
+                let (what, n) = s.split_once(' ')?;
+                Some((what.to_string(), n.trim().parse().ok()?))
+            }).collect(),
+            _ => {}
+        }
+    }
+    out
+}
+
+fn broken(op: &str, rule: &Rule, what: String, promise: String, key: &str) -> Error {
+    set_error(Error::BadArgument, format!(
+        "{op}: {}: {what} breaks the port's promise {promise} (port.toml [tensors.{}] {key}); \
+         nothing was launched", rule.name, rule.name))
+}
+
+fn check_one(op: &str, rule: &Rule, t: &WbTensor) -> Result<(), Error> {
+    if let Some(rank) = rule.rank {
+        if t.ndim != rank {
+            return Err(broken(op, rule, format!("rank {}", t.ndim), format!("`rank {rank}`"), "rank"));
+        }
+    }
+    let name = dtype_name(t.dtype);
+    if !rule.dtypes.is_empty() && !rule.dtypes.iter().any(|d| d == name) {
+        return Err(broken(op, rule, format!("dtype {name} (code {})", t.dtype),
+                          format!("`dtype in {:?}`", rule.dtypes), "dtypes"));
+    }
+    let n = t.ndim.clamp(0, 4) as usize;
+    if let Some(d) = (0..n).find(|&d| t.shape[d] < 0 || t.strides[d] < 0) {
+        // cutile's entry assumes bounded<0, ?> of every extent and stride
+        return Err(set_error(Error::BadArgument, format!(
+            "{op}: {}: negative extent or stride in dim {d} (extent {}, stride {}); the port \
+             assumes none; nothing was launched", rule.name, t.shape[d], t.strides[d])));
+    }
+    for &dim in &rule.unit_stride {
+        if dim < n && t.shape[dim] > 1 && t.strides[dim] != 1 {
+            return Err(broken(op, rule, format!("stride {} in dim {dim}", t.strides[dim]),
+                              format!("`unit stride in dim {dim}`"), "unit_stride"));
+        }
+    }
+    for (what, divisor) in &rule.div_by {
+        let value = match what.as_str() {
+            "base" => Some(t.ptr as i64),
+            w => w.strip_suffix(']').and_then(|w| w.split_once('[')).and_then(|(kind, d)| {
+                let d: usize = d.parse().ok().filter(|&d| d < n)?;
+                match kind { "shape" => Some(t.shape[d]), "stride" => Some(t.strides[d]), _ => None }
+            }),
+        };
+        match value {
+            Some(v) if *divisor > 0 && v % divisor != 0 => {
+                let unit = if what == "base" { "bytes" } else { "elements" };
+                return Err(broken(op, rule, format!("{what} = {v}"),
+                                  format!("`{what} div_by<{divisor}>` ({unit})"), "div_by"));
+            }
+            None => return Err(broken(op, rule, format!("{what} (not a dim of this tensor)"),
+                                      format!("`{what} div_by<{divisor}>`"), "div_by")),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Check every tensor of a C call against the manifest's promises. Counts and null pointers
+/// are left to `Call::new`, which reports them.
+///
+/// # Safety
+/// `tensors` must be valid for `n_tensors` descriptors (or null).
+pub unsafe fn check(op: &str, manifest: &str, tensors: *const WbTensor, n_tensors: i32) -> Result<(), Error> {
+    let rules = rules(manifest);
+    if tensors.is_null() || n_tensors < 0 || n_tensors as usize != rules.len() {
+        return Ok(());
+    }
+    let tensors = unsafe { std::slice::from_raw_parts(tensors, n_tensors as usize) };
+    for (rule, t) in rules.iter().zip(tensors) {
+        check_one(op, rule, t)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MANIFEST: &str = "module = \"m\"\n[tensors.x]\nrank = 2\ndtypes = [\"f32\"]\n\
+        unit_stride = [1]   # the inner dim\ndiv_by = [\"shape[1] 16\", \"base 16\"]\n[entries]\n\"A=1\" = \"e\"\n";
+
+    fn tensor(shape: [i64; 2], strides: [i64; 2], ptr: u64) -> WbTensor {
+        WbTensor { ptr, ndim: 2, shape: [shape[0], shape[1], 0, 0], strides: [strides[0], strides[1], 0, 0], dtype: 0, device: 0 }
+    }
+
+    #[test]
+    fn reads_the_tensor_tables_in_order() {
+        let r = rules(MANIFEST);
+        assert_eq!(r.len(), 1);
+        assert_eq!((r[0].rank, r[0].unit_stride.clone()), (Some(2), vec![1]));
+        assert_eq!(r[0].div_by, vec![("shape[1]".to_string(), 16), ("base".to_string(), 16)]);
+    }
+
+    #[test]
+    fn each_broken_promise_names_the_argument_and_the_fact() {
+        let r = &rules(MANIFEST)[0];
+        assert!(check_one("op", r, &tensor([4, 32], [32, 1], 256)).is_ok());
+        assert!(check_one("op", r, &tensor([4, 32], [64, 2], 256)).is_err());
+        assert!(crate::launch::last_error().contains("x: stride 2 in dim 1 breaks the port's promise `unit stride in dim 1`"));
+        assert!(check_one("op", r, &tensor([4, 33], [33, 1], 256)).is_err());
+        assert!(crate::launch::last_error().contains("shape[1] = 33 breaks the port's promise `shape[1] div_by<16>`"));
+        assert!(check_one("op", r, &tensor([4, 32], [32, 1], 260)).is_err());
+        assert!(crate::launch::last_error().contains("base = 260"));
+    }
+}
