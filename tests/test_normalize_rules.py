@@ -62,3 +62,29 @@ def test_per_op_hints_are_resolved_for_the_target():
 }
 """
     assert "sm_90 = {latency = 1}" in print_module(normalize(parse(text)))
+
+
+def test_commutative_operands_put_a_constant_last_wherever_it_is_defined():
+    """cutile defines a const generic's constant at the entry's top, cuTile Python where the
+    source reads it: `M + TILE_M` is addi(M, 4) on both sides once normalized."""
+    late = """entry @k(%arg0: tile<i32>) {
+  %0 = assume bounded<0, ?>, %arg0 : tile<i32>
+  %1 = constant <i32: 4> : tile<i32>
+  %2 = addi %0, %1 : tile<i32>
+  print_tko %2
+  return
+}
+"""
+    early = """entry @k(%arg0: tile<i32>) {
+  %1 = constant <i32: 4> : tile<i32>
+  %0 = assume bounded<0, ?>, %arg0 : tile<i32>
+  %2 = addi %1, %0 : tile<i32>
+  print_tko %2
+  return
+}
+"""
+    for text in (late, early):
+        module = normalize(parse(text))
+        defs = {r.name: op.name for op in module.walk() for r in op.results}
+        addi = next(op for op in module.walk() if op.name == "addi")
+        assert [defs[t.text] for t in addi.operands()] == ["assume", "constant"]
