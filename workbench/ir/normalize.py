@@ -85,7 +85,13 @@ def _unique_block(block: Block, scope: dict[str, str], seen: set[str]) -> None:
     for arg in block.args or []:
         arg.name = define(arg.name)
     for op in block.ops:
-        _rename_uses([op], scope)
+        # a loop header's own definitions (`for %i`, `%iterArg0 = ..`) are not uses: renamed
+        # as uses first, a third sibling loop's would take the second's name
+        defined = {id(tok) for tok in op.definitions()}
+        for tok in op.value_tokens():
+            name, index = split_value_ref(tok.text)
+            if id(tok) not in defined and name in scope:
+                tok.text = scope[name] + (f"#{index}" if index is not None else "")
         for tok in op.definitions():
             tok.text = define(tok.text)
         for result in op.results:

@@ -10,6 +10,8 @@ pub use port_rms_norm::{wb_rms_norm, wb_rms_norm_build_id, wb_rms_norm_emit};
 pub use port_silu_and_mul::{wb_silu_and_mul, wb_silu_and_mul_build_id, wb_silu_and_mul_emit};
 pub use port_softmax::{wb_softmax, wb_softmax_build_id, wb_softmax_emit};
 pub use port_tilegym_dropout_forward::{wb_tilegym_dropout_forward, wb_tilegym_dropout_forward_build_id, wb_tilegym_dropout_forward_emit};
+pub use port_tilegym_layer_norm_legacy_fused::{wb_tilegym_layer_norm_legacy_fused, wb_tilegym_layer_norm_legacy_fused_build_id, wb_tilegym_layer_norm_legacy_fused_emit};
+pub use port_tilegym_layer_norm_legacy_persistent::{wb_tilegym_layer_norm_legacy_persistent, wb_tilegym_layer_norm_legacy_persistent_build_id, wb_tilegym_layer_norm_legacy_persistent_emit};
 pub use port_tilegym_rms_norm_gather::{wb_tilegym_rms_norm_gather, wb_tilegym_rms_norm_gather_build_id, wb_tilegym_rms_norm_gather_emit};
 pub use port_tilegym_rms_norm_multi_wave_cached::{wb_tilegym_rms_norm_multi_wave_cached, wb_tilegym_rms_norm_multi_wave_cached_build_id, wb_tilegym_rms_norm_multi_wave_cached_emit};
 pub use port_tilegym_rms_norm_static_persistent::{wb_tilegym_rms_norm_static_persistent, wb_tilegym_rms_norm_static_persistent_build_id, wb_tilegym_rms_norm_static_persistent_emit};
