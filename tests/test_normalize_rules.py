@@ -62,3 +62,51 @@ def test_per_op_hints_are_resolved_for_the_target():
 }
 """
     assert "sm_90 = {latency = 1}" in print_module(normalize(parse(text)))
+
+
+def test_commutative_operands_put_a_constant_last_wherever_it_is_defined():
+    """cutile defines a const generic's constant at the entry's top, cuTile Python where the
+    source reads it: `M + TILE_M` is addi(M, 4) on both sides once normalized."""
+    late = """entry @k(%arg0: tile<i32>) {
+  %0 = assume bounded<0, ?>, %arg0 : tile<i32>
+  %1 = constant <i32: 4> : tile<i32>
+  %2 = addi %0, %1 : tile<i32>
+  print_tko %2
+  return
+}
+"""
+    early = """entry @k(%arg0: tile<i32>) {
+  %1 = constant <i32: 4> : tile<i32>
+  %0 = assume bounded<0, ?>, %arg0 : tile<i32>
+  %2 = addi %1, %0 : tile<i32>
+  print_tko %2
+  return
+}
+"""
+    for text in (late, early):
+        module = normalize(parse(text))
+        defs = {r.name: op.name for op in module.walk() for r in op.results}
+        addi = next(op for op in module.walk() if op.name == "addi")
+        assert [defs[t.text] for t in addi.operands()] == ["assume", "constant"]
+
+
+def test_three_sibling_loops_reusing_names_keep_their_own_induction_variables():
+    """cuTile Python names every loop's variable %loopIdx; a third loop's body must still
+    read its own (it once read the second's, and hoist_invariant then moved its body out)."""
+    loop = """  %{n} = for %loopIdx in (%c0 to %arg0, step %c1) : tile<i32> iter_values(%iterArg0 = %t) -> (token) {{
+    %v{n} = reshape %loopIdx : tile<i32> -> tile<1xi32>
+    print_tko %v{n}
+    continue %iterArg0 : token
+  }}
+"""
+    text = ("entry @k(%arg0: tile<i32>) {\n  %t = make_token : token\n"
+            "  %c0 = constant <i32: 0> : tile<i32>\n  %c1 = constant <i32: 1> : tile<i32>\n"
+            + "".join(loop.format(n=n) for n in range(3)) + "  return\n}\n")
+    module = normalize(parse(text))
+    loops = [op for op in module.walk() if op.name == "for"]
+    assert len(loops) == 3
+    for op in loops:
+        body = [o.name for o in op.regions[0].block.ops]
+        assert body[0] == "reshape", body
+        iv = op.definitions()[0].text
+        assert iv in [t.text for t in op.regions[0].block.ops[0].operands()]

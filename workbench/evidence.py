@@ -100,9 +100,9 @@ def case_context(op: Operator, case_index: int, left: Module, right: Module,
     emit = lambda text: emit_in_child(op.name, library, text)          # noqa: E731
     probe = _module(emit(probe_request(request, unit_strides=True)))
     no_unit = _module(emit(probe_request(request, unit_strides=False)))
-    names = {side: n if _fits(n, module) else {} for side, n, module in
-             (("left", argument_names(op, "python"), left),
-              ("right", argument_names(op, "rust"), right))}
+    names = {"left": _fitting(left, argument_names(op, "python")),
+             "right": _fitting(right, argument_names(op, "rust"),
+                               argument_names(op, "rust", partitions=False))}
     evidence = (lambda: machine_evidence(op, case_index, emit(matched_request(request)))) \
         if sass else (lambda: MachineEvidence(False, reason="SASS not asked for (--no-sass)"))
     context = FactContext(names=names, port_fixed=fixed_facts(right, probe),
@@ -118,6 +118,11 @@ def _module(bytecode: bytes) -> Module:
 
 def _views(module: Module) -> list:
     return [o for o in module.walk() if o.name == "make_tensor_view"]
+
+
+def _fitting(module: Module, *candidates: dict) -> dict:
+    """The first candidate naming that fits the module's entry arguments, else none."""
+    return next((names for names in candidates if _fits(names, module)), {})
 
 
 def _fits(names: dict, module: Module) -> bool:
@@ -142,9 +147,11 @@ def fixed_facts(case: Module, probe: Module) -> dict[str, tuple[str, ...]]:
     return out
 
 
-def argument_names(op: Operator, side: str) -> dict[str, str]:
+def argument_names(op: Operator, side: str, partitions: bool = True) -> dict[str, str]:
     """Entry argument -> `x.base`, `x.shape[1]`, `x.stride[0]`, `eps`: cuTile Python passes
-    an array as base, shape, strides; cutile adds an output's partition shape and strides."""
+    an array as base, shape, strides; cutile adds an output's partition shape and strides
+    (`partitions`: unless the port takes its outputs as plain tensors, stored through
+    pointers)."""
     from .sources.kernel import load_operator_kernel
     kernel = load_operator_kernel(op)
     runtime = [p for p in kernel.params if p not in kernel.const_params]
@@ -157,7 +164,7 @@ def argument_names(op: Operator, side: str) -> dict[str, str]:
         rank = len(spec.shape)
         labels += [f"{name}.base"] + [f"{name}.shape[{d}]" for d in range(rank)] + \
             [f"{name}.stride[{d}]" for d in range(rank)]
-        if side == "rust" and name in op.outputs and name not in raw:   # a raw array: no partition
+        if partitions and side == "rust" and name in op.outputs and name not in raw:
             labels += [f"{name}.partition_shape[{d}]" for d in range(rank)] + \
                 [f"{name}.partition_stride[{d}]" for d in range(rank)]
     return {f"%arg{i}": label for i, label in enumerate(labels)}

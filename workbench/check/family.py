@@ -133,6 +133,15 @@ def _tilegym_launcher(kernel):
     return launch
 
 
+def case_options(fn, problem) -> dict:
+    """The case's options (eps, p, seed, ...) that a reference function names as parameters:
+    `reference(t, torch, p=0.5, seed=0)` gets the case's p and seed, `reference(t, torch)`
+    nothing."""
+    import inspect
+    names = inspect.signature(fn).parameters
+    return {k: v for k, v in problem.options.items() if k in names}
+
+
 def _reference(rules):
     import importlib.util
     path = rules.folder / "reference.py"
@@ -149,7 +158,7 @@ def _check(rules, op, index, launch, launchers, torch) -> dict:
     problem = rules.problem(index)
     pristine = make_tensors(rules, problem, torch)
     reference = _reference(rules)
-    expected = reference.reference(pristine, torch)
+    expected = reference.reference(pristine, torch, **case_options(reference.reference, problem))
     tolerance = op.tolerance.get(problem.dtype, 1e-5)
     stream = torch.cuda.current_stream()
     outputs = [n for n in problem.outputs() if any(b.source == n for b in launch.args)]
@@ -208,7 +217,9 @@ def _bench(rules, op, index, launch, launchers, settings: dict, torch) -> dict:
                                                                stream), settings, torch)
     torch_op = getattr(reference, "torch_op", None)
     if torch_op is not None:
-        sides[TORCH] = _time_side(lambda i: torch_op(sets[i % len(sets)], torch), settings, torch)
+        options = case_options(torch_op, problem)
+        sides[TORCH] = _time_side(lambda i: torch_op(sets[i % len(sets)], torch, **options),
+                                  settings, torch)
     return {"case": index, "entry": op.name, "label": _label(rules, index),
             "launch": _launch_json(chosen), "tuned": tried, "sides": sides,
             "bytes": moved, "flops": flops, "rotation": len(sets)}

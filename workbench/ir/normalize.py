@@ -85,7 +85,13 @@ def _unique_block(block: Block, scope: dict[str, str], seen: set[str]) -> None:
     for arg in block.args or []:
         arg.name = define(arg.name)
     for op in block.ops:
-        _rename_uses([op], scope)
+        # a loop header's own definitions (`for %i`, `%iterArg0 = ..`) are not uses: renamed
+        # as uses first, a third sibling loop's would take the second's name
+        defined = {id(tok) for tok in op.definitions()}
+        for tok in op.value_tokens():
+            name, index = split_value_ref(tok.text)
+            if id(tok) not in defined and name in scope:
+                tok.text = scope[name] + (f"#{index}" if index is not None else "")
         for tok in op.definitions():
             tok.text = define(tok.text)
         for result in op.results:
@@ -228,9 +234,12 @@ def _canonical_block(block: Block, mapping: dict, counters: dict, top: bool = Fa
 
 
 def rule_commutative_operands(module: Module) -> None:
-    """Order the two operands of commutative ops (addf, mulf, maxf, ...) by definition."""
+    """Order the two operands of commutative ops (addf, mulf, maxf, ...) by definition, a
+    constant after any other value: where a constant is defined says nothing (cutile defines
+    a const generic's at the entry's top, cuTile Python where the source reads it)."""
     for entry in module.entries:
         order = {a.name: i for i, a in enumerate(entry.args)}
+        constants = {r.name for op in entry.walk() if op.name == "constant" for r in op.results}
         for op in entry.walk():
             for tok in op.definitions():
                 order.setdefault(tok.text, len(order))
@@ -243,7 +252,9 @@ def rule_commutative_operands(module: Module) -> None:
             operands = [n for n in op.body if isinstance(n, Token) and n.kind == "value"]
             if op.name in COMMUTATIVE_OPS and len(operands) == 2:
                 a, b = operands
-                key = lambda t: (order.get(split_value_ref(t.text)[0], len(order)), t.text)
+                def key(t):
+                    name = split_value_ref(t.text)[0]
+                    return (name in constants, order.get(name, len(order)), t.text)
                 if key(a) > key(b):
                     a.text, b.text = b.text, a.text
 
@@ -372,7 +383,8 @@ RULES: list[Rule] = [
          rule_dead_pure_ops),
     Rule("canonical_names", "values renamed by position (%argN, %N, region args %rN)",
          rule_canonical_names),
-    Rule("commutative_operands", "operands of addf/mulf/maxf/... put in definition order",
+    Rule("commutative_operands", "operands of addf/mulf/maxf/... put in definition order, "
+         "constants last",
          rule_commutative_operands),
     Rule("sort_dict_attrs", "dictionary attribute entries sorted by key", rule_sort_dict_attrs),
     Rule("target_hints", "entry optimization_hints resolved for sm_90 (its own, else "

@@ -2,6 +2,10 @@
 //! block per row; a loop over the row's TILE_SIZE column tiles sums x*x (fma), rms =
 //! rsqrt(sum / N + eps) is scattered to Rstd, a second loop reloads x and w (latency 1) and
 //! scatters y = x * rms * (offset + w). Bounds are checked only when the tiles overhang N.
+//! The loops are `(0..num_tiles).step_by(1)`: over a plain range with constant bounds cutile
+//! gives the induction variable an exact range, and for a single tile (num_tiles = 1) it
+//! folds `j * TILE_SIZE` to 0, where cuTile Python keeps the multiply. With a step it keeps
+//! it too; both loops step by 1 (tileiras folds either form).
 #[cutile::module]
 #[allow(non_snake_case)]
 pub mod rms_norm_gather_port {
@@ -111,7 +115,7 @@ pub mod rms_norm_gather_port {
         let xbase: PointerTile<*mut E, { [] }> = pointer_to_tile(x);
         // for j in range(num_tiles): _rms += xj * xj over offs = j * TILE_SIZE + offsets
         let mut sum: Tile<f32, { [TILE_SIZE] }> = acc;
-        for j in 0i32..num_tiles {
+        for j in (0i32..num_tiles).step_by(1i32 as usize) {
             let rows: Tile<u64, { [TILE_SIZE] }> = lanes::<TILE_SIZE>(row);
             let height: Tile<u64, { [TILE_SIZE] }> = lanes::<TILE_SIZE>(x_shape0);
             let row_ok: Tile<bool, { [TILE_SIZE] }> = cmpi(rows, height, predicate::LessThan);
@@ -158,7 +162,7 @@ pub mod rms_norm_gather_port {
         let obase: PointerTile<*mut E, { [] }> = pointer_to_tile(out);
         // second pass: wj, xj reloaded, yj = xj * rms * (offset + wj) scattered
         let mut written: Token = entry;
-        for j in 0i32..num_tiles {
+        for j in (0i32..num_tiles).step_by(1i32 as usize) {
             let start: Tile<i32, { [] }> = scalar_to_tile(tile * j);
             let start: Tile<i32, { [TILE_SIZE] }> = start.reshape(const_shape![1]).broadcast(const_shape![TILE_SIZE]);
             let offs: Tile<i32, { [TILE_SIZE] }> = offsets + start;
@@ -236,7 +240,7 @@ pub mod rms_norm_gather_port {
         let xbase: PointerTile<*mut E, { [] }> = pointer_to_tile(x);
         // for j in range(num_tiles): _rms += xj * xj over offs = j * TILE_SIZE + offsets
         let mut sum: Tile<f32, { [TILE_SIZE] }> = acc;
-        for j in 0i32..num_tiles {
+        for j in (0i32..num_tiles).step_by(1i32 as usize) {
             let rows: Tile<u64, { [TILE_SIZE] }> = lanes::<TILE_SIZE>(row);
             let stride: Tile<u64, { [TILE_SIZE] }> = lanes::<TILE_SIZE>(x_stride0);
             let row_off: Tile<u64, { [TILE_SIZE] }> = rows * stride;
@@ -278,7 +282,7 @@ pub mod rms_norm_gather_port {
         let obase: PointerTile<*mut E, { [] }> = pointer_to_tile(out);
         // second pass: wj, xj reloaded, yj = xj * rms * (offset + wj) scattered
         let mut written: Token = entry;
-        for j in 0i32..num_tiles {
+        for j in (0i32..num_tiles).step_by(1i32 as usize) {
             let start: Tile<i32, { [] }> = scalar_to_tile(tile * j);
             let start: Tile<i32, { [TILE_SIZE] }> = start.reshape(const_shape![1]).broadcast(const_shape![TILE_SIZE]);
             let offs: Tile<i32, { [TILE_SIZE] }> = offsets + start;
