@@ -48,9 +48,19 @@ def test_each_family_has_an_odd_case_and_ends_with_a_large_one():
         odd = [p for p in rules.problems
                if any(d % 16 for t in p.tensors.values() for d in t.shape)]
         assert odd, f"{name}: no case with a dimension that is not a multiple of 16"
+        if FAMILIES[name].bound == "compute":      # judged by FLOP/s: the most FLOPs
+            work = [_flops(rules, p) for p in rules.problems]
+            assert work[-1] == max(work) and work[-1] >= 2 * 4096 ** 3, name
+            continue
         moved = [sum(t.numel() * t.spec.itemsize for t in p.tensors.values())
                  for p in rules.problems]
         assert moved[-1] == max(moved) and moved[-1] >= 256 << 20, name
+
+
+def _flops(rules, problem) -> int:
+    """The family's FLOP count of a case, from the shapes alone (reference.flops)."""
+    from workbench.check.family import _reference, with_options
+    return with_options(_reference(rules).flops, problem)(problem.tensors)
 
 
 def test_softmax_launch_rules_follow_tilegym_launchers():

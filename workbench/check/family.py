@@ -142,6 +142,15 @@ def _reference(rules):
     return module
 
 
+def with_options(fn, problem):
+    """`fn` with the case's options it names as keyword parameters (trans_a, eps, ...)."""
+    import functools
+    import inspect
+    named = inspect.signature(fn).parameters
+    options = {k: v for k, v in problem.options.items() if k in named}
+    return functools.partial(fn, **options) if options else fn
+
+
 # -- correctness ---------------------------------------------------------------------------------
 
 def _check(rules, op, index, launch, launchers, torch) -> dict:
@@ -149,7 +158,7 @@ def _check(rules, op, index, launch, launchers, torch) -> dict:
     problem = rules.problem(index)
     pristine = make_tensors(rules, problem, torch)
     reference = _reference(rules)
-    expected = reference.reference(pristine, torch)
+    expected = with_options(reference.reference, problem)(pristine, torch)
     tolerance = op.tolerance.get(problem.dtype, 1e-5)
     stream = torch.cuda.current_stream()
     outputs = [n for n in problem.outputs() if any(b.source == n for b in launch.args)]
@@ -194,7 +203,7 @@ def _bench(rules, op, index, launch, launchers, settings: dict, torch) -> dict:
     copies = max(1, min(MAX_ROTATION, math.ceil(L2_FLUSH_BYTES / max(moved, 1))))
     sets = [probe] + [make_tensors(rules, problem, torch) for _ in range(copies - 1)]
     reference = _reference(rules)
-    flops = reference.flops(probe) if hasattr(reference, "flops") else None
+    flops = with_options(reference.flops, problem)(probe) if hasattr(reference, "flops") else None
     stream = torch.cuda.current_stream()
     # the autotuner's candidates only on the large case, the one the benchmark judges (each
     # candidate is a compile; the small cases run the launcher's untuned launch)
@@ -208,6 +217,7 @@ def _bench(rules, op, index, launch, launchers, settings: dict, torch) -> dict:
                                                                stream), settings, torch)
     torch_op = getattr(reference, "torch_op", None)
     if torch_op is not None:
+        torch_op = with_options(torch_op, problem)
         sides[TORCH] = _time_side(lambda i: torch_op(sets[i % len(sets)], torch), settings, torch)
     return {"case": index, "entry": op.name, "label": _label(rules, index),
             "launch": _launch_json(chosen), "tuned": tried, "sides": sides,
