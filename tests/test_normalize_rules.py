@@ -62,3 +62,24 @@ def test_per_op_hints_are_resolved_for_the_target():
 }
 """
     assert "sm_90 = {latency = 1}" in print_module(normalize(parse(text)))
+
+
+def test_commutative_operands_order_an_assumed_value_where_its_root_is():
+    """One side states a fact (div_by) of a scalar argument that the other does not; with
+    the same constant defined early on one side only, `muli` still reads the same."""
+    plain = """entry @k(%arg0: tile<i32>) {
+  %0 = constant <i32: 8> : tile<i32>
+  %1 = muli %arg0, %0 : tile<i32>
+  return
+}
+"""
+    hinted = """entry @k(%arg0: tile<i32>) {
+  %0 = constant <i32: 8> : tile<i32>
+  %1 = assume div_by<4>, %arg0 : tile<i32>
+  %2 = muli %0, %1 : tile<i32>
+  return
+}
+"""
+    assert "%1 = muli %arg0, %0" in print_module(normalize(parse(plain)))
+    # the assumed value sorts as %arg0 does: before the constant
+    assert "%2 = muli %1, %0" in print_module(normalize(parse(hinted)))

@@ -228,14 +228,17 @@ def _canonical_block(block: Block, mapping: dict, counters: dict, top: bool = Fa
 
 
 def rule_commutative_operands(module: Module) -> None:
-    """Order the two operands of commutative ops (addf, mulf, maxf, ...) by definition."""
+    """Order the two operands of commutative ops (addf, mulf, maxf, ...) by definition; an
+    `assume` result counts where the value it states a fact about is defined (one side may
+    state a fact, say a scalar's div_by, that the other does not)."""
     for entry in module.entries:
         order = {a.name: i for i, a in enumerate(entry.args)}
         for op in entry.walk():
+            root = _assumed_value(op)
             for tok in op.definitions():
                 order.setdefault(tok.text, len(order))
             for r in op.results:
-                order.setdefault(r.name, len(order))
+                order.setdefault(r.name, order.get(root, len(order)) if root else len(order))
             for region in op.regions:
                 for arg in region.block.args or []:
                     order.setdefault(arg.name, len(order))
@@ -246,6 +249,14 @@ def rule_commutative_operands(module: Module) -> None:
                 key = lambda t: (order.get(split_value_ref(t.text)[0], len(order)), t.text)
                 if key(a) > key(b):
                     a.text, b.text = b.text, a.text
+
+
+def _assumed_value(op: Operation) -> str | None:
+    """The value an `assume` op states its predicates of (its one value operand)."""
+    if op.name != "assume":
+        return None
+    values = [n.text for n in op.body if isinstance(n, Token) and n.kind == "value"]
+    return split_value_ref(values[0])[0] if len(values) == 1 else None
 
 
 def rule_sort_dict_attrs(module: Module) -> None:

@@ -9,6 +9,8 @@ pub use port_oob_store::{wb_oob_store, wb_oob_store_build_id, wb_oob_store_emit}
 pub use port_rms_norm::{wb_rms_norm, wb_rms_norm_build_id, wb_rms_norm_emit};
 pub use port_silu_and_mul::{wb_silu_and_mul, wb_silu_and_mul_build_id, wb_silu_and_mul_emit};
 pub use port_softmax::{wb_softmax, wb_softmax_build_id, wb_softmax_emit};
+pub use port_tilegym_bmm_static_persistent::{wb_tilegym_bmm_static_persistent, wb_tilegym_bmm_static_persistent_build_id, wb_tilegym_bmm_static_persistent_emit};
+pub use port_tilegym_bmm_tiled::{wb_tilegym_bmm_tiled, wb_tilegym_bmm_tiled_build_id, wb_tilegym_bmm_tiled_emit};
 pub use port_tilegym_matmul_static_persistent::{wb_tilegym_matmul_static_persistent, wb_tilegym_matmul_static_persistent_build_id, wb_tilegym_matmul_static_persistent_emit};
 pub use port_tilegym_matmul_tiled::{wb_tilegym_matmul_tiled, wb_tilegym_matmul_tiled_build_id, wb_tilegym_matmul_tiled_emit};
 pub use port_tilegym_rms_norm_multi_wave_cached::{wb_tilegym_rms_norm_multi_wave_cached, wb_tilegym_rms_norm_multi_wave_cached_build_id, wb_tilegym_rms_norm_multi_wave_cached_emit};
