@@ -12,7 +12,7 @@ from typing import Callable, Iterable, Iterator
 
 from ..target import TARGET
 from .fold import rule_fold_splat
-from .hoist import rule_hoist_invariant
+from .hoist import rule_hoist_branch_constants, rule_hoist_invariant
 from .lexer import group, tokenize
 from .locations import SourceLoc, resolve_locations
 from .model import (Block, Entry, Group, Module, Node, Operation, Token, clone_module,
@@ -375,6 +375,8 @@ RULES: list[Rule] = [
          "hoists them either way)", rule_hoist_invariant),
     Rule("fold_splat", "broadcast(reshape(scalar constant)) written as the splat constant it is",
          rule_fold_splat),
+    Rule("hoist_branch_constants", "constants moved out of `if` branches to just before the `if`",
+         rule_hoist_branch_constants),
     Rule("cse_pure", "repeated constants, block-id reads and fresh tokens merged into the first",
          rule_cse_pure),
     Rule("fold_assumes", "assume chains folded into one `assume P1, P2, %root` per predicate set",
