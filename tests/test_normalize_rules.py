@@ -110,3 +110,47 @@ def test_three_sibling_loops_reusing_names_keep_their_own_induction_variables():
         assert body[0] == "reshape", body
         iv = op.definitions()[0].text
         assert iv in [t.text for t in op.regions[0].block.ops[0].operands()]
+
+
+def test_commutative_operands_order_an_assumed_value_where_its_root_is():
+    """One side states a fact (div_by) of a scalar argument that the other does not; with
+    the same constant defined early on one side only, `muli` still reads the same."""
+    plain = """entry @k(%arg0: tile<i32>) {
+  %0 = constant <i32: 8> : tile<i32>
+  %1 = muli %arg0, %0 : tile<i32>
+  return
+}
+"""
+    hinted = """entry @k(%arg0: tile<i32>) {
+  %0 = constant <i32: 8> : tile<i32>
+  %1 = assume div_by<4>, %arg0 : tile<i32>
+  %2 = muli %0, %1 : tile<i32>
+  return
+}
+"""
+    assert "%1 = muli %arg0, %0" in print_module(normalize(parse(plain)))
+    # the assumed value sorts as %arg0 does: before the constant
+    assert "%2 = muli %1, %0" in print_module(normalize(parse(hinted)))
+
+
+def test_hoist_branch_constants_moves_a_branch_constant_before_its_if_and_nothing_else():
+    """cutile defines a const generic's loop bound at the entry's top; cuTile Python in the
+    branch that uses it. A constant is the same value anywhere; the branch's other ops stay."""
+    text = """entry @k(%arg0: tile<i1>, %arg1: tile<i32>) {
+  if %arg0 {
+    %1 = constant <i32: 4> : tile<i32>
+    %2 = addi %arg1, %1 : tile<i32>
+    print_tko %2
+    yield
+  }
+  return
+}
+"""
+    module = normalize(parse(text))
+    top = [op.name for op in module.entries[0].block.ops]
+    assert top == ["constant", "if", "return"], top
+    branch = next(op for op in module.walk() if op.name == "if")
+    assert [op.name for op in branch.regions[0].block.ops] == ["addi", "print_tko", "yield"]
+    kept = normalize(parse(text), ["hoist_branch_constants"])
+    branch = next(op for op in kept.walk() if op.name == "if")
+    assert branch.regions[0].block.ops[0].name == "constant"

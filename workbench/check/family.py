@@ -203,7 +203,8 @@ def _bench(rules, op, index, launch, launchers, settings: dict, torch) -> dict:
     copies = max(1, min(MAX_ROTATION, math.ceil(L2_FLUSH_BYTES / max(moved, 1))))
     sets = [probe] + [make_tensors(rules, problem, torch) for _ in range(copies - 1)]
     reference = _reference(rules)
-    flops = reference.flops(probe) if hasattr(reference, "flops") else None
+    flops = reference.flops(probe, **case_options(reference.flops, problem)) \
+        if hasattr(reference, "flops") else None
     stream = torch.cuda.current_stream()
     # the autotuner's candidates only on the large case, the one the benchmark judges (each
     # candidate is a compile; the small cases run the launcher's untuned launch)

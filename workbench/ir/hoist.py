@@ -5,12 +5,19 @@ cuTile Python hoists such ops itself (the padding tile of a gather, the extents 
 bounds check); cutile emits them where the source line is, inside the loop. tileiras hoists
 them in either case, so where an op sits changes nothing the GPU runs; only the comparison
 would see them as missing on one side and extra on the other.
+
+Rule `hoist_branch_constants` (after fold_splat, so splats count): constants at the top of
+an `if` branch move to just before the `if`: a constant has no
+operands and no effect, so it is the same value wherever it is written. cutile defines the
+constants of const-generic arithmetic (a loop bound `cdiv(K, TILE_SIZE_K)`) at the entry's
+top, where cuTile Python writes them in the branch that uses them.
 """
 from __future__ import annotations
 
 from .model import Block, Module, Operation, split_value_ref
 
 LOOP_OPS = {"for", "loop"}
+BRANCH_OPS = {"if"}
 # ops with no memory effect and no token whose value depends only on their operands
 INVARIANT_OPS = {"constant", "iota", "reshape", "broadcast", "exti", "trunci", "ftof",
                  "itof", "ftoi", "bitcast", "offset", "int_to_ptr", "ptr_to_int", "addi",
@@ -53,6 +60,37 @@ def _take_invariants(loop: Operation) -> list[Operation]:
                 kept.append(op)
         body.ops = kept
     return moved
+
+
+def rule_hoist_branch_constants(module: Module) -> None:
+    for entry in module.entries:
+        _hoist_constants(entry.block)
+
+
+def _hoist_constants(block: Block) -> None:
+    ops: list[Operation] = []
+    for op in block.ops:
+        for region in op.regions:
+            _hoist_constants(region.block)
+        if op.name in BRANCH_OPS:
+            ops += _take_constants(op)
+        ops.append(op)
+    block.ops = ops
+
+
+def _take_constants(branch: Operation) -> list[Operation]:
+    """Remove and return, in order, the `constant` ops at the top level of the branch's regions
+    (each region's own; names are already unique across regions)."""
+    moved: list[Operation] = []
+    for region in branch.regions:
+        body = region.block
+        moved += [op for op in body.ops if _is_constant(op)]
+        body.ops = [op for op in body.ops if not _is_constant(op)]
+    return moved
+
+
+def _is_constant(op: Operation) -> bool:
+    return op.name == "constant" and not op.regions and not op.operands()
 
 
 def _defined_in(block: Block) -> set[str]:

@@ -12,7 +12,7 @@ from typing import Callable, Iterable, Iterator
 
 from ..target import TARGET
 from .fold import rule_fold_splat
-from .hoist import rule_hoist_invariant
+from .hoist import rule_hoist_branch_constants, rule_hoist_invariant
 from .lexer import group, tokenize
 from .locations import SourceLoc, resolve_locations
 from .model import (Block, Entry, Group, Module, Node, Operation, Token, clone_module,
@@ -236,15 +236,18 @@ def _canonical_block(block: Block, mapping: dict, counters: dict, top: bool = Fa
 def rule_commutative_operands(module: Module) -> None:
     """Order the two operands of commutative ops (addf, mulf, maxf, ...) by definition, a
     constant after any other value: where a constant is defined says nothing (cutile defines
-    a const generic's at the entry's top, cuTile Python where the source reads it)."""
+    a const generic's at the entry's top, cuTile Python where the source reads it). An
+    `assume` result counts where the value it states a fact about is defined (one side may
+    state a fact, say a scalar's div_by, that the other does not)."""
     for entry in module.entries:
         order = {a.name: i for i, a in enumerate(entry.args)}
         constants = {r.name for op in entry.walk() if op.name == "constant" for r in op.results}
         for op in entry.walk():
+            root = _assumed_value(op)
             for tok in op.definitions():
                 order.setdefault(tok.text, len(order))
             for r in op.results:
-                order.setdefault(r.name, len(order))
+                order.setdefault(r.name, order.get(root, len(order)) if root else len(order))
             for region in op.regions:
                 for arg in region.block.args or []:
                     order.setdefault(arg.name, len(order))
@@ -257,6 +260,14 @@ def rule_commutative_operands(module: Module) -> None:
                     return (name in constants, order.get(name, len(order)), t.text)
                 if key(a) > key(b):
                     a.text, b.text = b.text, a.text
+
+
+def _assumed_value(op: Operation) -> str | None:
+    """The value an `assume` op states its predicates of (its one value operand)."""
+    if op.name != "assume":
+        return None
+    values = [n.text for n in op.body if isinstance(n, Token) and n.kind == "value"]
+    return split_value_ref(values[0])[0] if len(values) == 1 else None
 
 
 def rule_sort_dict_attrs(module: Module) -> None:
@@ -375,6 +386,8 @@ RULES: list[Rule] = [
          "hoists them either way)", rule_hoist_invariant),
     Rule("fold_splat", "broadcast(reshape(scalar constant)) written as the splat constant it is",
          rule_fold_splat),
+    Rule("hoist_branch_constants", "constants moved out of `if` branches to just before the `if`",
+         rule_hoist_branch_constants),
     Rule("cse_pure", "repeated constants, block-id reads and fresh tokens merged into the first",
          rule_cse_pure),
     Rule("fold_assumes", "assume chains folded into one `assume P1, P2, %root` per predicate set",
