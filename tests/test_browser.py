@@ -1,29 +1,25 @@
 """The widget in a real browser: Debian's Chromium, driven by Playwright, against a real
-`jupyter lab` started here. Runs notebook (a), follows the links between the panes, types
-edits into the Rust pane (saved with Ctrl-S, then built with Rebuild) and watches the IR pane
-and the verdict change; then saves the notebook and reopens it with no kernel."""
+`jupyter lab` started here. Runs notebook (a) (a copy, whose widget works on a copy of the
+softmax port under runs/tests/), follows the links between the panes, types edits into the
+Rust pane (saved with Ctrl-S, then built with Rebuild) and watches the IR pane and the verdict
+change; then saves the notebook and reopens it with no kernel."""
 import json
-import shutil
 import time
 import uuid
-from pathlib import Path
 
 import pytest
 
+from browser_helpers import (ARGS, CHROMIUM, NOTEBOOKS, OUTPUT, attr, cursor_at_end_of_line, hover, lab_url,
+                             needs_chromium, run_all, select_in_rust_pane, verdict,
+                             wait_for_verdict, widget)
 from jupyter_process import jupyter
+from port_copies import COLD_BUILD, build_first, fresh_copy
 from workbench.catalog import REPO_ROOT, get_operator
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run", "--disable-sync"]
-OUTPUT = REPO_ROOT / "tests" / ".output" / "browser"
-KERNEL_RS = get_operator("softmax").port_folder / "src" / "kernel.rs"
-# a copy: running and saving it must not touch the notebook in the repository
-NOTEBOOK_COPY = REPO_ROOT / "runs" / "browser" / "01_port_softmax.ipynb"
+NOTEBOOK_COPY = NOTEBOOKS / "01_port_softmax.ipynb"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
-                                reason="Debian's chromium is not installed (scripts/setup installs it)")
+pytestmark = [needs_chromium, COLD_BUILD]
 
 
 @pytest.fixture(scope="module")
@@ -32,127 +28,120 @@ def lab():
         yield url
 
 
-@pytest.fixture
-def restore_port():
-    original = KERNEL_RS.read_text()
-    history = KERNEL_RS.parent.parent / ".history"
-    before = set(history.iterdir()) if history.exists() else set()
-    yield
-    KERNEL_RS.write_text(original)
-    for kept in (set(history.iterdir()) if history.exists() else set()) - before:
-        kept.unlink()
+@pytest.fixture(scope="module")
+def port_a():
+    """The port notebook (a)'s widget edits: a copy, built before any timed wait (on a fresh
+    machine this first build compiles the cutile crates); the catalog port is built too, as
+    the notebook builds it."""
+    op = fresh_copy("browser-a")
+    build_first(op)
+    build_first(get_operator("softmax"))
+    return op
 
 
-def root_attr(page, name):
-    return page.locator("[data-testid=wb-root]").get_attribute(name) or ""
-
-
-def hover(page, locator):
-    locator.evaluate("""e => { e.scrollIntoView({block: 'nearest', inline: 'nearest'});
-                              const s = e.closest('.cm-scroller'); if (s) s.scrollLeft = 0; }""")
-    box = locator.bounding_box()
-    page.mouse.move(box["x"] + 12, box["y"] + box["height"] / 2)
-
-
-def test_notebook_a_panes_links_live_edits_and_saved_state(lab, restore_port):
-    from playwright.sync_api import sync_playwright
+def notebook_a_copy(port) -> None:
+    """Notebook (a), its widget cell on the copied port."""
+    nb = json.loads((REPO_ROOT / "notebooks" / NOTEBOOK_COPY.name).read_text())
+    cells = [c for c in nb["cells"] if "".join(c["source"]).strip() == "%port softmax"]
+    assert len(cells) == 1, "notebook (a) has one `%port softmax` cell"
+    cells[0]["source"] = f"%port softmax --out {port.relative_to(REPO_ROOT)}"
     NOTEBOOK_COPY.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copy(REPO_ROOT / "notebooks" / NOTEBOOK_COPY.name, NOTEBOOK_COPY)
+    NOTEBOOK_COPY.write_text(json.dumps(nb, indent=1))
+
+
+def test_notebook_a_panes_links_live_edits_and_saved_state(lab, port_a):
+    from playwright.sync_api import sync_playwright
+    notebook_a_copy(port_a.port_folder)
+    kernel_rs = port_a.port_folder / "src" / "kernel.rs"
+    catalog_before = (get_operator("softmax").port_folder / "src" / "kernel.rs").read_text()
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
         page = browser.new_page(viewport={"width": 1800, "height": 1100})
         errors = []
         page.on("pageerror", lambda e: errors.append(str(e)))
-        url = f"{lab}/lab/tree/{NOTEBOOK_COPY.relative_to(REPO_ROOT)}?reset"
-        run_notebook(page, url)
-        hover_links(page)
-        edit_save_and_rebuild(page)
-        save_and_reopen(page, url)
+        url = lab_url(lab, NOTEBOOK_COPY)
+        run_all(page, url)
+        root = widget(page)
+        wait_for_verdict(root)
+        assert verdict(root) in ("PASS", "PASS_WITH_NOTES")
+        try:
+            hover_links(page, root, kernel_rs)
+            edit_save_and_rebuild(page, root, kernel_rs)
+            save_and_reopen(page, url)
+        except Exception:
+            page.screenshot(path=str(OUTPUT / "notebook_a_failed.png"))
+            raise
+        assert page.locator(".jp-Notebook .Toastify__toast").count() == 0, "a toast covers the notebook"
         assert not errors, errors
         browser.close()
+    assert (get_operator("softmax").port_folder / "src" / "kernel.rs").read_text() == catalog_before
 
 
-def run_notebook(page, url):
-    page.goto(url, timeout=120_000)
-    page.wait_for_selector(".jp-Notebook", timeout=120_000)
-    time.sleep(3)
-    page.click("div.lm-MenuBar-itemLabel:text-is('Run')")
-    page.click("li.lm-Menu-item:has-text('Run All Cells')")
-    wait_for_panes(page)
-    assert verdict(page) in ("PASS", "PASS_WITH_NOTES")
-
-
-def wait_for_panes(page):
-    page.locator("[data-testid=wb-root]").wait_for(timeout=300_000)
-    page.locator("[data-testid=wb-pane-python] .cm-line").first.wait_for(timeout=60_000)
-    page.wait_for_function("document.querySelector('[data-testid=wb-verdict]')"
-                           ".getAttribute('data-verdict') !== ''", timeout=120_000)
-
-
-def verdict(page) -> str:
-    return page.get_by_test_id("wb-verdict").get_attribute("data-verdict")
-
-
-def hover_links(page):
+def hover_links(page, root, kernel_rs):
     """Hover the Python line of the row max: its IR ops light up on both sides, and so does
     the port's reduce_max statement; the JIT -> AOT tab lists every case."""
-    python, rust = page.get_by_test_id("wb-pane-python"), page.get_by_test_id("wb-pane-rust")
+    python, rust = root.get_by_test_id("wb-pane-python"), root.get_by_test_id("wb-pane-rust")
     source = get_operator("softmax").kernel_file.read_text().splitlines()
     line = next(i for i, l in enumerate(source, 1) if "ct.max" in l)
     hover(page, python.locator(f'.cm-line[data-line="{line}"]'))
     page.wait_for_function(f"document.querySelector('[data-testid=wb-root]')"
                            f".getAttribute('data-linked-python') === '{line}'", timeout=10_000)
-    assert root_attr(page, "data-linked-ir-left") and root_attr(page, "data-linked-ir-right")
-    assert page.locator("[data-testid=wb-pane-ir] .wb-ir-row.wb-linked").count() >= 1
+    assert attr(root, "data-linked-ir-left") and attr(root, "data-linked-ir-right")
+    assert root.locator("[data-testid=wb-pane-ir] .wb-ir-row.wb-linked").count() >= 1
     assert python.locator(f'.cm-line[data-line="{line}"].wb-linked').count() == 1
-    rust_line = next(i for i, l in enumerate(KERNEL_RS.read_text().splitlines(), 1)
+    rust_line = next(i for i, l in enumerate(kernel_rs.read_text().splitlines(), 1)
                      if "reduce_max" in l)
-    assert str(rust_line) in root_attr(page, "data-linked-rust").split(",")
+    assert str(rust_line) in attr(root, "data-linked-rust").split(",")
+    root.evaluate("""(e, n) => { const s = e.wbEditor.scrollDOM, v = e.wbEditor;
+        s.scrollTop = v.lineBlockAt(v.state.doc.line(n).from).top - 40; }""", rust_line)
+    rust.locator(f'.cm-line[data-line="{rust_line}"]').wait_for(timeout=10_000)
     assert rust.locator(f'.cm-line[data-line="{rust_line}"].wb-linked').count() == 1
 
-    page.get_by_test_id("wb-tab-specialize").click()
-    assert page.locator(".wb-spec-table tbody tr").count() == len(get_operator("softmax").cases)
-    page.get_by_test_id("wb-tab-ir").click()
+    root.get_by_test_id("wb-tab-specialize").click()
+    assert root.locator(".wb-spec-table tbody tr").count() == len(get_operator("softmax").cases)
+    first = root.locator(".wb-spec-table thead th").first.inner_text()
+    assert first.startswith("what the port must declare")
+    symbol = root.locator(".wb-spec-symbol").first
+    assert "\u2026" in symbol.inner_text() and symbol.get_attribute("title").startswith("softmax_")
+    root.get_by_test_id("wb-tab-ir").click()
 
 
-def select_in_rust_pane(page, text: str, skip: int = 0):
-    """Select `text` (after its first `skip` characters) in the Rust editor and focus it."""
-    page.locator("[data-testid=wb-root]").evaluate(
-        """(e, [text, skip]) => { const view = e.wbEditor;
-               const at = view.state.doc.toString().indexOf(text) + skip;
-               view.dispatch({selection: {anchor: at, head: at + text.length - skip}});
-               view.focus(); }""", [text, skip])
-
-
-def edit_save_and_rebuild(page):
+def edit_save_and_rebuild(page, root, kernel_rs):
     """Type NegInf -> Zero, Ctrl-S: the file is saved, rebuilt and re-diffed, FAIL. Then type
     it back, unsaved, and press Rebuild: it builds what the pane shows."""
-    ir = page.get_by_test_id("wb-pane-ir")
+    ir = root.get_by_test_id("wb-pane-ir")
     before_ir = ir.inner_text()
-    select_in_rust_pane(page, "NegInf")
+    cursor_at_end_of_line(root, 1)           # a comment never built: cargo really compiles
+    page.keyboard.type(f" // edited {uuid.uuid4().hex[:8]}")
+    select_in_rust_pane(root, "NegInf")
     page.keyboard.type("Zero")
+    assert attr(root.get_by_test_id("wb-verdict"), "data-stale") == "true"
     started = time.time()
     page.keyboard.press("Control+s")
-    page.wait_for_function("document.querySelector('[data-testid=wb-verdict]')"
-                           ".getAttribute('data-verdict') === 'FAIL'", timeout=300_000)
+    wait_for_verdict(root, "v => v === 'FAIL'")
     seconds = time.time() - started
-    assert "padding::Zero" in KERNEL_RS.read_text()
+    assert "padding::Zero" in kernel_rs.read_text()
+    assert attr(root.get_by_test_id("wb-verdict"), "data-stale") == "false"
     assert ir.inner_text() != before_ir and "padding_value = zero" in ir.inner_text()
+    finding = root.locator('.wb-finding[data-kind="padding_value"]').first
+    assert "Python: padding_value = neg_inf" in finding.inner_text()
+    assert "port: padding_value = zero" in finding.inner_text()
+    assert "results differ" in finding.locator(".wb-finding-meaning").inner_text()
     OUTPUT.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(OUTPUT / "notebook_a_after_edit.png"))
     print(f"Ctrl-S -> saved, rebuilt, re-diffed, verdict shown: {seconds:.1f} s")
 
     # a comment never built before, so that cargo really compiles
-    select_in_rust_pane(page, "padding::Zero", skip=len("padding::"))
+    select_in_rust_pane(root, "padding::Zero", skip=len("padding::"))
     page.keyboard.type("NegInf")
-    page.keyboard.press("End")
+    line = root.evaluate("e => e.wbEditor.state.doc.lineAt(e.wbEditor.state.selection.main.head).number")
+    cursor_at_end_of_line(root, line)       # (End goes to the end of a wrapped line's row)
     page.keyboard.type(f" // rebuilt {uuid.uuid4().hex[:8]}")
     started = time.time()
-    page.get_by_test_id("wb-btn-rebuild").click()
-    page.wait_for_function("document.querySelector('[data-testid=wb-verdict]')"
-                           ".getAttribute('data-verdict') !== 'FAIL'", timeout=300_000)
+    root.get_by_test_id("wb-btn-rebuild").click()
+    wait_for_verdict(root, "v => v !== 'FAIL'")
     seconds = time.time() - started
-    assert "padding::NegInf" in KERNEL_RS.read_text()
+    assert "padding::NegInf" in kernel_rs.read_text()
     assert "padding_value = neg_inf" in ir.inner_text()
     print(f"Rebuild on a one-line edit -> rebuilt (cargo), refreshed diff: {seconds:.1f} s")
 
@@ -160,23 +149,25 @@ def edit_save_and_rebuild(page):
 def save_and_reopen(page, url):
     """Save the notebook: the widget's state goes into it, so with the kernel shut down the
     reopened notebook still shows the three panes and the last verdict."""
-    shown = verdict(page)
+    root = page.locator("[data-testid=wb-root]").first
+    shown = verdict(root)
     page.locator(".jp-Notebook .jp-MarkdownCell").first.click()
     page.keyboard.press("Escape")
     page.keyboard.press("Control+s")
     state = saved_widget_state(timeout_s=60)
     ours = [m["state"] for m in state.values() if "rust_source" in m.get("state", {})]
-    assert ours and "// rebuilt" in ours[0]["rust_source"] and ours[0]["verdict"] == shown
+    assert ours and "// rebuilt" in ours[0]["rust_source"] and ours[0]["diff"]["verdict"] == shown
     page.click("div.lm-MenuBar-itemLabel:text-is('Kernel')")
     page.click("li.lm-Menu-item:has-text('Shut Down Kernel')")
     time.sleep(2)
     page.goto(url.replace("?reset", ""), timeout=120_000)
-    wait_for_panes(page)
-    assert verdict(page) == shown
-    rust = page.locator("[data-testid=wb-pane-rust] .cm-content")
+    root = widget(page)
+    wait_for_verdict(root)
+    assert verdict(root) == shown
+    rust = root.locator("[data-testid=wb-pane-rust] .cm-content")
     rust.locator(".cm-line").first.wait_for(timeout=30_000)
-    assert "// rebuilt" in rust.text_content()
-    page.locator("[data-testid=wb-root]").scroll_into_view_if_needed()
+    assert "// rebuilt" in root.evaluate("e => e.wbEditor.state.doc.toString()")
+    root.scroll_into_view_if_needed()
     page.screenshot(path=str(OUTPUT / "notebook_a_reopened.png"))
 
 

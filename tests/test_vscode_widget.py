@@ -10,17 +10,22 @@ from pathlib import Path
 
 import pytest
 
+from browser_helpers import ARGS, CHROMIUM, hover
 from jupyter_process import jupyter
-from test_browser import ARGS, CHROMIUM, KERNEL_RS, hover, restore_port  # noqa: F401
+from port_copies import COLD_BUILD, WORK, build_first, fresh_copy
 from workbench.catalog import REPO_ROOT, get_operator
 
 DIST = REPO_ROOT / "tests" / "vscode_host" / "dist"
 SHARE = Path(sys.prefix) / "share" / "jupyter"  # served as /static/: /static/nbextensions/...
 OUTPUT = REPO_ROOT / "tests" / ".output" / "vscode"
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
-CELL = f"import os\nos.chdir({str(REPO_ROOT)!r})\n%load_ext workbench\n%port softmax"
+PORT_COPY = WORK / "vscode" / "port"
+KERNEL_RS = PORT_COPY / "src" / "kernel.rs"
+CELL = (f"import os\nos.chdir({str(REPO_ROOT)!r})\n%load_ext workbench\n"
+        f"%port softmax --out {PORT_COPY.relative_to(REPO_ROOT)}")
 
 pytestmark = [
+    COLD_BUILD,
     pytest.mark.skipif(not Path(CHROMIUM).exists(),
                        reason="Debian's chromium is not installed (scripts/setup installs it)"),
     pytest.mark.skipif(not (DIST / "index.html").exists(),
@@ -67,7 +72,16 @@ def server():
         yield url
 
 
-def test_widget_in_vscode_ipywidgets8_manager(server, restore_port):
+@pytest.fixture(scope="module")
+def port_copy():
+    """The copy the widget edits, built before any timed wait (a cold first build compiles
+    the cutile crates)."""
+    op = fresh_copy(PORT_COPY.parent.name)
+    build_first(op)
+    return op
+
+
+def test_widget_in_vscode_ipywidgets8_manager(server, port_copy):
     from playwright.sync_api import sync_playwright
     scripts = widget_scripts()
     assert "anywidget" in scripts, scripts

@@ -6,6 +6,8 @@
 #   bash tools/gpu_run.sh notebooks   runs the three notebooks (tools/gpu_notebooks.py); it
 #   needs .gpu-notebooks/ carried, and .gpu and the bundle already there from a call just
 #   before it (one call cannot carry all three: 64 MiB).
+#   bash tools/gpu_run.sh triton      the Triton ports against their Triton kernels
+#   (tools/gpu_triton.py); carry .gpu, .triton-gpu and .whl (tilegym's wheel).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -f .gpu/activate.sh ] || { echo "no .gpu here: carry it (or run a call that carries it first)" >&2; exit 2; }
@@ -35,5 +37,13 @@ if [ "${1:-}" = notebooks ]; then
   tar -xJf .gpu-notebooks/payload.tar.xz --strip-components=1 prebuilt
   unset CUDA_TILE_DUMP_BYTECODE       # the specialize step's, not the notebooks'
   exec python3 tools/gpu_notebooks.py run
+fi
+if [ "${1:-}" = triton ]; then
+  # Triton ports: TileGym is carried as its wheel (.whl/, no dependencies), ports in .triton-gpu
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+    --target "${TMPDIR:-/tmp}/triton-site" .whl/tilegym-*.whl
+  export PYTHONPATH=$PYTHONPATH:${TMPDIR:-/tmp}/triton-site
+  unset CUDA_TILE_DUMP_BYTECODE
+  exec python3 tools/gpu_triton.py run
 fi
 exec python3 tools/gpu_session.py "$@"

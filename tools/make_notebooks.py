@@ -1,4 +1,4 @@
-"""Write the three notebooks (their cells are kept here, reviewable as code).
+"""Write the notebooks (their cells are kept here, reviewable as code).
 
     .venv/bin/python tools/make_notebooks.py
 """
@@ -191,9 +191,69 @@ assert after.status == "skipped" or all(r["sides"]["rust"]["ok"] for r in after.
     ("code", """sorted(p.name for p in (work / ".history").iterdir())"""),
 ]
 
+PORT_TRITON = [
+    ("md", """# Porting a Triton kernel: TileGym's RMSNorm
+
+The original is a `@triton.jit` kernel, `tilegym.ops.triton.rms_norm:_rms_norm_kernel`, read
+from the installed package without importing torch. The workbench translates it into a
+**derived** cuTile Python kernel (a reference it wrote, not the original), drafts the Rust port
+from that, diffs the port's Tile IR against the derived kernel (and against TileGym's own cuTile
+RMSNorm), and on a GPU checks the port against the Triton kernel itself."""),
+    SETUP,
+    ("md", "## 1. The Triton kernel and its case (kernels_src/triton/catalog.toml)"),
+    ("code", """from workbench.sources.triton.targets import triton_catalog
+target = triton_catalog()["triton_rms_norm"]
+source = target.source()
+print(target.label, "line", source.line)
+print("runtime:", [p.name for p in source.runtime_params])
+print("constexpr:", [p.name for p in source.constexpr_params])
+print("case 0:", [str(a) for a in target.cases[0].args], target.cases[0].consts)"""),
+    ("md", "## 2. Translation: pointer-and-mask code onto tiles"),
+    ("code", """from pathlib import Path
+from workbench.port.triton_stages import translate_target
+work = Path("runs/notebooks/04/port")
+derived, op, ttir, why = translate_target(target, work)
+print(derived.text)
+for note in derived.notes:
+    print("note:", note)
+assert derived.ok and "ct.load(X, index=(row, j_tile)" in derived.text"""),
+    ("md", """`X += row * stride` and `X + cols` became one 2-D tile index `(row, j_tile)`: the row
+stride is X's own stride, so `stride` is no longer a parameter. The masks `cols < N` are X's
+bounds (N equals X.shape[1] in every case), which cuTile's tile accesses already respect."""),
+    ("md", "## 3. The Triton kernel's TTIR (compiled here, no GPU): shown, not diffed"),
+    ("code", """from workbench.sources.triton.ttir import NO_VERDICT
+print(NO_VERDICT)
+print((ttir or why)[:1500])"""),
+    ("md", "## 4. Tile IR of the derived kernel (what the port is diffed against)"),
+    ("code", """from workbench.ir.stages import operator_python_ir
+ir = operator_python_ir(op, 0)
+for line in ir.text.splitlines()[:25]:
+    print(line)"""),
+    ("md", """## 5. The drafting pipeline
+
+`workbench port triton_rms_norm` runs translate, then the usual stages on the derived kernel.
+Where the drafter cannot yet write a construct the run stops and names it (file:line). The
+workbench's own `triton_vec_add` goes all the way: draft, build, IR diff, GPU check."""),
+    ("code", """from workbench.port.pipeline import run_pipeline
+rms = run_pipeline(target.operator(Path("runs/notebooks/04/rms/port")))
+print(rms.summary())"""),
+    ("code", """vec = run_pipeline(triton_catalog()["triton_vec_add"].operator(Path("runs/notebooks/04/vec/port")))
+print(vec.summary())
+assert vec.verdict in ("PASS", "PASS_WITH_NOTES")"""),
+    ("md", "## 6. On the GPU: the port against the Triton kernel (skipped without one)"),
+    ("code", """from workbench.check.triton_side import check_triton_port
+vec_target = triton_catalog()["triton_vec_add"]
+vec_op = translate_target(vec_target, Path("runs/notebooks/04/vec/port"))[1]
+response = check_triton_port(vec_target, vec_op)
+print(response.status, response.reason)
+for r in response.results:
+    print(r["label"], {s: (v.get("ok"), v.get("rel_error")) for s, v in r["sides"].items()})"""),
+]
+
 if __name__ == "__main__":
     HERE.mkdir(exist_ok=True)
     for name, cells in [("01_port_softmax.ipynb", PORT_SOFTMAX), ("02_jit_vs_aot.ipynb", JIT_VS_AOT),
-                        ("03_debug_failed_conversion.ipynb", DEBUG)]:
+                        ("03_debug_failed_conversion.ipynb", DEBUG),
+                        ("04_port_triton_kernel.ipynb", PORT_TRITON)]:
         nbf.write(notebook(cells), HERE / name)
         print("wrote", HERE / name)

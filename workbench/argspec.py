@@ -1,4 +1,7 @@
-"""Kernel argument descriptions: `f32[256,1000]`, `f16[64,100]:strides=(200,1):offset=8`, `f32=1e-5`.
+"""Kernel argument descriptions: `f32[256,1000]`, `f16[64,100]:strides=(200,1):offset=8`, `f32=1e-5`,
+and `list[f16[1024,512]]` for a list of arrays that one array spec describes (TileGym's
+group GEMM takes its groups' matrices as lists; the JIT specializes a list on one element
+constraint, and its length is a runtime value).
 
 The same little language serves the catalog, `workbench ir --arg` and `workbench specialize
 --call`, so a case written in one place can be pasted into another.
@@ -6,7 +9,7 @@ The same little language serves the catalog, `workbench ir --arg` and `workbench
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .errors import WorkbenchError
 
@@ -19,7 +22,9 @@ DTYPES: dict[str, tuple[str, int]] = {
 }
 
 FORMAT_HELP = ("an array as DTYPE[D0,D1,...] with optional :strides=(S0,S1,...) and :offset=N "
-               "(in elements), or a scalar as DTYPE or DTYPE=VALUE; dtypes: " + ", ".join(DTYPES))
+               "(in elements) (and, for a Triton tensor descriptor, :block=(B0,B1,...)), a "
+               "list of arrays as list[ARRAY], or a scalar as DTYPE or DTYPE=VALUE; dtypes: "
+               + ", ".join(DTYPES))
 
 _ARRAY = re.compile(r"^(?P<dtype>\w+)\[(?P<shape>[\d,\s]*)\](?P<rest>(:\w+=[^:]+)*)$")
 _SCALAR = re.compile(r"^(?P<dtype>\w+)(=(?P<value>.+))?$")
@@ -32,6 +37,8 @@ class ArgSpec:
     strides: tuple[int, ...] | None = None     # elements; None: C-contiguous
     offset: int = 0                            # elements from an aligned base
     value: float | int | None = None           # scalars only
+    is_list: bool = False                      # a list of arrays, each as described
+    block: tuple[int, ...] | None = None       # a Triton TensorDescriptor's block shape
 
     @property
     def is_array(self) -> bool:
@@ -58,11 +65,18 @@ class ArgSpec:
             text += f":strides=({','.join(map(str, self.strides))})"
         if self.offset:
             text += f":offset={self.offset}"
-        return text
+        if self.block is not None:
+            text += f":block=({','.join(map(str, self.block))})"
+        return f"list[{text}]" if self.is_list else text
 
 
 def parse_arg(text: str) -> ArgSpec:
     text = text.strip()
+    if text.startswith("list[") and text.endswith("]"):
+        element = parse_arg(text[5:-1])
+        if not element.is_array or element.is_list:
+            raise WorkbenchError(f"{text!r}: a list holds arrays", "write list[DTYPE[D0,D1,...]]")
+        return replace(element, is_list=True)
     match = _ARRAY.match(text)
     if match:
         return _parse_array(text, match)
@@ -80,7 +94,7 @@ def _parse_array(text: str, match: re.Match) -> ArgSpec:
         shape = tuple(int(d) for d in match["shape"].split(",") if d.strip())
     except ValueError:
         raise WorkbenchError(f"bad shape in {text!r}", "write the shape as [D0,D1,...]")
-    strides, offset = None, 0
+    strides, offset, block = None, 0, None
     for option in filter(None, match["rest"].split(":")):
         key, _, value = option.partition("=")
         if key == "strides":
@@ -90,10 +104,16 @@ def _parse_array(text: str, match: re.Match) -> ArgSpec:
                                      "give one stride per dimension")
         elif key == "offset":
             offset = int(_parse_number(value, text))
+        elif key == "block":
+            block = _parse_tuple(value, text)
+            if len(block) != len(shape):
+                raise WorkbenchError(f"{text!r} has {len(shape)} dims but a block of "
+                                     f"{len(block)}", "give one block size per dimension")
         else:
             raise WorkbenchError(f"unknown option {key!r} in {text!r}",
-                                 "the options are :strides=(...) and :offset=N")
-    return ArgSpec(dtype=dtype, shape=shape, strides=strides, offset=offset)
+                                 "the options are :strides=(...), :offset=N and, for a "
+                                 "Triton tensor descriptor, :block=(...)")
+    return ArgSpec(dtype=dtype, shape=shape, strides=strides, offset=offset, block=block)
 
 
 def _check_dtype(name: str, text: str) -> str:

@@ -37,7 +37,7 @@ def run_checks() -> list[Check]:
     checks = [_python(), _package("cuda-tile", CUDA_TILE_VERSION, required=True),
               _package("nvidia-cuda-tileiras", TILEIRAS_VERSION, required=True),
               _tileirdisasm(), _matching_toolchain(), _cuda_home(), _tileiras_compiles(),
-              _rust(), _libclang(), _cuda_headers(), _gpu()]
+              _rust(), _libclang(), _cuda_headers(), _gpu(), _triton(), _triton_tileir()]
     return checks
 
 
@@ -179,6 +179,26 @@ def _cuda_headers() -> Check:
         return Check("CUDA headers (cutile build)", "warn",
                      f"cuda.h has CUDA_VERSION {version}; cutile needs >= {MIN_CUDA_H}", fix)
     return Check("CUDA headers (cutile build)", "ok", f"{include} (CUDA_VERSION {version})")
+
+
+def _triton() -> Check:
+    from .sources.triton.backends import triton_backends
+    from .sources.triton.ttir import triton_version
+    names = triton_backends()
+    if names is None:
+        return Check("triton (TTIR of Triton sources)", "warn", "not installed: Triton kernels "
+                     "still translate, but show no TTIR", "pip install -e '.[triton]'")
+    return Check("triton (TTIR of Triton sources)", "ok",
+                 f"{triton_version()}, backends: {', '.join(names)}")
+
+
+def _triton_tileir() -> Check:
+    from .sources.triton.backends import tileir_backend
+    found = tileir_backend()
+    if found is None:
+        return Check("Triton-TileIR backend", "info", "none: a Triton source's Tile IR diff "
+                     "is against the derived cuTile kernel; its TTIR is shown with no verdict")
+    return Check("Triton-TileIR backend", "ok", f"backend {found!r} present")
 
 
 def _gpu() -> Check:

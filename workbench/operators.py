@@ -60,6 +60,8 @@ class Operator:
     family: str | None = None           # the family this is an entry of (None: its own)
     source: str = OWN                   # `own`, or the installed module the kernel is from
     provenance: str = ""                # drafted | hand-finished | hand-written
+    language: str = "cutile"            # "triton": a @triton.jit kernel (sources/triton/)
+    triton: object = field(default=None, repr=False, compare=False)   # its TritonTarget
 
     def __post_init__(self):
         if self.folder is None:
@@ -78,6 +80,10 @@ class Operator:
         return replace(self, port_path=Path(port), kernel_path=self.kernel_file)
 
     def case(self, index: int) -> Case:
+        if not self.cases:
+            raise WorkbenchError(f"{self.summary}: no case to compile",
+                                 "give the call: --arg SPEC per runtime parameter and "
+                                 "--const NAME=VALUE per constant")
         for case in self.cases:
             if case.index == index:
                 return case

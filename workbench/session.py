@@ -1,13 +1,17 @@
 """One operator being ported, as the notebook (and its widget) sees it: the two source
-files and the latest build, diff, check and benchmark. Every action is a plain method."""
+files and the latest build, diff, check and benchmark. Every action is a plain method.
+
+Nothing the user wrote is replaced without a kept copy: a save keeps the previous kernel.rs,
+a draft keeps the file it replaces and the pane's unsaved text, all in `port/.history/`.
+"""
 from __future__ import annotations
 
 import shutil
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-from .catalog import REPO_ROOT, Operator, get_operator
+from .catalog import KERNELS_DIR, Operator, display_path, get_operator
 from .errors import WorkbenchError
 
 HISTORY = ".history"
@@ -15,22 +19,28 @@ HISTORY = ".history"
 
 @dataclass
 class DiffView:
-    """What the widget shows of a diff."""
-    verdict: str
-    left_text: str
-    right_text: str
-    alignment: list
-    py_lines: dict[str, int]
-    rust_lines: dict[str, int]
-    findings: list[dict]
-    report: object = field(repr=False, default=None)
+    """A diff as the notebook and the widget see it: the report, whose JSON
+    (`workbench.diff/1`) is what the widget draws, and the port text it is of."""
+    report: object                   # workbench.diff.verdict.DiffReport
+    rust_source: str                 # kernel.rs as it was when diffed (stale when it changes)
+
+    @property
+    def verdict(self) -> str:
+        return self.report.verdict
+
+    @property
+    def findings(self) -> list[dict]:
+        return [f.to_json() for f in self.report.findings]
+
+    def to_json(self) -> dict:
+        return dict(self.report.to_json(), rust_source=self.rust_source)
 
 
 class PortSession:
     def __init__(self, op: Operator | str, case: int = 0, port: Path | None = None):
         self.op = get_operator(op) if isinstance(op, str) else op
         if port is not None:          # work on a copy of a port somewhere else
-            self.op = self.op.with_port(port)
+            self.op = self.op.with_port(Path(port).resolve())
         self.case = case
         self.last_build = None
         self.last_diff: DiffView | None = None
@@ -44,27 +54,64 @@ class PortSession:
     def rust_file(self) -> Path:
         return self.op.port_folder / "src" / "kernel.rs"
 
+    @property
+    def has_port(self) -> bool:
+        return (self.op.port_folder / "Cargo.toml").exists()
+
     def python_source(self) -> str:
         return self.python_file.read_text()
 
     def rust_source(self) -> str:
         return self.rust_file.read_text() if self.rust_file.exists() else ""
 
+    def draft_folder(self) -> Path:
+        """Where Draft writes: this port, or for a catalog port a work folder under runs/."""
+        from .port.pipeline import draft_folder
+        return draft_folder(self.op)
+
+    def where(self) -> str:
+        """One line naming the folders in use (printed by %port)."""
+        port, draft = display_path(self.op.port_folder), display_path(self.draft_folder())
+        text = f"{self.op.name}: Rust port in {port}" + ("" if self.has_port else " (none yet)")
+        return text + ("; Draft writes there" if port == draft else f"; Draft writes to {draft}")
+
     def save_rust(self, text: str) -> Path | None:
         """Write the port's kernel, keeping the previous version in port/.history/."""
-        if not self.rust_file.exists() or self.rust_file.read_text() == text:
-            if not self.rust_file.exists():
-                self.rust_file.parent.mkdir(parents=True, exist_ok=True)
-                self.rust_file.write_text(text)
+        current = self.rust_source()
+        if self.rust_file.exists() and current == text:
             return None
-        history = self.op.port_folder / HISTORY
-        history.mkdir(exist_ok=True)
-        kept = history / f"kernel.rs.{time.strftime('%Y%m%d-%H%M%S')}.{time.time_ns() % 10**6}"
-        shutil.copy2(self.rust_file, kept)
+        kept = self.keep(current, "saved")
+        self.rust_file.parent.mkdir(parents=True, exist_ok=True)
         self.rust_file.write_text(text)
         return kept
 
+    def keep(self, text: str, why: str, folder: Path | None = None) -> Path | None:
+        """Keep `text` as port/.history/kernel.rs.<time>.<why> (nothing for empty text)."""
+        if not text.strip():
+            return None
+        history = (folder or self.op.port_folder) / HISTORY
+        history.mkdir(parents=True, exist_ok=True)
+        stamp = f"{time.strftime('%Y%m%d-%H%M%S')}.{time.time_ns() % 10**6:06d}"
+        kept = history / f"kernel.rs.{stamp}.{why}"
+        kept.write_text(text)
+        return kept
+
     # -- actions --------------------------------------------------------------------------
+    def draft(self, pane_text: str | None = None, drafter: str = "rules"):
+        """Draft a port into draft_folder(), keeping first the kernel.rs it replaces and the
+        pane's unsaved text; then work on the drafted port. -> (RunResult, kept files)."""
+        from .port.pipeline import run_pipeline
+        folder = self.draft_folder()
+        kept = []
+        replaced = folder / "src" / "kernel.rs"
+        if replaced.exists():
+            kept.append(self.keep(replaced.read_text(), "before-draft", folder))
+        if pane_text is not None and pane_text != self.rust_source():
+            kept.append(self.keep(pane_text, "unsaved", folder))
+        run = run_pipeline(self.op, drafter=drafter, out=folder)
+        self.op = self.op.with_port(run.port)
+        return run, [k for k in kept if k]
+
     def rebuild(self):
         from .rust.cargo import build
         self.last_build = build(self.op)
@@ -73,14 +120,9 @@ class PortSession:
     def diff(self) -> DiffView:
         from .diff import diff_modules
         from .pairs import operator_pair
+        text = self.rust_source()
         left, right = operator_pair(self.op, self.case)
-        report = diff_modules(left, right)
-        self.last_diff = DiffView(
-            verdict=report.verdict, left_text=report.left_text, right_text=report.right_text,
-            alignment=[list(a) for a in report.alignment],
-            py_lines=_lines_in(report.left_sources, self.python_file),
-            rust_lines=_lines_in(report.right_sources, self.rust_file),
-            findings=[_finding_view(f) for f in report.findings], report=report)
+        self.last_diff = DiffView(diff_modules(left, right), text)
         return self.last_diff
 
     def check(self):
@@ -120,24 +162,45 @@ class PortSession:
         return {"left": left.text, "right": right.text, "rows": table.summary_rows()}
 
 
-def _lines_in(sources: dict, file: Path) -> dict[str, int]:
-    """IR line -> line in `file`, for the locations that point into it."""
-    name = str(file.relative_to(REPO_ROOT)) if file.is_absolute() else str(file)
-    out = {}
-    for ir_line, loc in sources.items():
-        if name.endswith(loc.file) or loc.file.endswith(name) or \
-                name.endswith(loc.file.split("kernels_src/")[-1]):
-            out[str(ir_line)] = loc.line
-    return out
+def copy_port(op: Operator, dest: Path) -> Operator:
+    """A copy of `op`'s port in `dest` that builds on its own (outside the kernels_src
+    workspace: its own manifest, the pinned Cargo.lock); the operator with its port there."""
+    from .rust.cargo import is_plain_copy, standalone_manifest
+    dest = Path(dest).expanduser().resolve()
+    if is_plain_copy(dest):            # made with `cp -r`: fix its manifest, keep its sources
+        manifest = dest / "Cargo.toml"
+        kept = dest / HISTORY / f"Cargo.toml.{time.strftime('%Y%m%d-%H%M%S')}.plain-copy"
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(manifest, kept)
+        manifest.write_text(standalone_manifest(manifest.read_text(), dest))
+        shutil.copy(KERNELS_DIR / "Cargo.lock", dest / "Cargo.lock")
+        return op.with_port(dest)
+    if (dest / "Cargo.toml").exists():
+        raise WorkbenchError(f"{dest} already holds a port", "pick an empty folder")
+    source = op.port_folder
+    if not (source / "Cargo.toml").exists():
+        raise WorkbenchError(f"{op.name} has no port to copy ({display_path(source)})",
+                             "draft one instead (the Draft button, or `workbench port`)")
+    shutil.copytree(source, dest, dirs_exist_ok=True,
+                    ignore=shutil.ignore_patterns("target", HISTORY))
+    manifest = dest / "Cargo.toml"
+    if source.resolve().is_relative_to(KERNELS_DIR.resolve()):
+        manifest.write_text(standalone_manifest(manifest.read_text(), dest))
+        shutil.copy(KERNELS_DIR / "Cargo.lock", dest / "Cargo.lock")
+    else:                  # a copy of a copy: a package name of its own (see standalone_manifest)
+        manifest.write_text(_retagged(manifest.read_text(), dest))
+    return op.with_port(dest)
 
 
-def _finding_view(f) -> dict:
-    return {"category": f.category, "kind": f.kind, "detail": f.detail,
-            "left_line": (f.left or {}).get("ir_line"), "right_line": (f.right or {}).get("ir_line"),
-            "source_line": (f.left or {}).get("source_line")}
+def _retagged(manifest: str, dest: Path) -> str:
+    import re
+    from .rust.cargo import folder_tag
+    return re.sub(r'(?m)^name = "(\w+?)(_[0-9a-f]{10})?"$',
+                  lambda m: f'name = "{m[1]}_{folder_tag(dest)}"', manifest, count=1)
 
 
 def describe_error(error: Exception) -> str:
+    """One line for the user: a WorkbenchError's message and hint, else the exception."""
     if isinstance(error, WorkbenchError):
-        return str(error)
+        return error.message + (f" \u2014 {error.hint}" if error.hint else "")
     return f"{type(error).__name__}: {error}"

@@ -1,15 +1,17 @@
 """`workbench VERB ...`: every stage printable on demand. The parser lives here; each verb's
-handler is in the module named for its stage (ir_verbs, port_verbs, gpu_verbs)."""
+handler is in the module named for its stage (ir_verbs, port_verbs, corpus_verbs,
+gpu_verbs)."""
 from __future__ import annotations
 
 import argparse
 import sys
 
 from ..errors import WorkbenchError
-from . import catalog_verbs, gpu_verbs, ir_verbs, port_verbs
+from . import catalog_verbs, corpus_verbs, gpu_verbs, ir_verbs, port_verbs
 from .common import EXIT_ERROR, EXIT_OK
 
-VERBS = (catalog_verbs.VERBS + ir_verbs.VERBS + port_verbs.VERBS + gpu_verbs.VERBS)
+VERBS = (catalog_verbs.VERBS + ir_verbs.VERBS + port_verbs.VERBS + corpus_verbs.VERBS
+         + gpu_verbs.VERBS)
 
 TARGET_HELP = ("a catalog operator (softmax), FILE.py:KERNEL, or MODULE:KERNEL of an "
                "installed package (tilegym.ops.cutile.softmax:_softmax_kernel)")

@@ -249,7 +249,8 @@ def cmd_specialize(args) -> int:
     consts.update(dict(parse_const(c) for c in args.const))
     call_texts = args.call or default_calls
     if not call_texts:
-        raise WorkbenchError("no calls given", "add --call 'f32[4096] f32[4096] i32'")
+        raise WorkbenchError(f"{args.target}: no calls given and no cases to take them from",
+                             "add --call 'f32[4096] f32[4096] i32'")
     calls = [[parse_arg(a) for a in text.split()] for text in call_texts]
     results = explore(kernel, calls, consts, call_texts)
     if args.diff:

@@ -19,6 +19,9 @@ def _port_arguments(p) -> None:
     p.add_argument("--into-catalog", action="store_true",
                    help="draft a catalog operator into kernels_src/<op>/port itself (the old "
                         "port is kept in the run folder); by default drafts go to runs/ports/")
+    p.add_argument("--copy", action="store_true",
+                   help="with --out: copy the operator's port there (a copy that builds on its "
+                        "own, outside kernels_src/) instead of drafting one")
     p.add_argument("--all", action="store_true", help="every catalog operator, unattended")
     p.add_argument("--resume", metavar="RUN_DIR", help="continue a run folder")
     p.add_argument("--from", dest="resume_from", metavar="STAGE",
@@ -29,6 +32,8 @@ def cmd_port(args) -> int:
     from ..port.pipeline import run_pipeline, run_operator
     if args.all:
         return _port_all(args)
+    if args.copy:
+        return _copy(args)
     if args.resume:
         run_dir = Path(args.resume)
         result = run_pipeline(run_operator(run_dir), args.drafter, out=_out(args),
@@ -36,7 +41,9 @@ def cmd_port(args) -> int:
     else:
         if not args.target:
             raise WorkbenchError("name a TARGET", "try `workbench port softmax`")
-        result = run_pipeline(target_operator(args), args.drafter, model=args.model,
+        op = target_operator(args)
+        op.case(0)                          # a kernel named with no call: say so, draft nothing
+        result = run_pipeline(op, args.drafter, model=args.model,
                               out=_out(args), into_catalog=args.into_catalog)
     print(result.summary())
     return EXIT_OK if result.verdict in GOOD else EXIT_FAIL
@@ -56,6 +63,19 @@ def _port_all(args) -> int:
     for name, verdict, folder in rows:
         print(f"{name:14} {verdict:16} {folder}")
     return EXIT_OK if all(v in GOOD for _, v, _ in rows) else EXIT_FAIL
+
+
+def _copy(args) -> int:
+    from ..catalog import display_path
+    from ..session import copy_port
+    from ..sources.targets import resolve_target
+    if not args.target or not args.out:
+        raise WorkbenchError("--copy needs a TARGET and --out DIR",
+                             "e.g. `workbench port softmax --copy --out runs/my-softmax/port`")
+    op = copy_port(resolve_target(args.target, args.arg, args.const), _out(args))
+    print(f"{display_path(op.port_folder)} holds {args.target}'s port, built on its own; use it with "
+          f"`--out {args.out}` (e.g. `workbench diff {args.target} --out {args.out}`)")
+    return EXIT_OK
 
 
 def _out(args) -> Path | None:

@@ -10,6 +10,9 @@ JSON schema `workbench.diff/1`:
   alignment     [[left_ir_line | null, right_ir_line | null, status]]
                 status: same, changed, moved, missing, extra
   left_text, right_text   the normalized IR both line numbers refer to
+  left_sources, right_sources     {ir_line: "file:line:column"}  (the op's source location)
+  left_locations, right_locations {ir_line: [file, line, column]}  (the same, unparsed: the
+                                  widget links IR lines to the lines of its source panes)
 Rules: any critical or arithmetic finding -> FAIL; else any hint -> PASS_WITH_NOTES;
 else PASS. Noise never changes the verdict.
 """
@@ -57,6 +60,8 @@ class DiffReport:
             "left_text": self.left_text, "right_text": self.right_text,
             "left_sources": {str(k): str(v) for k, v in self.left_sources.items()},
             "right_sources": {str(k): str(v) for k, v in self.right_sources.items()},
+            "left_locations": _locations(self.left_sources),
+            "right_locations": _locations(self.right_sources),
         }
 
     def to_text(self, show_noise: bool = False) -> str:
@@ -75,6 +80,10 @@ class DiffReport:
         if hidden:
             lines.append(f"  ({hidden} noise finding(s) hidden; --noise shows them)")
         return "\n".join(lines)
+
+
+def _locations(sources: dict) -> dict[str, list]:
+    return {str(k): [loc.file, loc.line, loc.column] for k, loc in sources.items()}
 
 
 def diff_modules(left: Module, right: Module, left_label: str = "python",

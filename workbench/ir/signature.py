@@ -43,7 +43,9 @@ def array_constraint(spec: ArgSpec):
 
 
 def parameter_constraint(spec: ArgSpec):
-    from cuda.tile.compilation import ScalarConstraint
+    from cuda.tile.compilation import ListConstraint, ScalarConstraint
+    if spec.is_list:
+        return ListConstraint(array_constraint(spec), alias_groups=(), elements_may_alias=False)
     if spec.is_array:
         return array_constraint(spec)
     return ScalarConstraint(ct_dtype(spec.dtype))

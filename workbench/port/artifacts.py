@@ -16,6 +16,11 @@ from ..errors import WorkbenchError
 
 # stage -> (allowed verdicts, required fields with their types)
 SCHEMAS: dict[str, tuple[set[str], dict[str, type]]] = {
+    # Triton sources only: the translation into a derived cuTile kernel, and the diff of the
+    # port against the corpus's own cuTile kernel for the operator (triton_stages.py)
+    "translate": ({"TRANSLATED", "UNSUPPORTED"}, {"triton": dict, "diagnostics": list,
+                                                  "params": list, "derived_file": str}),
+    "corpus_diff": ({"PASS", "PASS_WITH_NOTES", "FAIL", "ERROR", "SKIPPED"}, {"cases": list}),
     "analyze": ({"OK", "UNSUPPORTED"}, {"spec": dict}),
     "write_kernel": ({"DRAFTED", "UNSUPPORTED", "CAP_REACHED", "ERROR"},
                      {"files": list, "diagnostics": list, "drafter": str}),

@@ -17,7 +17,8 @@ from ..catalog import KERNELS_DIR, REPO_ROOT, Operator, get_operator
 from ..errors import WorkbenchError
 from .artifacts import Artifact, read_artifacts, read_operator, write_operator
 from .drafters import Drafter
-from .stages import RUN_CAPS, STAGE_FUNCTIONS, STAGES, RunContext, stage_diff_analysis
+from .stages import (RUN_CAPS, STAGE_FUNCTIONS, STAGES, RunContext, stage_diff_analysis,
+                     stages_for)
 
 RUNS_DIR = REPO_ROOT / "runs"
 
@@ -46,7 +47,8 @@ class RunResult:
         kernel_file = analyze.data["spec"]["filename"] if analyze else "kernel"
         lines = [f"{stopped.stage} stopped the run:"]
         for d in stopped.data.get("diagnostics", [])[:20]:
-            where = f"{d.get('file') or kernel_file}:{d.get('line') or '?'}"
+            file = d.get("file") or (kernel_file if stopped.stage != "build" else None)
+            where = f"{file}:{d.get('line') or '?'}" if file else stopped.stage
             what = f"{d['construct']}: " if d.get("construct") else ""
             lines.append(f"  {where}: {what}{d['message']}")
         return lines
@@ -57,19 +59,23 @@ class RunResult:
 def run_pipeline(target: str | Operator, drafter: str | Drafter = "rules",
                  out: Path | None = None, resume: Path | None = None,
                  resume_from: str | None = None, model: str | None = None,
-                 into_catalog: bool = False) -> RunResult:
+                 into_catalog: bool = False, runs_dir: Path | None = None) -> RunResult:
     """Draft, build, diff and check a port of `target`. The port goes to `out`, else to
     runs/ports/<op>/port for a catalog operator (kernels_src/ itself only with
-    `into_catalog`), else to the operator's own port folder."""
+    `into_catalog`), else to the operator's own port folder. The run folder is
+    <runs_dir>/<op>/<time>, runs_dir by default runs/."""
     op = get_operator(target) if isinstance(target, str) else target
-    folder = resume or _new_run_folder(op)
-    port = Path(out) if out else draft_folder(op, into_catalog)
+    folder = resume or _new_run_folder(op, runs_dir or RUNS_DIR)
+    port = Path(out).expanduser().resolve() if out else draft_folder(op, into_catalog)
     if port.resolve() != op.port_folder.resolve():
         op = op.with_port(port)
     drafter = make_drafter(drafter, model, folder) if isinstance(drafter, str) else drafter
     if getattr(drafter, "log_dir", folder) is None:
         drafter.log_dir = folder
-    ctx = RunContext(op, folder, port, drafter)
+    ctx = RunContext(op, folder, port, drafter, triton=getattr(op, "triton", None))
+    if ctx.triton is not None and resume is not None:
+        raise WorkbenchError("a Triton run is not resumed: the derived kernel is written "
+                             "again by its translate stage", "run `workbench port` again")
     first = 0
     if resume is not None:
         ctx.artifacts = read_artifacts(folder)
@@ -96,13 +102,13 @@ def draft_folder(op: Operator, into_catalog: bool = False) -> Path:
 
 
 def _run_stages(ctx: RunContext, first: int) -> str:
-    for stage in STAGES[first:]:
+    for stage in stages_for(ctx)[first:]:
         if ctx.over_cap(stage) and stage in RUN_CAPS:
             return "CAP_REACHED"
         artifact = STAGE_FUNCTIONS[stage](ctx)
         if artifact.verdict in ("UNSUPPORTED", "CAP_REACHED", "ERROR"):
             return artifact.verdict
-        if artifact.verdict in ("BUILD_FAILED", "FAIL"):
+        if artifact.verdict in ("BUILD_FAILED", "FAIL") and stage != "corpus_diff":
             return _fix_loop(ctx)
     return _final_verdict(ctx)
 
@@ -139,8 +145,8 @@ def _final_verdict(ctx: RunContext) -> str:
     return diff.verdict if diff else "ERROR"
 
 
-def _new_run_folder(op: Operator) -> Path:
-    folder = RUNS_DIR / op.name / time.strftime("%Y%m%d-%H%M%S")
+def _new_run_folder(op: Operator, runs_dir: Path) -> Path:
+    folder = Path(runs_dir) / op.name / time.strftime("%Y%m%d-%H%M%S")
     suffix = 0
     while folder.exists():
         suffix += 1

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..catalog import REPO_ROOT, Operator
-from ..errors import WorkbenchError
+from ..errors import ToolError, WorkbenchError
 from .artifacts import Artifact, write_artifact
 from .drafters import Drafter
 
@@ -26,6 +26,7 @@ class RunContext:
     drafter: Drafter             # rules or agent drafter
     artifacts: list[Artifact] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
+    triton: object = None        # a Triton source's TritonTarget (triton_stages.py)
 
     def record(self, artifact: Artifact) -> Artifact:
         self.counts[artifact.stage] = self.counts.get(artifact.stage, 0) + 1
@@ -101,7 +102,8 @@ def stage_write_host(ctx: RunContext) -> Artifact:
 def stage_build(ctx: RunContext) -> Artifact:
     from ..rust.cargo import build
     result = build(ctx.op)
-    diagnostics = [{"level": d.level, "message": d.message, "file": d.file, "line": d.line}
+    diagnostics = [{"level": d.level, "message": d.message, "file": d.file, "line": d.line,
+                    "column": d.column, "rendered": d.rendered}
                    for d in result.diagnostics if d.level == "error"]
     ok = result.status in ("built", "up-to-date", "prebuilt")
     return Artifact("build", "BUILT" if ok else "BUILD_FAILED",
@@ -114,9 +116,18 @@ def stage_build(ctx: RunContext) -> Artifact:
 def stage_ir_diff(ctx: RunContext) -> Artifact:
     from ..diff import diff_modules
     from ..pairs import operator_pair
+    from ..rust.emit import EMITTER
     cases, verdicts = [], []
     for case in ctx.op.cases:
-        left, right = operator_pair(ctx.op, case.index)
+        try:
+            left, right = operator_pair(ctx.op, case.index)
+        except ToolError as e:
+            if e.tool != EMITTER:
+                raise
+            verdicts.append("FAIL")         # the port built, but its kernel emits no Tile IR
+            cases.append({"case": case.index, "verdict": "FAIL", "counts": {},
+                          "findings": [_emission_failure(e, ctx.port)]})
+            continue
         report = diff_modules(left, right)
         verdicts.append(report.verdict)
         cases.append({"case": case.index, "verdict": report.verdict, "counts": report.counts(),
@@ -128,9 +139,32 @@ def stage_ir_diff(ctx: RunContext) -> Artifact:
                     {"cases": cases})
 
 
+def _emission_failure(error, port: Path) -> dict:
+    """A finding (the IR diff's JSON shape) for a port whose kernel cutile cannot compile,
+    at the kernel.rs line cutile names (`--> src/kernel.rs:12:71`) when it names one."""
+    import re
+    from ..catalog import display_path
+    lines = [line.strip(" |") for line in error.stderr.strip().splitlines() if line.strip(" |")]
+    spans = [m for m in (re.match(r"-->\s*(\S+):(\d+):(\d+)", line) for line in lines) if m]
+    said = [line for line in lines if not line.startswith("-->")]
+    detail = (said[-1] if said else error.message).split(".so): ", 1)[-1]
+    right = None
+    if spans:
+        file, line, col = spans[-1].groups()
+        right = {"ir_line": None, "text": "", "source": f"{display_path(port / file)}:{line}:{col}"}
+    return {"category": "critical", "kind": "rust ir", "detail": detail, "left": None,
+            "right": right, "noise_id": None, "severity": "error"}
+
+
 @_timed
 def stage_gpu_check(ctx: RunContext) -> Artifact:
     from ..check.report import check_operator
+    if ctx.triton is not None:
+        from ..check.triton_side import check_triton_port
+        response = check_triton_port(ctx.triton, ctx.op)
+        verdict = {"ok": "PASS", "skipped": "SKIPPED"}.get(response.status, "FAIL")
+        return Artifact("gpu_check", verdict, response.reason or response.status,
+                        {"reason": response.reason, "results": response.results})
     if not (ctx.op.folder / "reference.py").exists():
         reason = "no PyTorch reference for this kernel (catalog operators have one)"
         return Artifact("gpu_check", "SKIPPED", reason, {"reason": reason, "results": []})
@@ -174,7 +208,23 @@ def stage_diff_analysis(ctx: RunContext) -> Artifact:
                     "kind": "none", "evidence": []})
 
 
-STAGE_FUNCTIONS = {"analyze": stage_analyze, "write_kernel": stage_write_kernel,
+def _triton_stage(name):
+    @_timed
+    def run(ctx: RunContext) -> Artifact:
+        from . import triton_stages
+        return getattr(triton_stages, f"stage_{name}")(ctx)
+    return run
+
+
+TRITON_STAGES = ["translate"] + STAGES[:5] + ["corpus_diff", "gpu_check"]
+
+
+def stages_for(ctx: RunContext) -> list[str]:
+    return TRITON_STAGES if ctx.triton is not None else STAGES
+
+
+STAGE_FUNCTIONS = {"translate": _triton_stage("translate"),
+                   "corpus_diff": _triton_stage("corpus_diff"), "analyze": stage_analyze, "write_kernel": stage_write_kernel,
                    "write_host": stage_write_host, "build": stage_build,
                    "ir_diff": stage_ir_diff, "gpu_check": stage_gpu_check}
 

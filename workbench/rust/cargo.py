@@ -112,6 +112,38 @@ def standalone_manifest(text: str, folder: Path) -> str:
     return "\n".join(out) + "\n\n[workspace]\n"
 
 
+def is_plain_copy(folder: Path) -> bool:
+    """A kernels_src port copied as it is (`cp -r`) to a folder outside kernels_src/: its
+    manifest inherits settings from a workspace it is not in."""
+    manifest = Path(folder) / "Cargo.toml"
+    if Path(folder).resolve().is_relative_to(KERNELS_DIR.resolve()) or not manifest.exists():
+        return False
+    text = manifest.read_text()
+    return ".workspace = true" in text and "[workspace]" not in text
+
+
+def target_name(op: Operator) -> str:
+    """How the command line names `op`: the catalog name, FILE.py:KERNEL or MODULE:KERNEL."""
+    from ..catalog import display_path
+    if op.kernel_module:
+        return f"{op.kernel_module}:{op.kernel_name}"
+    if op.kernel_path and op.kernel_path != op.folder / "kernel.py":
+        return f"{display_path(op.kernel_path)}:{op.kernel_name}"
+    return op.name
+
+
+def check_not_plain_copy(op: Operator) -> None:
+    """Say what a plain copy is and how to make it build (cargo's own error does not)."""
+    from ..catalog import display_path
+    folder = display_path(op.port_folder)
+    if is_plain_copy(op.port_folder):
+        raise WorkbenchError(
+            f"{folder}/Cargo.toml: a plain copy of a kernels_src port: it takes its settings from the "
+            "kernels_src workspace (`.workspace = true`), which it has no access to here",
+            f"`workbench port {target_name(op)} --copy --out {folder}` makes it build on its "
+            "own (its sources stay as they are; in a notebook, `%port ... --out` does the same)")
+
+
 def folder_tag(folder: Path) -> str:
     """A short name for a port folder outside kernels_src/. Inside the checkout it comes from
     the relative path, so it is the same on the GPU host."""
@@ -206,8 +238,12 @@ def build(op: Operator) -> BuildResult:
     """Build the port if its sources changed since the last good build; never raises on
     a compile error (the result says FAILED and keeps the last good library)."""
     if not has_port(op):
-        raise WorkbenchError(f"{op.name} has no Rust port yet ({op.port_folder} is missing)",
-                             f"draft one with `workbench port {op.name}`")
+        from ..catalog import display_path
+        raise WorkbenchError(f"{op.name} has no Rust port yet (no {display_path(op.port_folder)}/"
+                             "Cargo.toml)", f"draft one with `workbench port {target_name(op)}"
+                             f"{' --out ' + display_path(op.port_folder) if op.port_path else ''}`"
+                             " (in the widget: the Draft button)")
+    check_not_plain_copy(op)
     start = time.perf_counter()
     if os.environ.get("WORKBENCH_PREBUILT"):
         return _prebuilt(op, Path(os.environ["WORKBENCH_PREBUILT"]), start)
@@ -269,23 +305,25 @@ def _run_cargo(op: Operator, build_id: str) -> tuple[bool, list[Diagnostic]]:
     # Cargo.lock is committed and pins every dependency; cargo only adds entries (a new
     # port crate), it does not move existing pins.
     args = [cargo_path(), "build", "--release", "--manifest-path",
-            str(op.port_folder / "Cargo.toml"), "--message-format=json-diagnostic-short"]
+            str(op.port_folder / "Cargo.toml"), "--message-format=json"]
     try:
         proc = run_tool(args, cwd=KERNELS_DIR, env=cargo_env(build_id), text=True,
                         timeout=BUILD_TIMEOUT_S, check=False)
     except ToolTimeout:
         return False, [Diagnostic("error", f"cargo did not finish in {BUILD_TIMEOUT_S} s",
                                   None, None, None)]
-    diagnostics = parse_cargo_messages(proc.stdout)
+    diagnostics = parse_cargo_messages(proc.stdout,
+                                       KERNELS_DIR if in_workspace(op) else op.port_folder)
     if proc.returncode != 0 and not any(d.level == "error" for d in diagnostics):
         tail = "\n".join(proc.stderr.strip().splitlines()[-15:])
         diagnostics.append(Diagnostic("error", f"cargo failed:\n{tail}", None, None, None))
     return proc.returncode == 0, diagnostics
 
 
-def parse_cargo_messages(stdout: str) -> list[Diagnostic]:
+def parse_cargo_messages(stdout: str, base: Path = KERNELS_DIR) -> list[Diagnostic]:
     """compiler-message lines of `cargo --message-format=json` -> file:line diagnostics,
-    paths made relative to kernels_src/ so they point into the port."""
+    paths made relative to the checkout so they point into the port; `base` is the folder
+    cargo names relative paths from."""
     out = []
     for line in stdout.splitlines():
         if not line.startswith("{"):
@@ -300,7 +338,7 @@ def parse_cargo_messages(stdout: str) -> list[Diagnostic]:
         if message.get("level") not in ("error", "warning") or not message.get("message"):
             continue
         span = next((s for s in message.get("spans", []) if s.get("is_primary")), None)
-        file = _port_relative(span["file_name"]) if span else None
+        file = _port_relative(span["file_name"], base) if span else None
         out.append(Diagnostic(message["level"], message["message"], file,
                               span["line_start"] if span else None,
                               span["column_start"] if span else None,
@@ -308,14 +346,16 @@ def parse_cargo_messages(stdout: str) -> list[Diagnostic]:
     return out
 
 
-def _port_relative(file_name: str) -> str:
+def _port_relative(file_name: str, base: Path = KERNELS_DIR) -> str:
+    """A file cargo names, relative to the checkout; cargo names a relative path from the
+    workspace it builds (kernels_src/, or the port's own folder outside it)."""
     path = Path(file_name)
     if not path.is_absolute():
-        path = KERNELS_DIR / path
+        path = Path(base) / path
     try:
         return str(path.resolve().relative_to(KERNELS_DIR.parent))
     except ValueError:
-        return file_name
+        return str(path.resolve())
 
 
 def _install(op: Operator, target: Path) -> None:

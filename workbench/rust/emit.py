@@ -19,6 +19,7 @@ from .cargo import build
 from .manifest import load_manifest
 from .toolchain import runtime_env
 
+EMITTER = "cutile KernelCompiler"    # the tool name of a port's failed Tile IR emission
 EMIT_TIMEOUT_S = 300
 
 
@@ -77,8 +78,8 @@ def emit_in_child(op_name: str, library: str, request: str) -> bytes:
     env = dict(os.environ, **runtime_env())
     proc = run_tool([sys.executable, "-m", "workbench.rust.emit_worker", op_name, library],
                     input=request.encode(), timeout=EMIT_TIMEOUT_S, cwd=REPO_ROOT, env=env,
-                    check=False, name="cutile KernelCompiler")
+                    check=False, name=EMITTER)
     if proc.returncode != 0:
-        raise ToolError("cutile KernelCompiler", f"failed for {op_name}",
+        raise ToolError(EMITTER, f"failed for {op_name}",
                         proc.stderr.decode(errors="replace"))
     return proc.stdout

@@ -9,6 +9,10 @@ line by line, so line numbers, and with them every Tile IR location, stay the re
     reduced.placeholders          # dropped names only annotations read (`x: torch.Tensor`)
     reduced.kernels               # the @ct.kernel entries: name, line, experimental
     reduced.check_uses("k", tree) # a kernel that needs a dropped name: one error, both lines
+
+The same reading serves Triton modules (`reduce_module(source, name, TRITON)`): there the
+kept imports add `triton`, the kernels are the `@triton.jit` functions, and decorators such
+as `@triton.autotune(...)` (host-side tuning that reads the package's runtime) are blanked.
 """
 from __future__ import annotations
 
@@ -33,6 +37,26 @@ TORCH_DTYPE_NAMES = frozenset({
     "float64", "float32", "float16", "bfloat16", "int64", "int32", "int16", "int8", "uint8",
     "bool", "float8_e4m3fn", "float8_e5m2"})
 EXPERIMENTAL_DECORATORS = frozenset({"experimental_kernel", "experimental"})
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """What a kernel language's modules may import and how its kernels are decorated."""
+    name: str
+    packages: frozenset
+    decorator_kind: object      # (ast.expr) -> "kernel" | "function" | None
+
+
+def triton_decorator(node: ast.expr) -> str | None:
+    """`triton.jit`, `triton.jit(...)`, `jit` -> "kernel"; anything else None (a Triton
+    helper called from a kernel is `@triton.jit` too, so every jit function is a kernel)."""
+    target = node.func if isinstance(node, ast.Call) else node
+    if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
+            and target.value.id == "triton" and target.attr == "jit":
+        return "kernel"
+    if isinstance(target, ast.Name) and target.id == "jit":
+        return "kernel"
+    return None
 
 
 @dataclass(frozen=True)
@@ -96,6 +120,10 @@ def ct_decorator(node: ast.expr) -> str | None:
     return None
 
 
+CUTILE = Dialect("cutile", READABLE_PACKAGES, ct_decorator)
+TRITON = Dialect("triton", READABLE_PACKAGES | {"triton"}, triton_decorator)
+
+
 def decorator_name(node: ast.expr) -> str:
     target = node.func if isinstance(node, ast.Call) else node
     return target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
@@ -140,15 +168,15 @@ def _import_names(node: ast.Import | ast.ImportFrom) -> list[str]:
     return [(a.asname or a.name).split(".")[0] for a in node.names]
 
 
-def _readable_import(node: ast.Import | ast.ImportFrom) -> bool:
+def _readable_import(node: ast.Import | ast.ImportFrom, packages=READABLE_PACKAGES) -> bool:
     if isinstance(node, ast.ImportFrom):
-        return node.level == 0 and (node.module or "").split(".")[0] in READABLE_PACKAGES
-    return all(a.name.split(".")[0] in READABLE_PACKAGES for a in node.names)
+        return node.level == 0 and (node.module or "").split(".")[0] in packages
+    return all(a.name.split(".")[0] in packages for a in node.names)
 
 
 class _Reducer:
-    def __init__(self, tree: ast.Module, source: str):
-        self.tree, self.source = tree, source
+    def __init__(self, tree: ast.Module, source: str, dialect: Dialect):
+        self.tree, self.source, self.dialect = tree, source, dialect
         self.available = set(dir(builtins))
         self.dropped: dict[str, tuple[int, str]] = {}
         self.keep: list[tuple[int, int]] = []       # line ranges kept, 1-based inclusive
@@ -175,7 +203,7 @@ class _Reducer:
 
     def statement(self, node: ast.stmt) -> None:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
-            if _readable_import(node):
+            if _readable_import(node, self.dialect.packages):
                 self.keep_range(node)
                 self.available.update(_import_names(node))
             else:
@@ -204,7 +232,7 @@ class _Reducer:
             self.drop(names, node.lineno, f"`{self.first_line(node)}` needs `{missing}`")
 
     def function(self, node: ast.FunctionDef) -> None:
-        kinds = [ct_decorator(d) for d in node.decorator_list]
+        kinds = [self.dialect.decorator_kind(d) for d in node.decorator_list]
         ours = [d for d, k in zip(node.decorator_list, kinds) if k]
         foreign = [d for d, k in zip(node.decorator_list, kinds) if not k]
         if foreign and not ours:          # a launcher or a registration: the package's own
@@ -238,14 +266,14 @@ class _Reducer:
         return "".join(line if kept[i] else "\n" for i, line in enumerate(lines, 1))
 
 
-def reduce_module(source: str, filename: str) -> Reduced:
+def reduce_module(source: str, filename: str, dialect: Dialect = CUTILE) -> Reduced:
     """The module's source with everything a kernel cannot use blanked out."""
     try:
         tree = ast.parse(source, filename)
     except SyntaxError as e:
         raise WorkbenchError(f"{filename}:{e.lineno}: syntax error: {e.msg}",
                              "fix the kernel source")
-    reducer = _Reducer(tree, source)
+    reducer = _Reducer(tree, source, dialect)
     reducer.run()
     text = reducer.text(source.splitlines(keepends=True))
     placeholders = frozenset(reducer.annotations & set(reducer.dropped))
@@ -266,9 +294,10 @@ def dtype_only_names(functions: list[ast.FunctionDef]) -> set[str]:
     return {name for name, only in uses.items() if only}
 
 
-def kernel_entries(source: str, filename: str) -> list[KernelEntry]:
-    """Every `@ct.kernel` at the top level of a module, read from its source alone."""
-    return reduce_module(source, filename).kernels
+def kernel_entries(source: str, filename: str, dialect: Dialect = CUTILE) -> list[KernelEntry]:
+    """Every `@ct.kernel` (or, for TRITON, `@triton.jit`) at the top level of a module, read
+    from its source alone."""
+    return reduce_module(source, filename, dialect).kernels
 
 
 class Unavailable:

@@ -5,41 +5,39 @@ module of an installed package (`tilegym.ops.cutile.softmax:_softmax_kernel_tma`
     op = resolve_target("tilegym.ops.cutile.softmax:_softmax_kernel", ["f16[64,1000]", ...],
                         ["N=1000", "TILE_SIZE=1024"])
 
-A kernel that is not in the catalog gets one case from `args`/`consts` (none without them)
-and a port folder under runs/ports/ (or `out`): drafting never writes next to the user's
-file or into kernels_src/.
+A kernel that is not in the catalog gets one case from `args`/`consts`; without them, a
+kernel of the corpus manifest (kernels_src/corpus/) gets the manifest's cases, any other none.
+It gets a port folder under runs/ports/ (or `out`): drafting never writes next to the user's
+file or into kernels_src/. A target naming a kernel its file does not define is an error here,
+before any verb runs.
 """
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from ..argspec import parse_arg, parse_const
-from ..catalog import REPO_ROOT, Case, Operator, all_families, all_operators, get_operator
+from ..catalog import (REPO_ROOT, Case, Operator, all_families, all_operators, display_path,
+                       get_operator)
+from ..corpus.manifest import corpus_entry
 from ..errors import WorkbenchError
-from .module import module_file
+from .kernel import load_kernel
+from .locate import kernel_target, module_file  # noqa: F401  (re-exported)
+from .module import reduce_module
 
 PORTS_DIR = REPO_ROOT / "runs" / "ports"
-_MODULE = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
-_KERNEL = re.compile(r"^[A-Za-z_]\w*$")
-
-
-def kernel_target(text: str) -> tuple[str, str, str] | None:
-    """("file" | "module", FILE-or-MODULE, KERNEL) for `X:KERNEL`, None for anything else."""
-    where, sep, kernel = text.rpartition(":")
-    if not sep or not where or not _KERNEL.match(kernel):
-        return None
-    if where.endswith(".py") or "/" in where or where.startswith("."):
-        return "file", where, kernel
-    if _MODULE.match(where):
-        return "module", where, kernel
-    return None
 
 
 def resolve_target(text: str, args: list[str] = (), consts: list[str] = (),
                    out: str | Path | None = None) -> Operator:
     """The Operator `text` names; `out` is where its port goes (relative to the current
-    directory), by default the catalog's port or runs/ports/<kernel>/port."""
+    directory), by default the catalog's port or runs/ports/<kernel>/port.
+    A `@triton.jit` kernel (or a name in kernels_src/triton/catalog.toml) is an Operator
+    with language="triton": the pipeline translates it first (sources/triton/)."""
+    from .triton.targets import triton_target
+    target = triton_target(text, list(args), list(consts))
+    if target is not None:
+        op = target.operator()
+        return op.with_port(Path(out).resolve()) if out is not None else op
     parsed = kernel_target(text)
     if parsed is None:
         if args or consts:
@@ -50,8 +48,9 @@ def resolve_target(text: str, args: list[str] = (), consts: list[str] = (),
     else:
         kind, where, kernel = parsed
         path = _kernel_file(where) if kind == "file" else module_file(where)
+        params = kernel_parameters(path, kernel, strict=kind == "module")
         op = _adhoc_operator(path, kernel, args, consts,
-                             module=where if kind == "module" else None)
+                             module=where if kind == "module" else None, params=params)
     return op.with_port(Path(out).resolve()) if out is not None else op
 
 
@@ -73,12 +72,50 @@ def _kernel_file(text: str) -> Path:
     return path
 
 
-def _adhoc_operator(path: Path, kernel: str, args, consts, module: str | None) -> Operator:
+def kernel_parameters(path: Path, kernel: str, strict: bool) -> list[str] | None:
+    """The parameter names of the `@ct.kernel` named `kernel` in `path`, read from the source
+    (nothing runs). A name the file does not define at all is an error; with `strict` (a
+    module of a package, read the way module.py reads it), so is one that is no @ct.kernel.
+    None for a file's kernel made some other way (`k = ct.kernel(f)`)."""
+    reduced = reduce_module(path.read_text(), display_path(path))
+    if kernel in {k.name for k in reduced.kernels}:
+        if strict:
+            reduced.check_uses(kernel)      # reads a name only the package's runtime defines
+        return [a.arg for a in reduced.functions[kernel].args.args]
+    if not strict and kernel in _top_level_names(path):
+        return None
+    if not strict:
+        load_kernel(path, kernel)       # a file runs: its own import error says more, if any
+    found = ", ".join(k.name for k in reduced.kernels) or "none"
+    raise WorkbenchError(f"{display_path(path)}: no @ct.kernel named {kernel!r}",
+                         f"kernels in this {'module' if strict else 'file'}: {found}")
+
+
+def _top_level_names(path: Path) -> set[str]:
+    import ast
+    tree = ast.parse(path.read_text())
+    return {n.id for node in tree.body for n in ast.walk(node)
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} | \
+        {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
+
+
+def _adhoc_operator(path: Path, kernel: str, args, consts, module: str | None,
+                    params: list[str] | None = None) -> Operator:
     cases = ()
     if args or consts:
         cases = (Case(0, tuple(parse_arg(a) for a in args), dict(parse_const(c) for c in consts)),)
+    elif module is not None and params is not None:
+        cases = corpus_cases(module, kernel, params)
     label = module or path.name
     folder = PORTS_DIR / f"{module or path.stem}.{kernel}"
     return Operator(name=kernel, summary=f"{label}:{kernel}", kernel_name=kernel, outputs=(),
                     tolerance={}, cases=cases, folder=folder, kernel_path=path,
                     kernel_module=module)
+
+
+def corpus_cases(module: str, kernel: str, params: list[str]) -> tuple[Case, ...]:
+    """The corpus manifest's cases of module:kernel (none when it is not in the manifest)."""
+    entry = corpus_entry(module, kernel)
+    if entry is None:
+        return ()
+    return tuple(c.case(i) for i, c in enumerate(entry.resolve(params)))

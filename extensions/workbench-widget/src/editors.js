@@ -1,15 +1,17 @@
 // CodeMirror 6 editors for the two source panes: line numbers, highlighting through the
-// shared tok-* classes, `data-line` on every rendered line, and linked-line decorations.
+// shared tok-* classes, `data-line` on every rendered line, linked-line decorations, lint
+// markers (build errors, a draft's reasons) and a line-wrapping switch.
 
-import { EditorState, Prec, RangeSetBuilder, StateEffect, StateField } from "@codemirror/state";
+import { Compartment, EditorState, Prec, RangeSetBuilder, StateEffect, StateField } from "@codemirror/state";
 import {
   Decoration, EditorView, ViewPlugin, drawSelection, highlightActiveLine,
-  highlightActiveLineGutter, highlightSpecialChars, keymap, lineNumbers,
+  highlightActiveLineGutter, highlightSpecialChars, keymap, lineNumbers, placeholder, tooltips,
 } from "@codemirror/view";
 import { bracketMatching, indentOnInput, indentUnit, syntaxHighlighting } from "@codemirror/language";
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
 import { highlightSelectionMatches, searchKeymap } from "@codemirror/search";
 import { classHighlighter } from "@lezer/highlight";
+import { forEachDiagnostic, lintGutter, setDiagnostics } from "@codemirror/lint";
 import { python } from "@codemirror/lang-python";
 import { rust } from "@codemirror/lang-rust";
 
@@ -61,6 +63,8 @@ const lineNumberAttrs = ViewPlugin.fromClass(
   { decorations: (v) => v.decorations },
 );
 
+const wrapping = new Compartment();
+
 const baseTheme = EditorView.theme({
   "&": { height: "100%", fontSize: "var(--wb-font-size)", backgroundColor: "transparent" },
   "&.cm-focused": { outline: "none" },
@@ -102,6 +106,11 @@ export function makeEditor(opts) {
     if (opts.onHover) opts.onHover(line);
   };
   const extensions = [
+    wrapping.of(opts.wrap ? EditorView.lineWrapping : []),
+    lintGutter(),
+    // tooltips (rustc's messages) in the page, not clipped by the pane's edges
+    tooltips({ parent: document.body }),
+    opts.placeholder ? placeholder(opts.placeholder) : [],
     lineNumbers(),
     highlightSpecialChars(),
     drawSelection(),
@@ -172,4 +181,44 @@ export function scrollToLine(view, line) {
   if (top < scroller.scrollTop || top + block.height > scroller.scrollTop + scroller.clientHeight) {
     scroller.scrollTop = Math.max(0, top - (scroller.clientHeight - block.height) / 2);
   }
+}
+
+export function setWrap(view, on) {
+  view.dispatch({ effects: wrapping.reconfigure(on ? EditorView.lineWrapping : []) });
+}
+
+function messageNode(text) {
+  const pre = document.createElement("pre");
+  pre.className = "wb-lint-message";
+  pre.textContent = text;
+  return pre;
+}
+
+/** Show `items` ({line, column, severity, message, rendered}) as lint markers: an underline
+ *  from the column to the end of the line, a gutter mark, the full message on hover. */
+export function setLint(view, items) {
+  const doc = view.state.doc;
+  const diagnostics = [];
+  for (const item of items || []) {
+    const n = Number(item.line);
+    if (!Number.isInteger(n) || n < 1 || n > doc.lines) continue;
+    const line = doc.line(n);
+    let from = Math.min(line.to, line.from + Math.max(0, (Number(item.column) || 1) - 1));
+    if (from >= line.to) from = line.from;
+    const text = item.rendered || item.message || "";
+    diagnostics.push({
+      from, to: Math.max(from, line.to), severity: item.severity || "error",
+      source: item.source, message: item.message || text, renderMessage: () => messageNode(text),
+    });
+  }
+  view.dispatch(setDiagnostics(view.state, diagnostics));
+}
+
+/** The lint markers now shown: [{line, severity, message}] (for tests). */
+export function lintLines(view) {
+  const out = [];
+  forEachDiagnostic(view.state, (d, from) => {
+    out.push({ line: view.state.doc.lineAt(from).number, severity: d.severity, message: d.message });
+  });
+  return out;
 }

@@ -1,22 +1,20 @@
 // anywidget front end of the cuTile port workbench: Python kernel | Rust port | IR diff.
 // Renders only from model state (so a notebook re-opened from saved widget state shows the
 // same thing) and talks back with model.send({type: "save" | "action", ...}).
+// The Rust pane's text is never replaced behind the user's back: unsaved edits are reported
+// in `unsaved`, Draft asks first, and only a replacement the kernel announced (after keeping
+// the unsaved text in .history/) replaces them.
 
 import { h } from "./dom.js";
-import { makeEditor, replaceDoc, scrollToLine, showLinked } from "./editors.js";
+import { lintLines, makeEditor, replaceDoc, scrollToLine, setLint, setWrap, showLinked } from "./editors.js";
+import { flatFindings, linesIn } from "./findings.js";
 import { IrDiffView } from "./irdiff.js";
+import { PaneLayout } from "./layout.js";
 import { LinkIndex, emptyLinks, sortedList } from "./linking.js";
+import { ResultView } from "./results.js";
 import { SassView } from "./sass.js";
 import { SpecializeView } from "./specialize.js";
-
-const ACTIONS = [
-  ["draft", "Draft", "Draft a Rust port from the Python kernel"],
-  ["rebuild", "Rebuild", "Build the Rust port"],
-  ["diff", "Diff", "Diff the Tile IR of both sides"],
-  ["check", "Check", "Run both kernels and compare outputs"],
-  ["bench", "Bench", "Time both kernels"],
-];
-const VERDICT_CLASS = { PASS: "pass", PASS_WITH_NOTES: "notes", FAIL: "fail" };
+import { makeToolbar } from "./toolbar.js";
 
 function get(model, name, fallback) {
   const value = model.get(name);
@@ -33,29 +31,13 @@ function render({ model, el }) {
   };
 
   // ---- layout -------------------------------------------------------------------------
-  const buttons = {};
-  for (const [name, label, title] of ACTIONS) {
-    buttons[name] = h("button.wb-btn", {
-      type: "button", title, "data-testid": `wb-btn-${name}`,
-      onClick: () => act(name),
-    }, label);
-  }
-  buttons.save = h("button.wb-btn.wb-btn-save", {
-    type: "button", title: "Save the Rust port (Ctrl-S / Cmd-S in the editor)",
-    "data-testid": "wb-btn-save", onClick: () => save(),
-  }, "Save");
-
-  const spinner = h("span.wb-spinner", { "aria-hidden": "true" });
-  const statusText = h("span.wb-status-text");
-  const progressFill = h("span.wb-progress-fill");
-  const progress = h("span.wb-progress", { role: "progressbar" }, progressFill);
-  const status = h("div.wb-status", { "data-testid": "wb-status", "aria-live": "polite" },
-    spinner, statusText, progress);
-  const verdict = h("span.wb-verdict", { "data-testid": "wb-verdict" });
-  const toolbar = h("div.wb-toolbar", null,
-    ...ACTIONS.map(([name]) => buttons[name]), h("span.wb-sep"), buttons.save,
-    status, h("span.wb-spacer"), verdict);
+  const bar = makeToolbar({
+    act: (name) => act(name), save: () => save(),
+    setLayout: (mode) => layout.setMode(mode), setWrap: (on) => wrapLines(on),
+    confirmDraft: () => send({ type: "action", name: "draft", text: rustText() }),
+  });
   const error = h("pre.wb-error", { "data-testid": "wb-error", role: "alert" });
+  const resultView = new ResultView({ onReason: (x) => showReason(x), onDiagnostic: (d) => showDiagnostic(d) });
 
   const pyFile = h("span.wb-file");
   const rustFile = h("span.wb-file");
@@ -67,9 +49,10 @@ function render({ model, el }) {
   const rustPane = h("section.wb-pane.wb-pane-rust", { "data-testid": "wb-pane-rust" },
     h("header.wb-pane-head", null, h("span.wb-pane-title", { text: "Rust port" }), rustFile, dirtyMark), rustBody);
 
-  const tabIr = h("button.wb-tab", { type: "button", "data-testid": "wb-tab-ir", onClick: () => setTab("ir") }, "IR diff");
-  const tabSass = h("button.wb-tab", { type: "button", "data-testid": "wb-tab-sass", onClick: () => setTab("sass") }, "SASS");
-  const tabSpec = h("button.wb-tab", { type: "button", "data-testid": "wb-tab-specialize", onClick: () => setTab("specialize") }, "JIT \u2192 AOT");
+  const tabs = {};
+  for (const [name, label] of [["ir", "IR diff"], ["sass", "SASS"], ["specialize", "JIT \u2192 AOT"]]) {
+    tabs[name] = h("button.wb-tab", { type: "button", "data-testid": `wb-tab-${name}`, onClick: () => setTab(name) }, label);
+  }
   const irView = new IrDiffView({
     onHover: (row, side) => hoverLinks(index.fromIrRow(row.left, row.right, { aligned: row.paired, side })),
     onLeave: () => hoverLinks(null),
@@ -78,51 +61,117 @@ function render({ model, el }) {
   });
   const sassView = new SassView();
   const specView = new SpecializeView();
+  const views = { ir: irView, sass: sassView, specialize: specView };
   const irBody = h("div.wb-pane-body.wb-ir-body", null, irView.el, sassView.el, specView.el);
   const irPane = h("section.wb-pane.wb-pane-ir", { "data-testid": "wb-pane-ir" },
-    h("header.wb-pane-head.wb-tabs", null, tabIr, tabSass, tabSpec), irBody);
+    h("header.wb-pane-head.wb-tabs", null, ...Object.values(tabs)), irBody);
 
   const grid = h("div.wb-grid", null, pyPane, rustPane, irPane);
-  const root = h("div.wb-root", null, toolbar, error, grid);
+  const root = h("div.wb-root", null, bar.el, bar.confirm, error, resultView.el, grid);
   el.classList.add("wb-host");
   el.setAttribute("data-testid", "wb-root");
   el.replaceChildren(root);
+  const layout = new PaneLayout(grid, { py: pyPane, rust: rustPane, ir: irPane }, (mode) => {
+    el.setAttribute("data-layout", mode);
+    root.dataset.layout = mode;
+  });
+  root.append(layout.grip);
+  bar.setLayoutChoice(layout.state.mode);
+  bar.setWrapChoice(layout.state.wrap);
 
   // ---- editors ------------------------------------------------------------------------
   let savedRust = String(get(model, "rust_source", ""));
+  const restored = String(get(model, "unsaved", ""));
   const pyView = makeEditor({
     parent: pyBody, doc: String(get(model, "python_source", "")), language: "python", readOnly: true,
+    wrap: layout.state.wrap,
     onHover: (line) => hoverLinks(line === null ? null : index.fromSource("python", line)),
     onClick: (line) => pin({ kind: "python", line }),
   });
   const rustView = makeEditor({
-    parent: rustBody, doc: savedRust, language: "rust",
+    parent: rustBody, doc: restored && restored !== savedRust ? restored : savedRust, language: "rust",
+    wrap: layout.state.wrap, placeholder: "No port yet: press Draft to draft one from the Python kernel.",
     onHover: (line) => hoverLinks(line === null ? null : index.fromSource("rust", line)),
     onClick: (line) => pin({ kind: "rust", line }),
     onSave: () => save(),
-    onChange: () => updateDirty(),
+    onChange: () => { updateDirty(); renderVerdict(); reportUnsaved(); },
   });
-  // Keep JupyterLab's own shortcuts (Ctrl-S saves the notebook) out of the Rust editor.
+  // Keep JupyterLab's own shortcuts (Ctrl-S saves the notebook) out of the editors.
   rustView.dom.setAttribute("data-lm-suppress-shortcuts", "true");
   pyView.dom.setAttribute("data-lm-suppress-shortcuts", "true");
+  irView.setWrap(layout.state.wrap);
 
+  const rustText = () => rustView.state.doc.toString();
+  const isDirty = () => rustText() !== savedRust;
+  const busy = () => Boolean((get(model, "status", {}) || {}).busy);
+  const send = (content) => model.send(content);
+
+  function wrapLines(on) {
+    layout.state.wrap = on;
+    layout.save();
+    setWrap(pyView, on);
+    setWrap(rustView, on);
+    irView.setWrap(on);
+  }
+
+  let expectReplace = false;   // the kernel kept the pane's text and announced a replacement
+  let pendingSave = false;     // Ctrl-S while another action ran: saved when it ends
+  let previousSaved = savedRust;
   function act(name) {
-    // Rebuild builds what the Rust pane shows: unsaved edits are saved first (the old file
-    // is kept), which also rebuilds and re-diffs.
-    if (name === "rebuild" && rustView.state.doc.toString() !== savedRust) save();
-    else model.send({ type: "action", name });
+    if (name === "draft") {
+      // Draft replaces the pane: with unsaved edits, ask first (they are kept either way)
+      if (isDirty()) bar.askDraft();
+      else send({ type: "action", name: "draft", text: rustText() });
+    } else if (name === "rebuild" && isDirty()) {
+      // Rebuild builds what the pane shows: unsaved edits are saved first (old file kept)
+      save();
+    } else {
+      send({ type: "action", name });
+    }
   }
   function save() {
-    const text = rustView.state.doc.toString();
-    model.send({ type: "save", text });
+    if (busy()) {
+      pendingSave = true;
+      bar.note(`saves when ${(get(model, "status", {}) || {}).action || "the running action"} ends`);
+      return;
+    }
+    const text = rustText();
+    previousSaved = savedRust;
+    send({ type: "save", text });
     savedRust = text;
     updateDirty();
+    reportUnsaved(true);
   }
   function updateDirty() {
-    const dirty = rustView.state.doc.toString() !== savedRust;
+    const dirty = isDirty();
     dirtyMark.hidden = !dirty;
     root.classList.toggle("wb-dirty-state", dirty);
+    el.setAttribute("data-dirty", String(dirty));
   }
+  let unsavedTimer = null;
+  function reportUnsaved(now = false) {
+    clearTimeout(unsavedTimer);
+    const push = () => {
+      const value = isDirty() ? rustText() : "";
+      if (value !== get(model, "unsaved", "")) {
+        model.set("unsaved", value);
+        model.save_changes();
+      }
+    };
+    if (now) push();
+    else unsavedTimer = setTimeout(push, 400);
+  }
+  const onCustom = (msg) => {
+    if (!msg || typeof msg !== "object") return;
+    if (msg.type === "replace_rust") expectReplace = true;
+    if (msg.type === "save_refused") {
+      savedRust = previousSaved;
+      pendingSave = true;
+      updateDirty();
+    }
+  };
+  model.on("msg:custom", onCustom);
+  disposers.push(() => model.off("msg:custom", onCustom));
 
   // ---- linking ------------------------------------------------------------------------
   let index = new LinkIndex({ alignment: [], pyLines: {}, rustLines: {} });
@@ -167,6 +216,20 @@ function render({ model, el }) {
     if (p.kind !== "rust" && links.rust.size) scrollToLine(rustView, Math.min(...links.rust));
     if (p.kind !== "ir") { setTab("ir"); irView.scrollToLinks(links); }
   }
+  function showReason(x) {
+    const line = Number(x.line);
+    if (x.pane !== "python" || !Number.isInteger(line)) return;
+    pin({ kind: "python", line }, true);
+    scrollToLine(pyView, line);
+  }
+  function showDiagnostic(d) {
+    const line = Number(d.line);
+    if (d.pane !== "rust" || !Number.isInteger(line) || line > rustView.state.doc.lines) return;
+    const at = rustView.state.doc.line(line);
+    rustView.dispatch({ selection: { anchor: Math.min(at.to, at.from + Math.max(0, (Number(d.column) || 1) - 1)) } });
+    scrollToLine(rustView, line);
+    rustView.focus();
+  }
   root.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && pinned) { pinned = null; hovered = null; apply(); }
   });
@@ -175,19 +238,15 @@ function render({ model, el }) {
   let tab = "ir";
   function setTab(name) {
     tab = name;
-    tabIr.classList.toggle("wb-active", tab === "ir");
-    tabSass.classList.toggle("wb-active", tab === "sass");
-    tabSpec.classList.toggle("wb-active", tab === "specialize");
-    tabIr.setAttribute("aria-selected", String(tab === "ir"));
-    tabSass.setAttribute("aria-selected", String(tab === "sass"));
-    irView.el.hidden = tab !== "ir";
-    sassView.el.hidden = tab !== "sass";
-    specView.el.hidden = tab !== "specialize";
+    for (const [key, button] of Object.entries(tabs)) {
+      button.classList.toggle("wb-active", key === tab);
+      button.setAttribute("aria-selected", String(key === tab));
+      views[key].el.hidden = key !== tab;
+    }
     irPane.setAttribute("data-tab", tab);
     // SASS is compiled on demand (a few seconds per side), the first time the tab opens
-    const busy = (get(model, "status", {}) || {}).busy;
-    if (tab === "sass" && !get(model, "sass_summary", []).length && !busy) {
-      model.send({ type: "action", name: "sass" });
+    if (tab === "sass" && !get(model, "sass_summary", []).length && !busy() && get(model, "has_port", false)) {
+      send({ type: "action", name: "sass" });
     }
   }
 
@@ -195,59 +254,69 @@ function render({ model, el }) {
     pyFile.textContent = get(model, "python_file", "");
     pyFile.title = pyFile.textContent;
     rustFile.textContent = get(model, "rust_file", "");
-    rustFile.title = rustFile.textContent;
+    rustFile.title = `${rustFile.textContent} (port folder ${get(model, "port_folder", "")})`;
   }
   function renderPython() {
     replaceDoc(pyView, String(get(model, "python_source", "")));
   }
   function renderRust() {
-    savedRust = String(get(model, "rust_source", ""));
-    replaceDoc(rustView, savedRust);
+    const incoming = String(get(model, "rust_source", ""));
+    const text = rustText();
+    // Replace the pane only when it holds nothing unsaved, or when the kernel kept it first.
+    if (expectReplace || text === savedRust || text === incoming) replaceDoc(rustView, incoming);
+    else bar.note("the file changed; your unsaved edits stay in the pane");
+    expectReplace = false;
+    savedRust = incoming;
     updateDirty();
+    renderVerdict();
+    reportUnsaved(true);
+  }
+  function emptyText() {
+    if (get(model, "has_port", false)) return "No Tile IR yet \u2014 press Diff.";
+    const r = get(model, "result", {}) || {};
+    if (r.action === "draft" && !r.ok) return "No port: the draft stopped. Its reasons are listed above.";
+    return "No port yet: press Draft to draft one from the Python kernel.";
   }
   function renderDiff() {
+    const report = get(model, "diff", {}) || {};
+    const files = { python: get(model, "python_file", ""), rust: get(model, "rust_file", "") };
     index = new LinkIndex({
-      alignment: get(model, "alignment", []),
-      pyLines: get(model, "py_lines", {}),
-      rustLines: get(model, "rust_lines", {}),
+      alignment: report.alignment || [],
+      pyLines: linesIn(report.left_locations, files.python),
+      rustLines: linesIn(report.right_locations, files.rust),
     });
     irView.render({
-      irLeft: get(model, "ir_left", ""),
-      irRight: get(model, "ir_right", ""),
-      alignment: get(model, "alignment", []),
-      findings: get(model, "findings", []),
-      files: { python: get(model, "python_file", ""), rust: get(model, "rust_file", "") },
+      irLeft: report.left_text || "", irRight: report.right_text || "",
+      alignment: report.alignment || [], findings: flatFindings(report), files, emptyText: emptyText(),
     });
     hovered = null;
     apply();
+    renderVerdict();
   }
   function renderVerdict() {
-    const v = String(get(model, "verdict", ""));
-    verdict.textContent = v ? v.replace(/_/g, " ") : "not diffed";
-    verdict.className = `wb-verdict wb-verdict-${VERDICT_CLASS[v] || "none"}`;
-    verdict.setAttribute("data-verdict", v);
-    verdict.title = v ? `Tile IR verdict: ${v}` : "no diff yet";
+    const report = get(model, "diff", {}) || {};
+    bar.showVerdict({ verdict: String(report.verdict || ""), hasPort: Boolean(get(model, "has_port", false)),
+      stale: Boolean(report.verdict) && typeof report.rust_source === "string" && report.rust_source !== rustText() });
   }
   function renderStatus() {
     const s = get(model, "status", {}) || {};
-    const busy = Boolean(s.busy);
-    const message = s.message || (busy && s.action ? `${s.action}\u2026` : "");
-    for (const b of Object.values(buttons)) b.disabled = busy;
-    for (const [name, b] of Object.entries(buttons)) b.classList.toggle("wb-running", busy && s.action === name);
-    status.classList.toggle("wb-busy", busy);
-    status.setAttribute("data-busy", String(busy));
-    status.setAttribute("data-action", s.action || "");
-    statusText.textContent = message;
-    const p = Number(s.progress);
-    const determinate = busy && Number.isFinite(p) && p > 0;
-    progress.hidden = !busy;
-    progress.classList.toggle("wb-indeterminate", busy && !determinate);
-    progressFill.style.width = determinate ? `${Math.round(Math.min(1, p) * 100)}%` : "";
-    if (determinate) progress.setAttribute("aria-valuenow", String(Math.round(p * 100)));
-    else progress.removeAttribute("aria-valuenow");
-    const err = s.error ? String(s.error) : "";
-    error.textContent = err;
-    error.hidden = !err;
+    bar.showStatus(s, Boolean(get(model, "has_port", false)));
+    error.textContent = s.error ? String(s.error) : "";
+    error.hidden = !s.error;
+    if (!s.busy && pendingSave) {
+      pendingSave = false;
+      if (isDirty()) save();
+    }
+  }
+  function renderResult() {
+    const r = get(model, "result", {}) || {};
+    resultView.render(r);
+    const diagnostics = (r.diagnostics || []).filter((d) => d.pane === "rust");
+    setLint(rustView, diagnostics.map((d) => ({ ...d, severity: d.level === "warning" ? "warning" : "error", source: "rustc" })));
+    setLint(pyView, (r.reasons || []).filter((x) => x.pane === "python").map((x) => ({
+      line: x.line, severity: "warning", source: "drafter", message: `${x.construct}: ${x.message}`,
+    })));
+    if (!get(model, "has_port", false)) renderDiff();
   }
   function renderSass() {
     sassView.render({
@@ -257,8 +326,7 @@ function render({ model, el }) {
     });
   }
 
-  // Several traits usually change together (one diff sets ir_left, ir_right, alignment, ...):
-  // coalesce into one re-render per task.
+  // Several traits usually change together: coalesce into one re-render per task.
   const pending = new Set();
   let scheduled = false;
   const schedule = (fn) => () => {
@@ -272,38 +340,42 @@ function render({ model, el }) {
       for (const f of fns) f();
     });
   };
-  on("python_file rust_file", schedule(renderFiles));
+  on("python_file rust_file port_folder", schedule(renderFiles));
   on("python_source", schedule(renderPython));
   on("rust_source", schedule(renderRust));
-  on("ir_left ir_right alignment py_lines rust_lines findings python_file", schedule(renderDiff));
-  on("verdict", schedule(renderVerdict));
-  on("status", schedule(renderStatus));
+  on("diff python_file rust_file has_port", schedule(renderDiff));
+  on("status has_port", schedule(renderStatus));
+  on("result", schedule(renderResult));
   on("sass_left sass_right sass_summary", schedule(renderSass));
   on("specializations", schedule(() => specView.render(get(model, "specializations", []))));
 
   renderFiles();
-  renderVerdict();
   renderStatus();
   renderSass();
   specView.render(get(model, "specializations", []));
-  specView.el.hidden = true;
+  renderResult();
   renderDiff();
   updateDirty();
   setTab("ir");
+  layout.apply(true);
 
   // ---- debug / test API ----------------------------------------------------------------
   el.wbEditor = rustView;
   el.wbPythonEditor = pyView;
   el.wbLinkFrom = (pane, line) => pin({ kind: pane, line }, true);
   el.wbClearLinks = () => { pinned = null; hovered = null; apply(); };
+  el.wbLint = () => ({ rust: lintLines(rustView), python: lintLines(pyView) });
 
   return () => {
+    try {
+      reportUnsaved(true);      // the kernel keeps what the pane held when the view goes
+    } catch (_) { /* the model is already closed */ }
     for (const d of disposers) d();
+    layout.destroy();
     pyView.destroy();
     rustView.destroy();
-    for (const key of ["wbEditor", "wbPythonEditor", "wbLinkFrom", "wbClearLinks"]) delete el[key];
+    for (const key of ["wbEditor", "wbPythonEditor", "wbLinkFrom", "wbClearLinks", "wbLint"]) delete el[key];
   };
 }
 
 export default { render };
-

@@ -3,6 +3,8 @@
 // shown as grey "context" rows in their places.
 
 import { h, clear, scrollWithin } from "./dom.js";
+import { meaning, sides } from "./findings.js";
+import { makeSplitter } from "./layout.js";
 import { renderTileIR } from "./tileir.js";
 
 const STATUS_GLYPH = { same: "", changed: "~", moved: "\u21c5", missing: "\u2212", extra: "+", context: "" };
@@ -84,6 +86,10 @@ function findingWhere(f, files) {
     const base = files && files.python ? files.python.split("/").pop() : "source";
     parts.push(`${base}:${f.source_line}`);
   }
+  if (f.port_line != null) {
+    const base = files && files.rust ? files.rust.split("/").pop() : "port";
+    parts.push(`${base}:${f.port_line}`);
+  }
   return parts.join(" \u00b7 ");
 }
 
@@ -107,7 +113,13 @@ export class IrDiffView {
     this.findingsHead = h("div.wb-findings-head");
     this.findingsList = h("div.wb-findings-list", { "data-testid": "wb-findings" });
     this.findingsBox = h("div.wb-findings", null, this.findingsHead, this.findingsList);
-    this.el = h("div.wb-ir-view", null, this.scroller, this.findingsBox);
+    // drag the bar above the findings to give them more or less of the pane
+    this.findingsSplit = makeSplitter("row", {
+      testid: "wb-split-findings", title: "Drag to resize the findings list",
+      start: () => this.findingsBox.getBoundingClientRect().height,
+      move: (height, delta) => this.setFindingsHeight(height - delta),
+    });
+    this.el = h("div.wb-ir-view", null, this.scroller, this.findingsSplit, this.findingsBox);
 
     const rowOf = (event) => {
       const rowEl = event.target instanceof Element ? event.target.closest(".wb-ir-row") : null;
@@ -132,8 +144,20 @@ export class IrDiffView {
     });
   }
 
+  setFindingsHeight(px) {
+    const max = Math.max(80, this.el.getBoundingClientRect().height - 80);
+    const height = Math.round(Math.min(max, Math.max(48, px)));
+    this.findingsBox.style.height = `${height}px`;
+    this.findingsBox.style.maxHeight = "none";
+    return height;
+  }
+
+  setWrap(on) {
+    this.el.classList.toggle("wb-nowrap", !on);
+  }
+
   /** Rebuild from model data. */
-  render({ irLeft, irRight, alignment, findings, files }) {
+  render({ irLeft, irRight, alignment, findings, files, emptyText }) {
     const leftLines = splitLines(irLeft);
     const rightLines = splitLines(irRight);
     this.rows = buildRows(alignment, leftLines.length, rightLines.length);
@@ -162,6 +186,8 @@ export class IrDiffView {
       const rightCode = h("span.wb-ir-code.wb-ir-right", { "data-side": "right" });
       if (row.left !== null) renderTileIR(leftCode, leftLines[row.left - 1] ?? "");
       if (row.right !== null) renderTileIR(rightCode, rightLines[row.right - 1] ?? "");
+      leftCode.title = row.left !== null ? leftLines[row.left - 1] ?? "" : "";
+      rightCode.title = row.right !== null ? rightLines[row.right - 1] ?? "" : "";
       const mid = h("span.wb-ir-mid", { title: row.status === "context" ? "not aligned" : row.status },
         h("span.wb-ir-glyph", { text: STATUS_GLYPH[row.status] ?? "?" }));
       const cat = topCategory(here);
@@ -188,7 +214,8 @@ export class IrDiffView {
     });
     this.body.append(...this.rowEls);
     if (!this.rows.length) {
-      this.body.append(h("div.wb-empty", { text: "No Tile IR yet \u2014 press Diff." }));
+      this.body.append(h("div.wb-empty", { "data-testid": "wb-ir-empty",
+        text: emptyText || "No Tile IR yet \u2014 press Diff." }));
     }
     this.renderFindings(fs, files);
   }
@@ -202,8 +229,10 @@ export class IrDiffView {
       ...CATEGORIES.map((c) => h(`span.wb-chip.wb-fcat-${c}`, { text: `${counts[c] || 0} ${c}` })));
     const order = [...fs].sort((a, b) => (CATEGORY_RANK[b.category] || 0) - (CATEGORY_RANK[a.category] || 0));
     for (const f of order) {
+      const two = sides(f);
       const item = h(`div.wb-finding.wb-fcat-${f.category}`, {
         "data-category": f.category,
+        "data-kind": f.kind,
         "data-left-line": f.left_line ?? "",
         "data-right-line": f.right_line ?? "",
         title: f.detail,
@@ -212,10 +241,17 @@ export class IrDiffView {
       h(`span.wb-chip.wb-fcat-${f.category}`, { text: f.category }),
       h("span.wb-finding-kind", { text: f.kind }),
       h("span.wb-finding-where", { text: findingWhere(f, files) }),
-      h("span.wb-finding-detail", { text: f.detail }));
+      two ? h("div.wb-finding-sides", null,
+        two.subject ? h("span.wb-finding-subject", { text: `${two.subject}: ` }) : null,
+        h("span.wb-side-label", { text: "Python: " }), h("code.wb-side-py", { text: two.python }),
+        h("span.wb-side-sep", { text: " / " }),
+        h("span.wb-side-label", { text: "port: " }), h("code.wb-side-rs", { text: two.port }))
+        : h("span.wb-finding-detail", { text: f.detail }),
+      h("span.wb-finding-meaning", { text: meaning(f) }));
       this.findingsList.append(item);
     }
     this.findingsBox.hidden = fs.length === 0;
+    this.findingsSplit.hidden = fs.length === 0;
   }
 
   /** Mark rows whose left line is in links.left or right line in links.right. */

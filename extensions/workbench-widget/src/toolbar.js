@@ -1,0 +1,94 @@
+// The toolbar: the actions, Save, the status line with its progress bar, the layout and
+// wrap switches and the verdict badge; and the bar that asks before Draft replaces edits.
+
+import { h } from "./dom.js";
+
+const ACTIONS = [
+  ["draft", "Draft", "Draft a Rust port from the Python kernel (your unsaved edits are kept in .history/)"],
+  ["rebuild", "Rebuild", "Build the Rust port (with the pane's unsaved edits: saves them first)"],
+  ["diff", "Diff", "Diff the Tile IR of both sides"],
+  ["check", "Check", "Run both kernels and compare outputs (needs a GPU)"],
+  ["bench", "Bench", "Time both kernels (needs a GPU)"],
+];
+const NEEDS_PORT = new Set(["rebuild", "diff", "check", "bench", "save"]);
+const VERDICT_CLASS = { PASS: "pass", PASS_WITH_NOTES: "notes", FAIL: "fail" };
+
+export function makeToolbar(cb) {
+  const buttons = {};
+  for (const [name, label, title] of ACTIONS) {
+    buttons[name] = h("button.wb-btn", { type: "button", title, "data-testid": `wb-btn-${name}`,
+      onClick: () => cb.act(name) }, label);
+  }
+  buttons.save = h("button.wb-btn.wb-btn-save", {
+    type: "button", title: "Save the Rust port, rebuild and re-diff (Ctrl-S / Cmd-S in the editor)",
+    "data-testid": "wb-btn-save", onClick: () => cb.save(),
+  }, "Save");
+  const titles = Object.fromEntries(Object.entries(buttons).map(([k, b]) => [k, b.title]));
+
+  const spinner = h("span.wb-spinner", { "aria-hidden": "true" });
+  const statusText = h("span.wb-status-text");
+  const progressFill = h("span.wb-progress-fill");
+  const progress = h("span.wb-progress", { role: "progressbar" }, progressFill);
+  const status = h("div.wb-status", { "data-testid": "wb-status", "aria-live": "polite" },
+    spinner, statusText, progress);
+  const verdict = h("span.wb-verdict", { "data-testid": "wb-verdict" });
+
+  const layoutSelect = h("select.wb-select", { title: "Layout of the panes", "data-testid": "wb-layout",
+    onChange: () => cb.setLayout(layoutSelect.value) },
+  h("option", { value: "auto", text: "layout: auto" }),
+  h("option", { value: "wide", text: "side by side" }),
+  h("option", { value: "stacked", text: "stacked" }));
+  const wrapBox = h("input", { type: "checkbox", "data-testid": "wb-wrap",
+    onChange: () => cb.setWrap(wrapBox.checked) });
+  const wrapLabel = h("label.wb-switch", { title: "Wrap long lines in the code and IR panes" }, wrapBox, "wrap");
+
+  const el = h("div.wb-toolbar", null,
+    ...ACTIONS.map(([name]) => buttons[name]), h("span.wb-sep"), buttons.save,
+    status, layoutSelect, wrapLabel, verdict);
+
+  const confirm = h("div.wb-confirm", { "data-testid": "wb-confirm", role: "alertdialog" },
+    h("span", { text: "The Rust pane has unsaved edits. Draft replaces the pane; your text is kept in .history/ first." }),
+    h("button.wb-btn.wb-btn-primary", { type: "button", "data-testid": "wb-confirm-draft",
+      onClick: () => { confirm.hidden = true; cb.confirmDraft(); } }, "Keep my edits in .history/ and draft"),
+    h("button.wb-btn", { type: "button", "data-testid": "wb-confirm-cancel",
+      onClick: () => { confirm.hidden = true; } }, "Cancel"));
+  confirm.hidden = true;
+
+  return {
+    el, confirm,
+    askDraft() { confirm.hidden = false; },
+    note(text) { statusText.textContent = text; },
+    setLayoutChoice(mode) { layoutSelect.value = mode || "auto"; },
+    setWrapChoice(on) { wrapBox.checked = Boolean(on); },
+    showVerdict({ verdict: v, hasPort, stale }) {
+      verdict.textContent = v ? v.replace(/_/g, " ") + (stale ? " \u00b7 stale" : "")
+        : hasPort ? "not diffed" : "no port";
+      verdict.className = `wb-verdict wb-verdict-${VERDICT_CLASS[v] || "none"}${stale ? " wb-verdict-stale" : ""}`;
+      verdict.setAttribute("data-verdict", v);
+      verdict.setAttribute("data-stale", String(stale));
+      verdict.title = stale ? `${v}, but of an earlier text of the Rust port: save (Ctrl-S) to rebuild and re-diff`
+        : v ? `Tile IR verdict: ${v}` : hasPort ? "no diff yet: press Diff" : "no port yet: press Draft";
+    },
+    showStatus(s, hasPort) {
+      const busy = Boolean(s.busy);
+      for (const [name, b] of Object.entries(buttons)) {
+        const noPort = !hasPort && NEEDS_PORT.has(name);
+        b.disabled = busy || noPort;
+        b.title = noPort ? "No port yet: press Draft" : titles[name];
+        b.classList.toggle("wb-running", busy && s.action === name);
+      }
+      status.classList.toggle("wb-busy", busy);
+      status.setAttribute("data-busy", String(busy));
+      status.setAttribute("data-action", s.action || "");
+      statusText.textContent = s.message || (busy && s.action ? `${s.action}\u2026` : "");
+      statusText.title = statusText.textContent;
+      const p = Number(s.progress);
+      const determinate = busy && Number.isFinite(p) && p > 0;
+      progress.hidden = !busy;
+      progress.classList.toggle("wb-indeterminate", busy && !determinate);
+      progressFill.style.width = determinate ? `${Math.round(Math.min(1, p) * 100)}%` : "";
+      if (determinate) progress.setAttribute("aria-valuenow", String(Math.round(p * 100)));
+      else progress.removeAttribute("aria-valuenow");
+    },
+  };
+}

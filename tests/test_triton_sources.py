@@ -1,0 +1,119 @@
+"""Triton kernels as port sources: reading without torch, translation to a derived cuTile
+kernel (exported to Tile IR by cuda-tile), refusals that name the construct, TTIR with no
+GPU, and the pipeline's translate stage. Everything here runs without a GPU."""
+from __future__ import annotations
+
+import pytest
+
+from workbench.argspec import parse_arg
+from workbench.catalog import Case
+from workbench.ir.stages import file_python_ir
+from workbench.sources.triton.derive import DERIVED_MARK, derive
+from workbench.sources.triton.targets import triton_catalog, triton_target
+
+TILEGYM = ["triton_dropout", "triton_rms_norm", "triton_rms_norm_persistent",
+           "triton_layer_norm_persistent", "triton_layer_norm_fused", "triton_rope",
+           "triton_rope_tma"]
+
+
+def _derive(name, tmp_path):
+    target = triton_catalog()[name]
+    derived = derive(target.source(), list(target.cases), target.label)
+    path = tmp_path / f"{target.kernel_name}.py"
+    path.write_text(derived.text)
+    return target, derived, path
+
+
+@pytest.mark.parametrize("name", TILEGYM + ["triton_vec_add", "triton_tile_copy_2d",
+                                            "triton_row_scale", "triton_gather_rows"])
+def test_translated_kernel_exports_tile_ir(name, tmp_path):
+    target, derived, path = _derive(name, tmp_path)
+    assert derived.ok, derived.translation.diagnostics
+    assert DERIVED_MARK in derived.text and "not the original" in derived.text
+    for case in derived.cases:
+        ir = file_python_ir(str(path), target.kernel_name, list(case.args), case.consts)
+        assert "entry" in ir.text
+
+
+def test_block_access_becomes_a_tile_load(tmp_path):
+    _, derived, _ = _derive("triton_rms_norm", tmp_path)
+    assert "ct.load(X, index=(row, j_tile)" in derived.text
+    assert "stride" not in derived.params       # the row stride is the array's own
+
+
+def test_mask_on_the_tensor_bounds_is_dropped(tmp_path):
+    _, derived, _ = _derive("triton_vec_add", tmp_path)
+    assert "n" not in derived.params and "ct.where" not in derived.text
+
+
+def test_offsets_from_memory_become_a_gather(tmp_path):
+    _, derived, _ = _derive("triton_gather_rows", tmp_path)
+    assert "ct.gather(table_ptr" in derived.text
+
+
+@pytest.mark.parametrize("name, construct", [
+    ("triton_dropout_philox", "tl.rand"),
+    ("triton_advancing_pointer", "loop-carried pointer"),
+    ("triton_attention_variant", "_attn_fwd_inner(...)"),
+])
+def test_refusals_name_the_triton_construct(name, construct, tmp_path):
+    _, derived, _ = _derive(name, tmp_path)
+    assert not derived.ok
+    assert construct in {d["construct"] for d in derived.translation.diagnostics}
+    assert all(d["line"] > 0 for d in derived.translation.diagnostics)
+
+
+def test_constexpr_branch_folded_per_cases(tmp_path):
+    _, derived, _ = _derive("triton_dropout", tmp_path)
+    assert "USE_PHILOX" not in derived.text
+    assert any("folded" in n["message"] for n in derived.notes)
+
+
+def test_triton_module_is_read_without_torch():
+    import importlib.util
+    target = triton_target("tilegym.ops.triton.rms_norm:_rms_norm_kernel")
+    assert target is not None and target.kernel_name == "_rms_norm_kernel"
+    if importlib.util.find_spec("torch") is None:   # the module itself imports torch
+        assert target.source().jit_function().__name__ == "_rms_norm_kernel"
+    assert triton_target("tilegym.ops.cutile.rms_norm:_rms_norm_kernel_gather") is None
+
+
+def test_ttir_without_a_gpu():
+    pytest.importorskip("triton")
+    from workbench.sources.triton.ttir import compile_ttir
+    target = triton_catalog()["triton_layer_norm_persistent"]
+    ttir = compile_ttir(target.source(), target.cases[0])
+    assert "tt.func public @_persistent_layer_norm_fwd" in ttir
+    assert "tensordesc" in ttir
+
+
+def test_descriptor_block_in_argspec():
+    spec = parse_arg("bf16[64,128]:block=(8,128)")
+    assert spec.block == (8, 128) and str(spec) == "bf16[64,128]:block=(8,128)"
+
+
+def test_translate_stage_writes_the_derived_kernel(tmp_path):
+    from workbench.port.artifacts import Artifact
+    from workbench.port.triton_stages import translate_target
+    target = triton_catalog()["triton_vec_add"]
+    derived, op, ttir, why = translate_target(target, tmp_path / "work" / "port")
+    assert op.kernel_file == tmp_path / "work" / "derived" / "vec_add.py"
+    assert op.kernel_file.read_text() == derived.text
+    assert [str(a) for a in op.cases[0].args] == ["f32[100000]"] * 3
+    raw = Artifact("translate", "TRANSLATED", "x",
+                   {"triton": target.to_json(), "diagnostics": [], "params": derived.params,
+                    "derived_file": str(op.kernel_file)}).to_json()
+    assert Artifact.from_json(raw).data["params"] == ["x_ptr", "y_ptr", "out_ptr"]
+
+
+def test_ad_hoc_triton_file_target(tmp_path):
+    kernel = tmp_path / "k.py"
+    kernel.write_text("import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+                      "def scale(x_ptr, n, B: tl.constexpr):\n"
+                      "    o = tl.program_id(0) * B + tl.arange(0, B)\n"
+                      "    tl.store(x_ptr + o, tl.load(x_ptr + o, mask=o < n) * 3.0, mask=o < n)\n")
+    target = triton_target(f"{kernel}:scale", ["f32[5000]", "i32=5000"], ["B=512"])
+    derived = derive(target.source(), list(target.cases), target.label)
+    assert derived.ok
+    assert "ct.load(x_ptr, index=(ct.bid(0),), shape=(512,)" in derived.text
+    assert "ct.store(x_ptr, index=(ct.bid(0),)" in derived.text

@@ -1,0 +1,93 @@
+"""Launchers of the three sides of a Triton port on the GPU: the Triton kernel (its
+JITFunction from the reduced module; tensor descriptors built from the case's :block=), the
+derived cuTile Python kernel (ct.launch on the same grid) and the Rust port (the C ABI)."""
+from __future__ import annotations
+
+import math
+
+TORCH_DTYPES = {"f64": "float64", "f32": "float32", "f16": "float16", "bf16": "bfloat16",
+                "i64": "int64", "i32": "int32", "i16": "int16", "i8": "int8", "u8": "uint8"}
+
+
+def make_inputs(target, case, torch) -> dict:
+    """One tensor per pointer/descriptor parameter (random; outputs that are not read are
+    NaN-poisoned), one value per scalar, by Triton parameter name."""
+    source = target.source()
+    values = {}
+    for p, spec in zip(source.runtime_params, case.args):
+        if not spec.is_array:
+            values[p.name] = spec.value
+            continue
+        dtype = getattr(torch, TORCH_DTYPES[spec.dtype])
+        strides = spec.effective_strides()
+        extent = spec.offset + sum((d - 1) * s for d, s in zip(spec.shape, strides)) + 1
+        base = torch.empty(extent, dtype=dtype, device="cuda")
+        if p.name in target.outputs and p.name not in target.inplace:
+            base.fill_(float("nan")) if dtype.is_floating_point else base.fill_(0)
+        elif dtype.is_floating_point:
+            base.copy_(torch.randn(extent, dtype=torch.float32, device="cuda") + 0.01)
+        else:
+            base.copy_(torch.randint(0, max(2, min(spec.shape)), (extent,), device="cuda"))
+        values[p.name] = base.as_strided(spec.shape, strides, spec.offset)
+    return values
+
+
+def grid_of(target, values: dict, case) -> tuple:
+    env = {"cdiv": lambda a, b: -(-a // b), "min": min, "max": max, "math": math,
+           **case.consts, **values}
+    grid = eval(target.grid, {"__builtins__": {}}, env)    # the catalog's own expression
+    return tuple(grid) + (1,) * (3 - len(grid))
+
+
+def triton_launcher(target, torch):
+    from triton.tools.tensor_descriptor import TensorDescriptor
+    source = target.source()
+    fn = source.jit_function()
+    fn = getattr(fn, "fn", fn)                 # under @autotune the JITFunction is .fn
+    runtime = source.runtime_params
+    defaults = {p.name: p.default for p in source.constexpr_params if p.has_default}
+
+    def launch(values: dict, case) -> None:
+        args = []
+        for p, spec in zip(runtime, case.args):
+            v = values[p.name]
+            if spec.is_array and spec.block:
+                v = TensorDescriptor(v, list(v.shape), list(v.stride()), list(spec.block))
+            args.append(v)
+        grid = grid_of(target, values, case)
+        fn[grid](*args, **{**defaults, **case.consts})
+    return launch
+
+
+def derived_launcher(target, op, torch):
+    import cuda.tile as ct
+    from ..sources.kernel import load_operator_kernel
+    kernel = load_operator_kernel(op)
+
+    def launch(values: dict, case) -> None:
+        derived = op.case(case.index)
+        args = [derived.consts[p] if p in kernel.const_params else values[p]
+                for p in kernel.params]
+        ct.launch(torch.cuda.current_stream(), grid_of(target, values, case), kernel.kernel,
+                  tuple(args))
+    return launch
+
+
+def rust_side(op, library, torch):
+    from ..rust.ffi import rust_launcher
+    inner = rust_launcher(op, library, torch)
+
+    def launch(values: dict, case) -> None:
+        inner(values, op.case(case.index).consts, torch.cuda.current_stream())
+    return launch
+
+
+def launchers(target, op, library, torch) -> dict:
+    sides = {"triton": triton_launcher(target, torch), "derived": None, "rust": None}
+    try:
+        sides["derived"] = derived_launcher(target, op, torch)
+    except Exception:
+        sides["derived"] = None
+    if library:
+        sides["rust"] = rust_side(op, library, torch)
+    return sides

@@ -1,0 +1,173 @@
+"""GPU check of a port whose original is a Triton kernel: the Rust port (and the derived
+cuTile Python kernel) against the Triton kernel itself, on the same inputs: correctness
+(relative error against the Triton kernel's output) and time (CUPTI and CUDA events; parity
+is Triton time / Rust time).
+
+    response = check_triton_port(target, derived_op)             # parent: builds, spawns
+    python -m workbench.check.triton_side < request.json           # the worker
+
+Request: {"target": TritonTarget.to_json(), "derived": {...the derived Operator...},
+          "rust_library": PATH | null, "mode": "check" | "bench", "seed": N}
+Response: the check worker's shape (worker.py): per case, sides "triton", "derived",
+"rust", each {"ok", "rel_error", ...} against the Triton output, and in bench mode
+"median_us" / "cupti_us" per side and "parity".
+"""
+from __future__ import annotations
+
+import json
+import math
+import sys
+import traceback
+
+SIDES = ("triton", "derived", "rust")
+
+
+def check_triton_port(target, op, mode: str = "check", library: str | None = None):
+    from ..rust.cargo import build, has_port
+    from .runner import CheckResponse, has_cuda_driver, parse_worker_output
+    if not has_cuda_driver():
+        return CheckResponse("skipped", "no CUDA device")
+    if library is None and has_port(op):
+        result = build(op)
+        if not result.ok:
+            return CheckResponse("fail", result.summary().splitlines()[0])
+        library = str(result.library)
+    return run_request(request(target, op, library, mode), parse_worker_output)
+
+
+def request(target, op, library, mode: str) -> dict:
+    return {"target": target.to_json(), "derived": operator_json(op), "rust_library": library,
+            "mode": mode, "seed": 0}
+
+
+def run_request(req: dict, parse):
+    from ..catalog import REPO_ROOT
+    from ..tools import run_tool
+    proc = run_tool([sys.executable, "-m", "workbench.check.triton_side"],
+                    input=json.dumps(req), text=True, timeout=900, cwd=REPO_ROOT, check=False,
+                    name="triton check worker")
+    return parse(proc.returncode, proc.stdout, proc.stderr)
+
+
+def operator_json(op) -> dict:
+    return {"name": op.name, "kernel_name": op.kernel_name, "kernel_file": str(op.kernel_file),
+            "port": str(op.port_folder), "folder": str(op.folder),
+            "outputs": list(op.outputs), "tolerance": op.tolerance,
+            "cases": [{"args": [str(a) for a in c.args], "consts": c.consts} for c in op.cases]}
+
+
+def operator_from_json(raw: dict):
+    from pathlib import Path
+    from ..argspec import parse_arg
+    from ..catalog import Case, Operator
+    cases = tuple(Case(i, tuple(parse_arg(a) for a in c["args"]), dict(c["consts"]))
+                  for i, c in enumerate(raw["cases"]))
+    return Operator(name=raw["name"], summary=raw["name"], kernel_name=raw["kernel_name"],
+                    outputs=tuple(raw["outputs"]), tolerance=dict(raw["tolerance"]),
+                    cases=cases, folder=Path(raw["folder"]), kernel_path=Path(raw["kernel_file"]),
+                    port_path=Path(raw["port"]))
+
+
+# -- the worker ----------------------------------------------------------------------------
+
+def main() -> int:
+    req = json.loads(sys.stdin.read())
+    try:
+        import torch
+    except ImportError:
+        return _reply({"status": "skipped", "reason": "no CUDA device: torch is not installed"})
+    if not torch.cuda.is_available():
+        return _reply({"status": "skipped", "reason": "no CUDA device"})
+    try:
+        return _reply(_run(req, torch))
+    except Exception as e:
+        return _reply({"status": "error", "reason": f"{type(e).__name__}: {e}",
+                       "traceback": traceback.format_exc()})
+
+
+def _reply(response: dict) -> int:
+    sys.stdout.write(json.dumps(response, default=str) + "\n")
+    sys.stdout.flush()
+    return 0
+
+
+def _run(req: dict, torch) -> dict:
+    from ..sources.triton.targets import TritonTarget
+    from .triton_launch import launchers
+    target = TritonTarget.from_json(req["target"])
+    op = operator_from_json(req["derived"])
+    torch.manual_seed(req.get("seed", 0))
+    torch.cuda.set_stream(torch.cuda.Stream())
+    sides = launchers(target, op, req.get("rust_library"), torch)
+    results = []
+    for case in target.cases:
+        if req.get("mode") == "bench":
+            results.append(_bench_case(target, op, case, sides, torch))
+        else:
+            results.append(_check_case(target, op, case, sides, torch))
+    device = torch.cuda.get_device_properties(0)
+    import triton
+    return {"status": "ok", "reason": "", "results": results,
+            "device": {"name": device.name, "torch": torch.__version__,
+                       "triton": triton.__version__}}
+
+
+def _check_case(target, op, case, sides, torch) -> dict:
+    from .compare import compare
+    from .triton_launch import make_inputs
+    tolerance = target.tolerance.get(case.args[0].dtype, 1e-5)
+    base = make_inputs(target, case, torch)
+    outputs, results = {}, {}
+    for side, launch in sides.items():
+        if launch is None:
+            continue
+        values = {k: (v.clone() if torch.is_tensor(v) else v) for k, v in base.items()}
+        try:
+            launch(values, case)
+            torch.cuda.synchronize()
+        except Exception as e:
+            results[side] = {"ok": False, "reason": f"{type(e).__name__}: {e}"[:500]}
+            continue
+        outputs[side] = {o: values[o].double().cpu().numpy() for o in target.outputs}
+    reference = outputs.get("triton")
+    for side, out in outputs.items():
+        if reference is None:
+            results[side] = {"ok": False, "reason": "the Triton kernel did not run"}
+            continue
+        per = {o: compare(out[o], reference[o], tolerance).to_json() for o in target.outputs}
+        worst = max(per.values(), key=lambda c: c.get("rel_error") or 0)
+        results[side] = {**worst, "ok": all(c["ok"] for c in per.values()), "outputs": per}
+    results.pop("triton", None) if False else None
+    return {"case": case.index, "label": case.label(), "sides": results, "cross": None,
+            "reference": "triton"}
+
+
+def _bench_case(target, op, case, sides, torch) -> dict:
+    from .triton_launch import make_inputs
+    from .worker import _cupti_time, _time_batches
+    base = make_inputs(target, case, torch)
+    out = {}
+    for side, launch in sides.items():
+        if launch is None:
+            continue
+        values = {k: (v.clone() if torch.is_tensor(v) else v) for k, v in base.items()}
+        try:
+            times = _time_batches(lambda i: launch(values, case), {}, torch)
+            out[side] = {"ok": True, "median_us": sorted(times)[len(times) // 2] * 1e3,
+                         "cupti_us": _cupti_time(lambda: launch(values, case), torch)}
+        except Exception as e:
+            out[side] = {"ok": False, "reason": f"{type(e).__name__}: {e}"[:500]}
+    triton_t = out.get("triton", {}).get("cupti_us")
+    for side in ("derived", "rust"):
+        t = out.get(side, {}).get("cupti_us")
+        if triton_t and t:
+            out[side]["parity"] = triton_t / t
+    return {"case": case.index, "label": case.label(), "sides": out}
+
+
+def parity_ok(parity: float | None, target: float = 0.95) -> bool:
+    return parity is not None and not math.isnan(parity) and parity >= target
+
+
+if __name__ == "__main__":
+    sys.exit(main())

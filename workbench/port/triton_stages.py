@@ -1,0 +1,140 @@
+"""The pipeline's stages for a Triton source: `translate` first (Triton kernel -> derived
+cuTile Python kernel, written into the port's work folder, plus the Triton kernel's TTIR),
+then the usual stages on the derived kernel, then `corpus_diff` (the Rust port's Tile IR
+against the corpus's own cuTile kernel for the same operator, where there is one). The GPU
+check of a Triton source is against the Triton kernel itself (check/triton_side.py).
+"""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from ..catalog import Operator
+from ..errors import WorkbenchError
+from .artifacts import Artifact
+
+DERIVED_LABEL = "derived reference (translated from Triton), not the original"
+
+
+def derived_file(port: Path, kernel_name: str) -> Path:
+    return Path(port).parent / "derived" / f"{kernel_name}.py"
+
+
+def derived_operator(target, derived, port: Path) -> Operator:
+    """The derived cuTile kernel as an Operator the drafter, the build and the diff take."""
+    path = derived_file(port, target.kernel_name)
+    return Operator(name=target.name.replace(".", "_"),
+                    summary=f"{target.kernel_name}, {DERIVED_LABEL}",
+                    kernel_name=target.kernel_name,
+                    outputs=tuple(o for o in target.outputs if o in derived.params),
+                    tolerance=dict(target.tolerance), cases=tuple(derived.cases),
+                    folder=path.parent.parent, kernel_path=path, port_path=Path(port))
+
+
+def translate_target(target, port: Path, keep_in: Path | None = None):
+    """Translate, write the derived file (an older one is kept in `keep_in`), and return
+    (Derived, derived Operator, TTIR text or None, why there is no TTIR)."""
+    from ..sources.triton.derive import derive
+    from ..sources.triton.ttir import compile_ttir
+    source = target.source()
+    if not target.cases:
+        raise WorkbenchError(f"{target.label}: no case: the translator needs the tensors the "
+                             "pointers point at", "give --arg per runtime parameter and "
+                             "--const per tl.constexpr")
+    derived = derive(source, list(target.cases), target.label)
+    path = derived_file(port, target.kernel_name)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.exists() and keep_in is not None and path.read_text() != derived.text:
+        shutil.copy2(path, Path(keep_in) / f"previous_{path.name}")
+    path.write_text(derived.text)
+    ttir, why = None, ""
+    try:
+        ttir = compile_ttir(source, target.cases[0])
+        path.with_suffix(".ttir").write_text(ttir)
+    except WorkbenchError as e:
+        why = e.message
+    return derived, derived_operator(target, derived, port), ttir, why
+
+
+def stage_translate(ctx) -> Artifact:
+    from ..sources.triton.ttir import NO_VERDICT
+    target = ctx.triton
+    try:
+        derived, op, ttir, why = translate_target(target, ctx.port, ctx.folder)
+    except WorkbenchError as e:
+        return Artifact("translate", "UNSUPPORTED", e.message.splitlines()[0],
+                        _fields(target, None, [{"line": 0, "construct": "target",
+                                                "message": e.message}], None, e.message))
+    diagnostics = derived.translation.diagnostics
+    if not diagnostics:
+        ctx.op = op
+    summary = (f"derived {op.kernel_file.name}: {len(derived.params)} parameters, "
+               f"{len(derived.notes)} notes" if not diagnostics else
+               "; ".join(f"line {d['line']}: {d['construct']}" for d in diagnostics)[:300])
+    data = _fields(target, derived, diagnostics, ttir, why)
+    data["ttir_note"] = NO_VERDICT
+    return Artifact("translate", "UNSUPPORTED" if diagnostics else "TRANSLATED", summary, data)
+
+
+def _fields(target, derived, diagnostics, ttir, why) -> dict:
+    return {"triton": target.to_json(),
+            "derived_file": str(derived_file_of(target, derived)) if derived else "",
+            "derived_label": DERIVED_LABEL,
+            "params": list(derived.params) if derived else [],
+            "lines": sorted(derived.lines.items()) if derived else [],
+            "diagnostics": diagnostics, "notes": derived.notes if derived else [],
+            "ttir": ttir, "ttir_missing": why or None}
+
+
+def derived_file_of(target, derived) -> str:
+    return f"derived/{target.kernel_name}.py"
+
+
+def stage_corpus_diff(ctx) -> Artifact:
+    """The Rust port's Tile IR against the corpus's cuTile kernel of the same operator."""
+    corpus = getattr(ctx.triton, "corpus", None)
+    if corpus is None:
+        return Artifact("corpus_diff", "SKIPPED", "no cuTile kernel of this operator in the "
+                        "corpus", {"corpus": None, "cases": []})
+    from ..diff import diff_modules
+    from ..rust.emit import operator_rust_ir
+    from ..sources.targets import resolve_target
+    try:
+        other = resolve_target(corpus.target, [str(a) for a in corpus.case.args],
+                               [f"{k}={v}" for k, v in corpus.case.consts.items()])
+        from ..ir.stages import operator_python_ir
+        left = operator_python_ir(other, 0).module("normalized")
+        right = operator_rust_ir(ctx.op, 0).module("normalized")
+    except WorkbenchError as e:
+        return Artifact("corpus_diff", "ERROR", e.message.splitlines()[0],
+                        {"corpus": corpus.target, "cases": []})
+    report = diff_modules(left, right, left_label="corpus", right_label="rust")
+    case = {"case": 0, "verdict": report.verdict, "counts": report.counts(),
+            "findings": [f.to_json() for f in report.findings if f.category != "noise"][:40]}
+    return Artifact("corpus_diff", report.verdict,
+                    f"{corpus.target}: {report.verdict} ({meaning(report.verdict)})",
+                    {"corpus": corpus.target, "cases": [case]})
+
+
+def meaning(verdict: str) -> str:
+    return {"PASS": "the port emits the corpus kernel's Tile IR",
+            "PASS_WITH_NOTES": "the same computation with differences the diff rates as notes",
+            "FAIL": "a different kernel: the Triton kernel's algorithm or tiling is not the "
+                    "corpus kernel's, so this is not a defect of the port by itself"}.get(
+        verdict, verdict)
+
+
+def ir_pane(target, port: Path) -> dict:
+    """What the widget's panes show for a Triton source (data only; workbench/ui draws it):
+    the Triton kernel as the original, its TTIR with no structural verdict and the reason,
+    and the derived cuTile kernel, labelled as derived, that the port's Tile IR is diffed
+    against."""
+    from ..sources.triton.ttir import NO_VERDICT
+    derived, op, ttir, why = translate_target(target, port)
+    return {"original": "triton", "triton_label": target.label,
+            "triton_file": str(target.path), "triton_line": derived.translation and
+            target.source().line, "ttir": ttir, "ttir_missing": why or None,
+            "verdict": None, "no_verdict": NO_VERDICT,
+            "derived_file": str(op.kernel_file), "derived_label": DERIVED_LABEL,
+            "derived_source": derived.text, "derived_to_triton_lines": derived.lines,
+            "diagnostics": derived.translation.diagnostics}

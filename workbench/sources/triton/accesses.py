@@ -1,0 +1,142 @@
+"""`tl.load`, `tl.store` and tensor-descriptor `.load` / `.store`, written as cuTile tile
+accesses (memory.py decides the form). Mixed into the Translator."""
+from __future__ import annotations
+
+import ast
+
+from .arith import broadcast, divide, shape_text, text_of
+from .calls import arg
+from .memory import (block_form, decompose, gather_indices, padding_for, reshape,
+                     split_mask)
+from .values import Desc, Fail, Ptr, Run, Static
+
+
+class Accesses:
+    def load(self, call: ast.Call):
+        ptr = self.expr(arg(call, "pointer", 0))
+        if isinstance(ptr, Desc):
+            raise Fail(call, "tl.load", "a tensor descriptor is read with desc.load([...])")
+        if not isinstance(ptr, Ptr):
+            raise Fail(call, "tl.load", "the address is not a pointer parameter plus offsets")
+        for name in ("boundary_check", "padding_option"):
+            if arg(call, name) is not None:
+                raise Fail(call, f"tl.load({name}=)", "block pointers are not translated yet")
+        mask_node, other_node = arg(call, "mask", 1), arg(call, "other", 2)
+        mask = self.expr(mask_node) if mask_node is not None else None
+        other = self.expr(other_node) if other_node is not None else None
+        access = decompose(self, ptr, call)
+        explicit = split_mask(self, access, mask, ptr.shape, call)
+        shape = ptr.shape if mask is None or ptr.shape else getattr(mask, "shape", None)
+        form = block_form(access, call)
+        pad = padding_for(other)
+        if form is None:
+            return self._gather(ptr, access, explicit, other, call)
+        index, tile, _ = form
+        mode = pad or "ZERO"
+        code = (f"ct.load({ptr.param}, index=({_tuple(index)}), shape=({_tuple(tile)}), "
+                f"padding_mode=ct.PaddingMode.{mode})")
+        code = reshape(code, tile, shape)
+        if explicit is not None or (pad is None and other is not None):
+            fill = text_of(other) if other is not None else "0"
+            if explicit is None:
+                raise Fail(call, "tl.load(other=)", f"other={fill} at the tensor's bounds: "
+                           "cuTile pads only with 0, -inf, +inf or nan")
+            code = f"ct.where({explicit}, {code}, {fill})"
+        return Run(code, shape)
+
+    def _gather(self, ptr, access, explicit, other, node):
+        if ptr.shape is None:
+            raise Fail(node, "tl.load", "a scalar load at an offset that is not an index")
+        indices = gather_indices(access, ptr.shape)
+        pad = text_of(other) if other is not None else "0"
+        mask = f", mask={explicit}" if explicit else ""
+        index = indices[0] if len(indices) == 1 else "(" + ", ".join(indices) + ")"
+        self.note(node, f"tl.load of {ptr.param}: the offsets are not a block, so the "
+                        "access is a ct.gather")
+        return Run(f"ct.gather({ptr.param}, {index}{mask}, padding_value={pad})", ptr.shape)
+
+    def store(self, call: ast.Call):
+        ptr = self.expr(arg(call, "pointer", 0))
+        if not isinstance(ptr, Ptr):
+            raise Fail(call, "tl.store", "the address is not a pointer parameter plus offsets")
+        value = self.data(arg(call, "value", 1), "tl.store")
+        mask_node = arg(call, "mask", 2)
+        mask = self.expr(mask_node) if mask_node is not None else None
+        access = decompose(self, ptr, call)
+        explicit = split_mask(self, access, mask, ptr.shape, call)
+        shape = ptr.shape
+        if shape is not None and getattr(value, "shape", None) is not None:
+            broadcast(shape, value.shape, call)
+        tile = _cast_to(text_of(value), ptr.param)
+        if shape is not None and getattr(value, "shape", None) is None:
+            tile = f"ct.full({shape_text(shape)}, {text_of(value)}, dtype={ptr.param}.dtype)"
+        form = block_form(access, call)
+        if form is None or explicit is not None:
+            return self._scatter(ptr, access, explicit, tile, call)
+        index, block, _ = form
+        self.written.add(ptr.param)
+        self.emit(f"ct.store({ptr.param}, index=({_tuple(index)}), "
+                  f"tile={reshape(tile, _shape_items(shape), _as_shape(block, self.n))})", call)
+        return None
+
+    def _scatter(self, ptr, access, explicit, tile, node):
+        if ptr.shape is None:
+            raise Fail(node, "tl.store", "a masked scalar store: cuTile stores tiles")
+        indices = gather_indices(access, ptr.shape)
+        index = indices[0] if len(indices) == 1 else "(" + ", ".join(indices) + ")"
+        mask = f", mask={explicit}" if explicit else ""
+        self.written.add(ptr.param)
+        self.note(node, f"tl.store to {ptr.param}: " + ("the mask is not the tensor's bounds"
+                  if explicit else "the offsets are not a block") + ", so it is a ct.scatter")
+        self.emit(f"ct.scatter({ptr.param}, {index}, {tile}{mask})", node)
+        return None
+
+    # -- tensor descriptors ------------------------------------------------------------
+    def desc_load(self, desc: Desc, call: ast.Call):
+        index = self._desc_index(desc, call.args[0] if call.args else None, call)
+        block = [b.text for b in desc.block]
+        return Run(f"ct.load({desc.param}, index=({_tuple(index)}), shape=({_tuple(block)}), "
+                   "padding_mode=ct.PaddingMode.ZERO)", tuple(desc.block))
+
+    def desc_store(self, desc: Desc, call: ast.Call):
+        index = self._desc_index(desc, call.args[0] if call.args else None, call)
+        value = self.data(call.args[1], "desc.store")
+        self.written.add(desc.param)
+        self.emit(f"ct.store({desc.param}, index=({_tuple(index)}), "
+                  f"tile={_cast_to(text_of(value), desc.param)})", call)
+        return None
+
+    def _desc_index(self, desc: Desc, node, call) -> list[str]:
+        offsets = self.expr(node) if node is not None else None
+        if not isinstance(offsets, tuple) or len(offsets) != len(desc.block):
+            raise Fail(call, "desc.load/store", f"give one offset per dimension of "
+                       f"{desc.param}'s block ({len(desc.block)})")
+        out = []
+        for offset, block in zip(offsets, desc.block):
+            q = divide(offset, block)
+            if q is None:
+                raise Fail(call, "desc.load/store", f"the offset `{text_of(offset)}` is not a "
+                           f"multiple of the block dimension {block.text}: cuTile indexes "
+                           "whole tiles")
+            out.append(q)
+        return out
+
+
+def _cast_to(code: str, param: str) -> str:
+    """`code` in `param`'s dtype (a store converts as Triton's does)."""
+    suffix = f", {param}.dtype)"
+    return code if code.startswith("ct.astype(") and code.endswith(suffix) \
+        else f"ct.astype({code}{suffix}"
+
+
+def _tuple(items) -> str:
+    items = list(items)
+    return ", ".join(items) + ("," if len(items) == 1 else "")
+
+
+def _shape_items(shape) -> list[str]:
+    return [s.text for s in shape] if shape else []
+
+
+def _as_shape(texts, cases: int) -> tuple:
+    return tuple(Static((0,) * cases, t) for t in texts)

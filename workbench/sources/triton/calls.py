@@ -1,0 +1,243 @@
+"""`tl.*` functions and tile methods, one small function each, looked up by name. A function
+the translator knows and does not map is in REFUSED with the reason; anything else is an
+unknown construct, named as such."""
+from __future__ import annotations
+
+import ast
+
+from .arith import binop, broadcast, shape_text, static_op, text_of
+from .values import DType, Fail, Run, Static, Term
+
+ELEMENTWISE = {"exp": "ct.exp", "log": "ct.log", "sqrt": "ct.sqrt", "rsqrt": "ct.rsqrt",
+               "sin": "ct.sin", "cos": "ct.cos", "abs": "ct.abs", "exp2": "ct.exp2",
+               "log2": "ct.log2", "floor": "ct.floor", "ceil": "ct.ceil", "tanh": "ct.tanh",
+               "sqrt_rn": "ct.sqrt", "div_rn": None}
+BINARY = {"maximum": "ct.maximum", "minimum": "ct.minimum"}
+REDUCE = {"sum": "ct.sum", "max": "ct.max", "min": "ct.min"}
+DTYPES = {"float32": "ct.float32", "float16": "ct.float16", "bfloat16": "ct.bfloat16",
+          "float64": "ct.float64", "int32": "ct.int32", "int64": "ct.int64",
+          "int16": "ct.int16", "int8": "ct.int8", "uint8": "ct.uint8", "uint32": "ct.uint32",
+          "int1": "ct.bool_", "float8e4nv": "ct.float8_e4m3fn", "float8e5": "ct.float8_e5m2"}
+HINTS = {"multiple_of", "max_contiguous", "max_constancy", "assume"}
+REFUSED = {
+    "rand": "Philox random numbers: cuTile has no random-number generator (write the hash "
+            "in integer tile arithmetic, as TileGym's cuTile dropout does)",
+    "randn": "Philox random numbers: cuTile has no random-number generator",
+    "randint": "Philox random numbers: cuTile has no random-number generator",
+    "atomic_cas": "atomics on pointer tiles are not translated yet",
+    "atomic_add": "atomics on pointer tiles are not translated yet",
+    "atomic_max": "atomics on pointer tiles are not translated yet",
+    "atomic_min": "atomics on pointer tiles are not translated yet",
+    "atomic_xchg": "atomics on pointer tiles are not translated yet",
+    "debug_barrier": "a barrier between the threads of a program: cuTile has no threads",
+    "inline_asm_elementwise": "inline PTX: no Tile IR equivalent",
+    "make_tensor_descriptor": "a tensor descriptor made inside the kernel: pass the tensor "
+                              "as a descriptor parameter (TensorDescriptor) instead",
+    "make_block_ptr": "block pointers (tl.make_block_ptr) are not translated yet",
+    "advance": "block pointers (tl.advance) are not translated yet",
+    "histogram": "tl.histogram has no cuTile equivalent",
+    "associative_scan": "tl.associative_scan with a combine function is not translated",
+    "reduce": "tl.reduce with a combine function is not translated",
+    "device_print": "printing from the kernel is not translated",
+    "join": "tl.join is not translated yet", "split": "tl.split is not translated yet",
+    "interleave": "tl.interleave is not translated yet",
+    "gather": "tl.gather (gathering from a tile) is not translated yet",
+}
+
+
+def dtype_of(t, node) -> DType:
+    value = t.expr(node)
+    if not isinstance(value, DType):
+        raise Fail(node, "dtype", f"`{ast.unparse(node)}` is not a dtype")
+    return value
+
+
+def shape_arg(t, node, what: str) -> tuple:
+    value = t.expr(node)
+    items = value if isinstance(value, tuple) else (value,)
+    if not all(isinstance(v, Static) and isinstance(v.value, int) for v in items):
+        raise Fail(node, what, f"the shape `{ast.unparse(node)}` is not made of constants")
+    return tuple(items)
+
+
+def arg(call: ast.Call, name: str, position: int | None = None):
+    for kw in call.keywords:
+        if kw.arg == name:
+            return kw.value
+    if position is not None and len(call.args) > position:
+        return call.args[position]
+    return None
+
+
+def tl_call(t, name: str, call: ast.Call):
+    if name in REFUSED:
+        raise Fail(call, f"tl.{name}", REFUSED[name])
+    if name in HINTS:
+        return t.expr(call.args[0])
+    fn = TL.get(name)
+    if fn is None:
+        raise Fail(call, f"tl.{name}", "no cuTile mapping for this Triton function")
+    return fn(t, call)
+
+
+def _program_id(t, call):
+    axis = t.static_int(arg(call, "axis", 0), "tl.program_id")
+    return Run(f"ct.bid({axis})", kind="bid", is_int=True)
+
+
+def _num_programs(t, call):
+    axis = t.static_int(arg(call, "axis", 0), "tl.num_programs")
+    return Run(f"ct.num_blocks({axis})", kind="bid", is_int=True)
+
+
+def _arange(t, call):
+    start = t.static_int(arg(call, "start", 0), "tl.arange")
+    end = t.expr(arg(call, "end", 1))
+    begin = t.expr(arg(call, "start", 0))
+    size = end if start == 0 and begin.uniform else \
+        static_op(lambda e, s: e - s, f"({end.text} - {begin.text})", end, begin)
+    code = f"ct.arange({size.text}, dtype=ct.int32)"
+    terms = (Term((), 0, size),)
+    if start:
+        code = f"({begin.text} + {code})"
+        terms += (Term((begin,)),)
+    return Run(code, (size,), terms=terms, is_int=True)
+
+
+def _zeros(t, call):
+    shape = shape_arg(t, arg(call, "shape", 0), "tl.zeros")
+    dtype = dtype_of(t, arg(call, "dtype", 1))
+    return Run(f"ct.zeros({shape_text(shape)}, dtype={dtype.text})", shape,
+               is_int="int" in dtype.text)
+
+
+def _full(t, call):
+    shape = shape_arg(t, arg(call, "shape", 0), "tl.full")
+    value = t.expr(arg(call, "value", 1))
+    dtype = dtype_of(t, arg(call, "dtype", 2))
+    return Run(f"ct.full({shape_text(shape)}, {text_of(value)}, dtype={dtype.text})", shape,
+               is_int="int" in dtype.text)
+
+
+def _elementwise(name):
+    def fn(t, call):
+        x = t.data(call.args[0], f"tl.{name}")
+        return Run(f"{ELEMENTWISE[name]}({text_of(x)})", getattr(x, "shape", None))
+    return fn
+
+
+def _binary(name):
+    def fn(t, call):
+        a, b = t.data(call.args[0], f"tl.{name}"), t.data(call.args[1], f"tl.{name}")
+        shape = broadcast(getattr(a, "shape", None), getattr(b, "shape", None), call)
+        return Run(f"{BINARY[name]}({text_of(a)}, {text_of(b)})", shape)
+    return fn
+
+
+def _reduce(name):
+    def fn(t, call):
+        x = t.data(call.args[0], f"tl.{name}")
+        axis_node = arg(call, "axis", 1)
+        keep = arg(call, "keep_dims", None)
+        if arg(call, "return_indices", None) is not None:
+            raise Fail(call, f"tl.{name}", "return_indices is not translated")
+        keep = bool(t.static_value(keep, f"tl.{name}")) if keep is not None else False
+        shape = x.shape or ()
+        if axis_node is None or (isinstance(axis_node, ast.Constant) and axis_node.value is None):
+            code = f"{REDUCE[name]}({text_of(x)})"
+            return Run(code, tuple(Static((1,) * t.n, "1") for _ in shape) if keep else None)
+        axis = t.static_int(axis_node, f"tl.{name}") % max(len(shape), 1)
+        code = f"{REDUCE[name]}({text_of(x)}, axis={axis}" + (", keepdims=True)" if keep else ")")
+        out = list(shape)
+        if keep:
+            out[axis] = Static((1,) * t.n, "1")
+        else:
+            del out[axis]
+        return Run(code, tuple(out) if out else None)
+    return fn
+
+
+def _where(t, call):
+    cond = t.expr(call.args[0])
+    a, b = t.expr(call.args[1]), t.expr(call.args[2])
+    if isinstance(cond, Static):
+        if not cond.uniform:
+            raise Fail(call, "tl.where", "a condition on constants that differ between "
+                       "cases: give cases that agree on it")
+        return a if cond.value else b
+    for v in (a, b):
+        if not isinstance(v, (Run, Static)):
+            raise Fail(call, "tl.where", "tl.where between pointers: select the offsets instead")
+    shape = broadcast(broadcast(cond.shape, getattr(a, "shape", None), call),
+                      getattr(b, "shape", None), call)
+    return Run(f"ct.where({text_of(cond)}, {text_of(a)}, {text_of(b)})", shape)
+
+
+def _sigmoid(t, call):
+    x = t.data(call.args[0], "tl.sigmoid")
+    return Run(f"(1.0 / (1.0 + ct.exp(-{text_of(x)})))", getattr(x, "shape", None))
+
+
+def _fma(t, call):
+    a, b, c = (t.data(n, "tl.fma") for n in call.args[:3])
+    return binop(ast.Add, binop(ast.Mult, a, b, call, t.n), c, call, t.n)
+
+
+def _cdiv(t, call):
+    a, b = t.expr(call.args[0]), t.expr(call.args[1])
+    if isinstance(a, Static) and isinstance(b, Static):
+        return static_op(lambda x, y: -(-x // y), f"ct.cdiv({a.text}, {b.text})", a, b)
+    return Run(f"ct.cdiv({text_of(a)}, {text_of(b)})", is_int=True)
+
+
+def _dot(t, call):
+    a, b = t.data(call.args[0], "tl.dot"), t.data(call.args[1], "tl.dot")
+    acc_node = arg(call, "acc", 2)
+    if arg(call, "out_dtype", None) is not None or arg(call, "input_precision", None) is not None:
+        t.note(call, "tl.dot: out_dtype / input_precision are left to cuTile's defaults")
+    if not (a.shape and b.shape and len(a.shape) == 2 and len(b.shape) == 2):
+        raise Fail(call, "tl.dot", "only 2-D operands are translated")
+    shape = (a.shape[0], b.shape[1])
+    if acc_node is None:
+        acc = f"ct.zeros({shape_text(shape)}, dtype=ct.float32)"
+    else:
+        acc = text_of(t.data(acc_node, "tl.dot"))
+    return Run(f"ct.mma({text_of(a)}, {text_of(b)}, {acc})", shape)
+
+
+def _cast(t, call):
+    return t.cast(t.expr(call.args[0]), dtype_of(t, arg(call, "dtype", 1)), call)
+
+
+def _reshape(t, call):
+    x = t.data(call.args[0], "tl.reshape")
+    return t.reshape_value(x, shape_arg(t, arg(call, "shape", 1), "tl.reshape"), call)
+
+
+def _trans(t, call):
+    x = t.data(call.args[0], "tl.trans")
+    if not x.shape or len(x.shape) != 2:
+        raise Fail(call, "tl.trans", "only 2-D tiles are transposed")
+    return Run(f"ct.transpose({text_of(x)})", (x.shape[1], x.shape[0]))
+
+
+def _broadcast_to(t, call):
+    x = t.data(call.args[0], "tl.broadcast_to")
+    shape = shape_arg(t, arg(call, "shape", 1), "tl.broadcast_to")
+    return Run(f"ct.broadcast_to({text_of(x)}, {shape_text(shape)})", shape)
+
+
+def _static_assert(t, call):
+    t.note(call, "tl.static_assert is checked by Triton at compile time; not translated")
+    return None
+
+
+TL = {"program_id": _program_id, "num_programs": _num_programs, "arange": _arange,
+      "zeros": _zeros, "full": _full, "where": _where, "sigmoid": _sigmoid, "fma": _fma,
+      "cdiv": _cdiv, "dot": _dot, "cast": _cast, "reshape": _reshape, "trans": _trans,
+      "broadcast_to": _broadcast_to, "static_assert": _static_assert,
+      "device_assert": _static_assert,
+      "load": lambda t, call: t.load(call), "store": lambda t, call: t.store(call)}
+TL.update({n: _elementwise(n) for n, v in ELEMENTWISE.items() if v})
+TL.update({n: _binary(n) for n in BINARY})
+TL.update({n: _reduce(n) for n in REDUCE})

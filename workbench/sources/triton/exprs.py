@@ -1,0 +1,275 @@
+"""Expressions: names, literals, operators, attributes, subscripts and calls, evaluated to
+symbolic values (values.py). Mixed into the Translator."""
+from __future__ import annotations
+
+import ast
+
+from .arith import CMP_OPS, binop, compare, shape_text, static_op, text_of
+from .calls import DTYPES, tl_call
+from .values import DType, Desc, Fail, Ptr, Run, Static, Term, Unknown, atom_terms, literal
+
+
+class Exprs:
+    def expr(self, node):
+        method = getattr(self, f"_{type(node).__name__}", None)
+        if method is None:
+            raise Fail(node, type(node).__name__, f"`{ast.unparse(node)}` is not translated")
+        return method(node)
+
+    def _Constant(self, node):
+        return literal(node.value, self.n)
+
+    def _Name(self, node):
+        if node.id in self.env:
+            value = self.env[node.id]
+            if isinstance(value, Unknown):
+                raise _Quiet(node)
+            return value
+        if node.id in self.src.constants:
+            return literal(self.src.constants[node.id], self.n)
+        if node.id in ("True", "False", "None"):
+            return literal({"True": True, "False": False, "None": None}[node.id], self.n)
+        if node.id in self.src.helpers:
+            raise Fail(node, f"{node.id}(...)", "a call of another @triton.jit function: "
+                       "helpers are not inlined yet")
+        raise Fail(node, "name", f"`{node.id}` is not defined in the kernel")
+
+    def _Tuple(self, node):
+        return tuple(self.expr(e) for e in node.elts)
+
+    _List = _Tuple
+
+    def _BinOp(self, node):
+        return self.binary(node.op, self.expr(node.left), self.expr(node.right), node)
+
+    def binary(self, op, a, b, node):
+        op = type(op)
+        if isinstance(a, Ptr) or isinstance(b, Ptr):
+            return self._pointer_add(op, a, b, node)
+        return binop(op, a, b, node, self.n)
+
+    def _pointer_add(self, op, a, b, node):
+        ptr, offset = (a, b) if isinstance(a, Ptr) else (b, a)
+        if op is not ast.Add or isinstance(offset, Ptr):
+            raise Fail(node, "pointer arithmetic", "only `pointer + offset` is translated")
+        terms = atom_terms(offset)
+        if terms is None:
+            terms = (Term((offset,)),) if isinstance(offset, Run) and not offset.is_tile \
+                else None
+        if terms is None:
+            return Ptr(ptr.param, ptr.terms + (_opaque_term(offset),), offset.shape)
+        shape = _broadcast(ptr.shape, getattr(offset, "shape", None), node)
+        rank = len(shape or ())
+        from .arith import aligned_terms
+        mine = aligned_terms(ptr.terms, len(ptr.shape or ()), rank)
+        theirs = aligned_terms(terms, len(getattr(offset, "shape", None) or ()), rank)
+        return Ptr(ptr.param, mine + theirs, shape)
+
+    def _UnaryOp(self, node):
+        value = self.expr(node.operand)
+        if isinstance(value, Static):
+            fn = {ast.USub: lambda v: -v, ast.Not: lambda v: not v, ast.UAdd: lambda v: v,
+                  ast.Invert: lambda v: ~v}[type(node.op)]
+            return static_op(fn, f"({_UNARY[type(node.op)]}{value.text})", value)
+        if isinstance(value, Run) and isinstance(node.op, ast.USub):
+            return binop(ast.Mult, literal(-1, self.n), value, node, self.n) if value.is_int \
+                else Run(f"(-{value.code})", value.shape)
+        if isinstance(value, Run) and isinstance(node.op, ast.Invert):
+            return Run(f"(~{value.code})", value.shape, is_int=value.is_int)
+        raise Fail(node, "unary operator", f"`{ast.unparse(node)}`")
+
+    def _Compare(self, node):
+        if len(node.ops) != 1:
+            raise Fail(node, "comparison", "chained comparisons")
+        op = type(node.ops[0])
+        if op not in CMP_OPS:
+            raise Fail(node, "comparison", f"`{ast.unparse(node)}`")
+        return compare(op, self.expr(node.left), self.expr(node.comparators[0]), node)
+
+    def _BoolOp(self, node):
+        values = [self.expr(v) for v in node.values]
+        if all(isinstance(v, Static) for v in values):
+            fn = all if isinstance(node.op, ast.And) else any
+            return static_op(lambda *vs: fn(vs), "(" + f" {'and' if fn is all else 'or'} ".join(
+                v.text for v in values) + ")", *values)
+        raise Fail(node, "and/or", "`and` / `or` on runtime values: use & and |")
+
+    def _IfExp(self, node):
+        test = self.expr(node.test)
+        if isinstance(test, Static) and test.uniform:
+            return self.expr(node.body if test.value else node.orelse)
+        if isinstance(test, Static):
+            a, b = self.expr(node.body), self.expr(node.orelse)
+            if isinstance(a, Static) and isinstance(b, Static):
+                vals = tuple(x if t else y for t, x, y in zip(test.vals, a.vals, b.vals))
+                return Static(vals, f"({a.text} if {test.text} else {b.text})")
+        raise Fail(node, "conditional expression", "a conditional on a runtime value")
+
+    def _Attribute(self, node):
+        dotted = ast.unparse(node)
+        if _is_dotted(node) and dotted.startswith(("tl.", "triton.language.")):
+            leaf = dotted.rsplit(".", 1)[1]
+            if leaf in DTYPES:
+                return DType(DTYPES[leaf])
+            if leaf == "tensor_descriptor":
+                return _TENSOR_DESCRIPTOR
+            raise Fail(node, dotted, "no cuTile mapping for this Triton attribute")
+        base = self.expr(node.value)
+        if node.attr == "element_ty" and isinstance(base, DType):
+            return base
+        if node.attr == "dtype" and isinstance(base, (Ptr, Desc)):
+            return DType(f"{base.param}.dtype")
+        if node.attr == "dtype" and isinstance(base, Run):
+            return DType(f"{base.code}.dtype")
+        if isinstance(base, Desc) and node.attr in ("type", "block_type"):
+            return base if node.attr == "type" else DType(f"{base.param}.dtype")
+        if node.attr == "T" and isinstance(base, Run) and base.shape and len(base.shape) == 2:
+            return Run(f"ct.transpose({base.code})", (base.shape[1], base.shape[0]))
+        raise Fail(node, f".{node.attr}", f"`{dotted}` is not translated")
+
+    def _Subscript(self, node):
+        value = self.expr(node.value)
+        items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if isinstance(value, tuple):
+            return value[self.static_int(node.slice, "subscript")]
+        if not all(_is_full_slice(i) or _is_none(i) for i in items):
+            raise Fail(node, "subscript", "only `[:, None]`-style broadcasting subscripts")
+        shape = list(getattr(value, "shape", None) or ())
+        if sum(_is_full_slice(i) for i in items) != len(shape):
+            raise Fail(node, "subscript", "the subscript does not name every axis")
+        out, axis_map, source = [], {}, 0
+        for item in items:
+            if _is_none(item):
+                out.append(literal(1, self.n))
+            else:
+                axis_map[source] = len(out)
+                out.append(shape[source])
+                source += 1
+        return self.reshape_value(value, tuple(out), node, axis_map)
+
+    def reshape_value(self, value, shape: tuple, node, axis_map: dict | None = None):
+        if isinstance(value, Ptr):
+            if axis_map is None:
+                raise Fail(node, "reshape", "reshaping a tile of pointers")
+            return Ptr(value.param, tuple(t.moved(axis_map) for t in value.terms), shape)
+        if not isinstance(value, Run):
+            raise Fail(node, "reshape", "reshaping a value that is not a tile")
+        code = f"ct.reshape({value.code}, {shape_text(shape)})"
+        result = Run(code, shape, is_int=value.is_int)
+        if axis_map is not None:
+            if value.terms is not None:
+                result.terms = tuple(t.moved(axis_map) for t in value.terms)
+            if value.bounds is not None:
+                from .values import Bound
+                result.bounds = tuple(Bound(tuple(t.moved(axis_map) for t in b.terms), b.op,
+                                            b.limit) for b in value.bounds)
+        return result
+
+    def _Call(self, node):
+        func = node.func
+        dotted = ast.unparse(func)
+        if _is_dotted(func) and dotted.startswith(("tl.math.", "tl.", "triton.language.")):
+            return tl_call(self, dotted.rsplit(".", 1)[1], node)
+        if dotted == "isinstance":
+            value, kind = self.expr(node.args[0]), self.expr(node.args[1])
+            is_desc = isinstance(value, Desc)
+            return literal(is_desc if kind is _TENSOR_DESCRIPTOR else not is_desc, self.n)
+        if dotted in ("min", "max") and all(isinstance(self.expr(a), Static) for a in node.args):
+            values = [self.expr(a) for a in node.args]
+            return static_op(min if dotted == "min" else max, f"{dotted}(...)", *values)
+        if isinstance(func, ast.Attribute):
+            base = self.expr(func.value)
+            return self._method(base, func.attr, node)
+        if isinstance(func, ast.Name) and func.id in self.src.helpers:
+            raise Fail(node, f"{func.id}(...)", "a call of another @triton.jit function: "
+                       "helpers are not inlined yet")
+        raise Fail(node, f"{dotted}(...)", "a call the translator does not know")
+
+    def _method(self, base, name: str, node):
+        if isinstance(base, Desc) and name == "load":
+            return self.desc_load(base, node)
+        if isinstance(base, Desc) and name == "store":
+            return self.desc_store(base, node)
+        if name == "to":
+            from .calls import dtype_of
+            return self.cast(base, dtype_of(self, node.args[0]), node)
+        if name == "reshape" and isinstance(base, Run):
+            from .calls import shape_arg
+            shape_node = node.args[0] if len(node.args) == 1 else ast.Tuple(node.args)
+            return self.reshape_value(base, shape_arg(self, shape_node, "reshape"), node)
+        if name in ("trans", "permute") and isinstance(base, Run):
+            return Run(f"ct.transpose({base.code})", tuple(reversed(base.shape or ())))
+        raise Fail(node, f".{name}(...)", f"the method `{name}` is not translated")
+
+    def cast(self, value, dtype: DType, node):
+        if isinstance(value, Static):
+            return value
+        if not isinstance(value, Run):
+            raise Fail(node, ".to()", "casting a value that is not a tile or scalar")
+        if value.kind in ("bid", "loop", "param") or (value.terms is not None
+                                                     and "int" in dtype.text):
+            if "int64" in dtype.text:
+                self.note(node, ".to(tl.int64) on an index: cuTile indexes tiles and computes "
+                                "element offsets itself, so the overflow it guards against "
+                                "does not arise; kept as an int32 index")
+                return value
+        if value.terms is not None and dtype.text == "ct.int32":
+            return value                  # index arithmetic is int32 already
+        is_int = "int" in dtype.text
+        result = Run(f"ct.astype({value.code}, {dtype.text})", value.shape, is_int=is_int)
+        if is_int and value.terms is not None:
+            result.terms = value.terms
+        return result
+
+    def data(self, node, what: str):
+        value = self.expr(node)
+        if not isinstance(value, (Run, Static)):
+            raise Fail(node, what, f"`{ast.unparse(node)}` is not a tile or a scalar")
+        return value
+
+    def static_value(self, node, what: str):
+        value = self.expr(node)
+        if not isinstance(value, Static) or not value.uniform:
+            raise Fail(node, what, f"`{ast.unparse(node)}` must be a constant")
+        return value.value
+
+    def static_int(self, node, what: str) -> int:
+        value = self.static_value(node, what)
+        if not isinstance(value, int):
+            raise Fail(node, what, f"`{ast.unparse(node)}` must be an integer constant")
+        return value
+
+
+class _Quiet(Fail):
+    """A use of a name whose assignment already failed: reported once, at the assignment."""
+
+    def __init__(self, node):
+        super().__init__(node, "", "")
+
+
+_TENSOR_DESCRIPTOR = object()
+_UNARY = {ast.USub: "-", ast.Not: "not ", ast.UAdd: "+", ast.Invert: "~"}
+
+
+def _is_dotted(node) -> bool:
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name)
+
+
+def _is_none(node) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
+
+
+def _is_full_slice(node) -> bool:
+    return isinstance(node, ast.Slice) and node.lower is None and node.upper is None \
+        and node.step is None
+
+
+def _broadcast(a, b, node):
+    from .arith import broadcast
+    return broadcast(a, b, node)
+
+
+def _opaque_term(offset) -> Term:
+    return Term((offset,), None, None)

@@ -1,0 +1,298 @@
+"""A `@triton.jit` kernel translated into an equivalent cuTile Python kernel body.
+
+    result = translate(source, cases)       # source: reader.TritonSource; cases: Triton cases
+    result.lines, result.diagnostics, result.params_used
+
+Index arithmetic (program ids, aranges, offsets, masks, pointers) is kept symbolic and
+written into the accesses it feeds; data (loads, math, reductions) becomes one cuTile
+statement per Triton statement. Constexprs whose value is the same in every case are
+folded; an `if` on constants is decided per the cases (cuTile decides the others while it
+compiles). A statement that cannot be translated is one diagnostic naming the construct;
+the names it assigns are Unknown, so no follow-on errors are reported.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, replace
+
+from .accesses import Accesses
+from .exprs import Exprs
+from .arith import static_op, text_of
+from .values import Desc, Fail, Ptr, Run, Static, Term, Unknown, literal
+
+IDENT = re.compile(r"[A-Za-z_]\w*")
+
+
+@dataclass
+class Line:
+    indent: int
+    text: str
+    triton_line: int
+    binds: str | None = None       # index arithmetic: dropped if nothing reads the name
+
+
+@dataclass
+class Translation:
+    lines: list[Line]
+    diagnostics: list[dict]
+    notes: list[dict]
+    params_used: list[str]
+    written: list[str]
+
+
+class Translator(Accesses, Exprs):
+    def __init__(self, source, cases):
+        self.src, self.cases, self.n = source, cases, max(len(cases), 1)
+        self.env: dict[str, object] = {}
+        self.lines: list[Line] = []
+        self.depth = 1
+        self.diagnostics: list[dict] = []
+        self.notes: list[dict] = []
+        self.written: set[str] = set()
+        self.fresh_count = 0
+        self._bind_params()
+
+    # -- parameters ------------------------------------------------------------------------
+    def _bind_params(self) -> None:
+        runtime = self.src.runtime_params
+        for i, p in enumerate(runtime):
+            specs = [c.args[i] for c in self.cases if i < len(c.args)]
+            if not specs:
+                self.env[p.name] = Run(p.name, kind="param")
+            elif specs[0].is_array and getattr(specs[0], "block", None):
+                self.env[p.name] = Desc(p.name, self._block(specs, p.name))
+            elif specs[0].is_array:
+                self.env[p.name] = Ptr(p.name)
+            else:
+                is_int = specs[0].dtype.startswith(("i", "u"))
+                run = Run(p.name, kind="param", is_int=is_int,
+                          case_values=tuple(s.value for s in specs))
+                if is_int:
+                    run.terms = (Term((run,)),)
+                self.env[p.name] = run
+        for p in self.src.constexpr_params:
+            vals = tuple(c.consts.get(p.name, p.default if p.has_default else None)
+                         for c in self.cases)
+            static = Static(vals, p.name)
+            self.env[p.name] = literal(vals[0], self.n) if static.uniform else static
+
+    def _block(self, specs, name: str) -> tuple:
+        out = []
+        for d in range(len(specs[0].block)):
+            vals = tuple(s.block[d] for s in specs)
+            named = [p.name for p in self.src.constexpr_params
+                     if not isinstance(self.env.get(p.name), type(None))
+                     and tuple(c.consts.get(p.name) for c in self.cases) == vals]
+            static = Static(vals, named[0] if named else repr(vals[0]))
+            out.append(literal(vals[0], self.n) if static.uniform else static)
+        return tuple(out)
+
+    def array_specs(self, param: str, node):
+        index = [p.name for p in self.src.runtime_params].index(param)
+        specs = [c.args[index] for c in self.cases]
+        if not specs or not specs[0].is_array:
+            raise Fail(node, "pointer", f"{param} is not given a tensor in the cases")
+        return specs
+
+    def param_label(self, term) -> str:
+        return "the tensor"
+
+    # -- output ----------------------------------------------------------------------------
+    def emit(self, text: str, node) -> None:
+        self.lines.append(Line(self.depth, text, getattr(node, "lineno", 0)))
+
+    def note(self, node, text: str) -> None:
+        self.notes.append({"line": getattr(node, "lineno", 0), "message": text})
+
+    def fail(self, error: Fail) -> None:
+        if not error.construct:          # a use of a name whose assignment already failed
+            return
+        self.diagnostics.append({"line": error.line, "construct": error.construct,
+                                 "message": error.message, "file": self.src.filename})
+
+    # -- statements ------------------------------------------------------------------------
+    def block(self, body) -> None:
+        for stmt in body:
+            try:
+                self.statement(stmt)
+            except Fail as e:
+                self.fail(e)
+                for target in _assigned(stmt):
+                    self.env[target] = Unknown(target)
+
+    def statement(self, stmt) -> None:
+        if isinstance(stmt, ast.Expr):
+            if not isinstance(stmt.value, ast.Constant):
+                self.expr(stmt.value)
+        elif isinstance(stmt, ast.Assign):
+            value = self.expr(stmt.value)
+            for target in stmt.targets:
+                self.assign(target, value, stmt)
+        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+            self.assign(stmt.target, self.expr(stmt.value), stmt)
+        elif isinstance(stmt, ast.AugAssign):
+            name = ast.Name(stmt.target.id, ast.Load()) if isinstance(stmt.target, ast.Name) \
+                else stmt.target
+            ast.copy_location(name, stmt)
+            value = self.binary(stmt.op, self.expr(name), self.expr(stmt.value), stmt)
+            self.assign(stmt.target, value, stmt)
+        elif isinstance(stmt, ast.For):
+            self.for_loop(stmt)
+        elif isinstance(stmt, ast.If):
+            self.if_statement(stmt)
+        elif isinstance(stmt, ast.Pass):
+            pass
+        elif isinstance(stmt, ast.Return) and stmt.value is None:
+            pass
+        else:
+            raise Fail(stmt, type(stmt).__name__.lower(), "this statement is not translated")
+
+    def assign(self, target, value, stmt) -> None:
+        if isinstance(target, ast.Tuple):
+            if not isinstance(value, tuple) or len(value) != len(target.elts):
+                raise Fail(stmt, "unpacking", "unpacking a value that is not a tuple")
+            for t, v in zip(target.elts, value):
+                self.assign(t, v, stmt)
+            return
+        if not isinstance(target, ast.Name):
+            raise Fail(stmt, "assignment", f"assignment to `{ast.unparse(target)}`")
+        name = target.id
+        if isinstance(value, Run) and _lazy(value) and value.kind != "param":
+            # index arithmetic: named for the data that reads it, symbolic for addressing
+            self.lines.append(Line(self.depth, f"{name} = {value.code}", stmt.lineno, name))
+            value = replace(value, code=name)
+        elif isinstance(value, Run) and not _lazy(value):
+            self.emit(f"{name} = {value.code}", stmt)
+            bound = Run(name, value.shape, is_int=value.is_int, kind=value.kind)
+            if bound.is_int and not bound.is_tile:
+                bound.terms = (Term((bound,)),)
+            value = bound
+        self.env[name] = value
+
+    def for_loop(self, stmt: ast.For) -> None:
+        it = stmt.iter
+        if stmt.orelse or not isinstance(stmt.target, ast.Name) or not isinstance(it, ast.Call):
+            raise Fail(stmt, "for", "only `for v in range(...)` loops are translated")
+        fname = ast.unparse(it.func)
+        if fname not in ("range", "tl.range", "tl.static_range", "triton.language.range"):
+            raise Fail(stmt, "for", f"a loop over `{fname}(...)`")
+        for kw in it.keywords:
+            self.note(stmt, f"{fname}({kw.arg}=...) is a Triton pipelining hint; not translated")
+        args = [self.expr(a) for a in it.args]
+        start, stop, step = (literal(0, self.n), args[0], literal(1, self.n)) if len(args) == 1 \
+            else (args[0], args[1], args[2] if len(args) > 2 else literal(1, self.n))
+        var = stmt.target.id
+        self._check_carried(stmt)
+        if isinstance(step, Static) and isinstance(start, Static) and start.uniform \
+                and start.value == 0 and not (step.uniform and step.value == 1):
+            tile_var = f"{var}_tile"
+            count = self._cdiv(stop, step)
+            self.emit(f"for {tile_var} in range({text_of(count)}):", stmt)
+            atom = Run(tile_var, kind="loop", is_int=True)
+            atom.terms = (Term((atom,)),)
+            self.env[var] = Run(f"({tile_var} * {step.text})", terms=(Term((atom, step)),),
+                                quotients={step.text: tile_var}, is_int=True, kind="loop")
+        else:
+            parts = [text_of(a) for a in (start, stop, step)] if len(args) == 3 else \
+                [text_of(a) for a in args]
+            self.emit(f"for {var} in range({', '.join(parts)}):", stmt)
+            atom = Run(var, kind="loop", is_int=True)
+            atom.terms = (Term((atom,)),)
+            self.env[var] = atom
+        self.depth += 1
+        self.block(stmt.body)
+        self.depth -= 1
+
+    def _cdiv(self, stop, step):
+        if isinstance(stop, Static):
+            return static_op(lambda a, b: -(-a // b), f"ct.cdiv({stop.text}, {step.text})",
+                             stop, step)
+        return Run(f"ct.cdiv({text_of(stop)}, {step.text})", is_int=True)
+
+    def _check_carried(self, stmt: ast.For) -> None:
+        """A pointer or an offset advanced by the loop (`p += BLOCK`) is refused: its value
+        depends on the iteration, which the symbolic form does not follow."""
+        for s in ast.walk(ast.Module(stmt.body, [])):
+            if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name):
+                name, value = s.target.id, s.value
+            elif isinstance(s, ast.Assign) and len(s.targets) == 1 \
+                    and isinstance(s.targets[0], ast.Name):
+                name, value = s.targets[0].id, s.value
+                if not any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(value)):
+                    continue
+            else:
+                continue
+            current = self.env.get(name)
+            if isinstance(current, Ptr) or (isinstance(current, Run) and _lazy(current)):
+                raise Fail(s, "loop-carried pointer", f"`{name}` is advanced inside the loop: "
+                           "write its offsets from the loop variable instead")
+
+    def if_statement(self, stmt: ast.If) -> None:
+        test = self.expr(stmt.test)
+        if isinstance(test, Static):
+            if test.uniform:
+                self.note(stmt, f"`if {ast.unparse(stmt.test)}`: {bool(test.value)} in every "
+                                "case, folded")
+                self.block(stmt.body if test.value else stmt.orelse)
+                return
+            self.emit(f"if {test.text}:", stmt)
+        elif isinstance(test, Run) and not test.is_tile:
+            self.emit(f"if {test.code}:", stmt)
+            self.note(stmt, "a runtime `if`: cuTile branches at run time")
+        else:
+            raise Fail(stmt, "if", "an `if` on a tile")
+        self.depth += 1
+        self.block(stmt.body or [ast.Pass()])
+        self.lines.append(Line(self.depth, "pass", stmt.lineno)) if not stmt.body else None
+        self.depth -= 1
+        if stmt.orelse:
+            self.emit("else:", stmt)
+            self.depth += 1
+            self.block(stmt.orelse)
+            self.depth -= 1
+
+    def result(self) -> Translation:
+        self.lines = _unread_dropped(self.lines)
+        text = "\n".join(line.text for line in self.lines)
+        used = set(IDENT.findall(text))
+        params = [p.name for p in self.src.params
+                  if p.name in used and not self._folded(p.name)]
+        return Translation(self.lines, self.diagnostics, self.notes, params,
+                           sorted(self.written))
+
+    def _folded(self, name: str) -> bool:
+        value = self.env.get(name)
+        p = self.src.param(name)
+        return p is not None and p.constexpr and isinstance(value, Static) and value.text != name
+
+
+def _unread_dropped(lines: list[Line]) -> list[Line]:
+    """Drop index-arithmetic lines whose name no other line reads (addressing used them
+    symbolically), until none is left."""
+    while True:
+        reads: dict[str, int] = {}
+        for line in lines:
+            names = IDENT.findall(line.text.split("=", 1)[1] if line.binds else line.text)
+            for name in set(names):
+                reads[name] = reads.get(name, 0) + 1
+        keep = [ln for ln in lines if not ln.binds or reads.get(ln.binds, 0)]
+        if len(keep) == len(lines):
+            return lines
+        lines = keep
+
+
+def _lazy(value: Run) -> bool:
+    return (value.terms is not None or value.bounds is not None) and value.kind != "bid" \
+        or value.kind == "param"
+
+
+def _assigned(stmt) -> list[str]:
+    return [n.id for n in ast.walk(stmt) if isinstance(n, ast.Name)
+            and isinstance(n.ctx, ast.Store)]
+
+
+def translate(source, cases) -> Translation:
+    t = Translator(source, cases)
+    t.block(source.fn.body)
+    return t.result()

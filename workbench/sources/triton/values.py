@@ -1,0 +1,137 @@
+"""The translator's symbolic values. Triton code is pointer arithmetic over integer tiles;
+cuTile's is tiles of arrays. To map one onto the other the translator keeps, next to the
+cuTile text of every value, what it is made of:
+
+- `Static`: a compile-time value (a literal, a `tl.constexpr`, arithmetic on them), with its
+  value in each case, so that facts such as "N equals X.shape[1]" can be checked per case;
+- `Run`: a runtime value (a scalar or a tile) with its cuTile text; integer ones also keep
+  their sum-of-products form (`terms`), and comparisons keep their `bounds`;
+- `Ptr`: a pointer parameter plus an offset in elements (a sum of terms), scalar or tile;
+- `Desc`: a `tl.tensor_descriptor` parameter with its block shape;
+- `DType`: a dtype (`tl.float32`, `Y.dtype.element_ty`).
+
+A term is a product of factors (Statics and runtime scalars) times at most one
+`tl.arange` along one axis of the value's shape.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+class Fail(Exception):
+    """A construct the translator does not map onto cuTile; names the Triton construct."""
+
+    def __init__(self, node, construct: str, message: str):
+        super().__init__(message)
+        self.line = getattr(node, "lineno", 0) or 0
+        self.construct, self.message = construct, message
+
+
+@dataclass(frozen=True)
+class Static:
+    vals: tuple                  # the value in each case
+    text: str                    # cuTile text: a literal, or a constant parameter expression
+
+    @property
+    def uniform(self) -> bool:
+        return len(set(map(repr, self.vals))) <= 1
+
+    @property
+    def value(self):
+        return self.vals[0]
+
+
+def literal(value, cases: int) -> Static:
+    return Static((value,) * cases, literal_text(value))
+
+
+def literal_text(value) -> str:
+    if isinstance(value, float):
+        if value != value:
+            return 'float("nan")'
+        if value in (float("inf"), float("-inf")):
+            return 'float("inf")' if value > 0 else '-float("inf")'
+    return repr(value)
+
+
+@dataclass(frozen=True)
+class Term:
+    factors: tuple = ()          # Static | Run (runtime scalars), multiplied
+    axis: int | None = None      # the tl.arange axis in the value's shape
+    size: Static | None = None   # its length
+
+    def key(self) -> tuple:
+        return (tuple(sorted(factor_key(f) for f in self.factors)), self.axis,
+                self.size.text if self.size else None)
+
+    def scaled(self, factor) -> "Term":
+        return Term(self.factors + (factor,), self.axis, self.size)
+
+    def moved(self, axis_map: dict) -> "Term":
+        return Term(self.factors, axis_map.get(self.axis, self.axis), self.size) \
+            if self.axis is not None else self
+
+
+def factor_key(f) -> str:
+    return f"S:{f.text}" if isinstance(f, Static) else f"R:{f.code}"
+
+
+@dataclass(frozen=True)
+class Bound:
+    """One comparison `terms < limit` (op "<" or "<="; ">" / ">=" are flipped)."""
+    terms: tuple
+    op: str
+    limit: object                # Static | Run
+
+
+@dataclass
+class Run:
+    code: str
+    shape: tuple | None = None   # None: a scalar; else one Static per axis
+    terms: tuple | None = None   # integer sum of products, when known
+    bounds: tuple | None = None  # a conjunction of comparisons, when known
+    quotients: dict = field(default_factory=dict)   # block-size text -> text of value // it
+    kind: str = "value"          # "value" | "bid" | "loop" | "param"
+    case_values: tuple | None = None   # runtime scalar parameters: the value in each case
+    is_int: bool | None = None
+
+    @property
+    def is_tile(self) -> bool:
+        return self.shape is not None
+
+
+@dataclass
+class Ptr:
+    param: str
+    terms: tuple = ()
+    shape: tuple | None = None   # None: one pointer; else a tile of pointers
+
+
+@dataclass
+class Desc:
+    param: str
+    block: tuple                 # Statics
+
+
+@dataclass(frozen=True)
+class DType:
+    text: str                    # cuTile text: "ct.float32", "Y.dtype"
+
+
+@dataclass(frozen=True)
+class Unknown:
+    """A name whose assignment failed: its uses report nothing more."""
+    name: str
+
+
+def atom_terms(value) -> tuple | None:
+    """The sum-of-products form of an integer value (a Static or an integer scalar)."""
+    if isinstance(value, Static):
+        return (Term((value,)),) if isinstance(value.value, int) \
+            and not isinstance(value.value, bool) else None
+    if isinstance(value, Run):
+        if value.terms is not None:
+            return value.terms
+        if not value.is_tile and value.is_int:
+            return (Term((value,)),)
+    return None
