@@ -9,6 +9,7 @@ pub use port_oob_store::{wb_oob_store, wb_oob_store_build_id, wb_oob_store_emit}
 pub use port_rms_norm::{wb_rms_norm, wb_rms_norm_build_id, wb_rms_norm_emit};
 pub use port_silu_and_mul::{wb_silu_and_mul, wb_silu_and_mul_build_id, wb_silu_and_mul_emit};
 pub use port_softmax::{wb_softmax, wb_softmax_build_id, wb_softmax_emit};
+pub use port_tilegym_attention_forward::{wb_tilegym_attention_forward, wb_tilegym_attention_forward_build_id, wb_tilegym_attention_forward_emit};
 pub use port_tilegym_attention_sink_forward::{wb_tilegym_attention_sink_forward, wb_tilegym_attention_sink_forward_build_id, wb_tilegym_attention_sink_forward_emit};
 pub use port_tilegym_rms_norm_multi_wave_cached::{wb_tilegym_rms_norm_multi_wave_cached, wb_tilegym_rms_norm_multi_wave_cached_build_id, wb_tilegym_rms_norm_multi_wave_cached_emit};
 pub use port_tilegym_silu_and_mul_row_wise::{wb_tilegym_silu_and_mul_row_wise, wb_tilegym_silu_and_mul_row_wise_build_id, wb_tilegym_silu_and_mul_row_wise_emit};
