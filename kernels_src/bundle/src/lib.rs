@@ -19,5 +19,6 @@ pub use port_tilegym_silu_and_mul_row_wise::{wb_tilegym_silu_and_mul_row_wise, w
 pub use port_tilegym_softmax_gather::{wb_tilegym_softmax_gather, wb_tilegym_softmax_gather_build_id, wb_tilegym_softmax_gather_emit};
 pub use port_tilegym_softmax_multi_wave::{wb_tilegym_softmax_multi_wave, wb_tilegym_softmax_multi_wave_build_id, wb_tilegym_softmax_multi_wave_emit};
 pub use port_tilegym_softmax_tma::{wb_tilegym_softmax_tma, wb_tilegym_softmax_tma_build_id, wb_tilegym_softmax_tma_emit};
+pub use port_tilegym_splitk_reduce_reduce::{wb_tilegym_splitk_reduce_reduce, wb_tilegym_splitk_reduce_reduce_build_id, wb_tilegym_splitk_reduce_reduce_emit};
 pub use port_tilegym_swiglu_forward::{wb_tilegym_swiglu_forward, wb_tilegym_swiglu_forward_build_id, wb_tilegym_swiglu_forward_emit};
 pub use wb_ffi::{wb_free, wb_last_error};
