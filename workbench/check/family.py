@@ -25,6 +25,9 @@ def run_family(request: dict, torch) -> dict:
     from ..tilegym_catalog import family_rules
     from ..catalog import get_family
     rules, family = family_rules(request["family"]), get_family(request["family"])
+    if family.steps:                         # an operator of several launches: its chain
+        from .chain import run_chain
+        return run_chain(request, rules, family, torch)
     device = torch.cuda.get_device_properties(0)
     torch.manual_seed(request.get("seed", 0))
     torch.cuda.set_stream(torch.cuda.Stream())
@@ -62,7 +65,8 @@ def run_family(request: dict, torch) -> dict:
 
 def _label(rules, index: int) -> str:
     problem = rules.problem(index)
-    shapes = " ".join(f"{n}={t.spec}" for n, t in problem.tensors.items() if t.role != "out")
+    shapes = " ".join(f"{n}={t.spec}" for n, t in problem.tensors.items()
+                      if t.role not in ("out", "temp"))
     return f"case {index}: {shapes}"
 
 
@@ -74,7 +78,7 @@ def make_tensors(rules, problem, torch) -> dict:
     out = {}
     for name, t in problem.tensors.items():
         dtype = getattr(torch, TORCH_DTYPES[t.dtype])
-        if t.role == "out":
+        if t.role in ("out", "temp"):
             out[name] = torch.full(t.shape, float("nan"), dtype=dtype, device="cuda") \
                 if dtype.is_floating_point else torch.zeros(t.shape, dtype=dtype, device="cuda")
         elif t.fill != "randn" and hasattr(rules.module, "fill"):
@@ -133,6 +137,14 @@ def _tilegym_launcher(kernel):
     return launch
 
 
+def with_options(fn, problem):
+    """A reference.py function, given the case's options when it takes them (`options`)."""
+    import inspect
+    if "options" in inspect.signature(fn).parameters:
+        return lambda *args: fn(*args, options=problem.options)
+    return fn
+
+
 def _reference(rules):
     import importlib.util
     path = rules.folder / "reference.py"
@@ -149,7 +161,7 @@ def _check(rules, op, index, launch, launchers, torch) -> dict:
     problem = rules.problem(index)
     pristine = make_tensors(rules, problem, torch)
     reference = _reference(rules)
-    expected = reference.reference(pristine, torch)
+    expected = with_options(reference.reference, problem)(pristine, torch)
     tolerance = op.tolerance.get(problem.dtype, 1e-5)
     stream = torch.cuda.current_stream()
     outputs = [n for n in problem.outputs() if any(b.source == n for b in launch.args)]
@@ -194,7 +206,7 @@ def _bench(rules, op, index, launch, launchers, settings: dict, torch) -> dict:
     copies = max(1, min(MAX_ROTATION, math.ceil(L2_FLUSH_BYTES / max(moved, 1))))
     sets = [probe] + [make_tensors(rules, problem, torch) for _ in range(copies - 1)]
     reference = _reference(rules)
-    flops = reference.flops(probe) if hasattr(reference, "flops") else None
+    flops = with_options(reference.flops, problem)(probe) if hasattr(reference, "flops") else None
     stream = torch.cuda.current_stream()
     chosen, tried = _tune(launch, launchers, sets, torch, settings)
     bound = [bind_args(chosen, s, launchers["params"], torch) for s in sets]
@@ -205,6 +217,7 @@ def _bench(rules, op, index, launch, launchers, settings: dict, torch) -> dict:
                                                                stream), settings, torch)
     torch_op = getattr(reference, "torch_op", None)
     if torch_op is not None:
+        torch_op = with_options(torch_op, problem)
         sides[TORCH] = _time_side(lambda i: torch_op(sets[i % len(sets)], torch), settings, torch)
     return {"case": index, "entry": op.name, "label": _label(rules, index),
             "launch": _launch_json(chosen), "tuned": tried, "sides": sides,

@@ -11,6 +11,7 @@ pub use port_silu_and_mul::{wb_silu_and_mul, wb_silu_and_mul_build_id, wb_silu_a
 pub use port_softmax::{wb_softmax, wb_softmax_build_id, wb_softmax_emit};
 pub use port_tilegym_attention_forward::{wb_tilegym_attention_forward, wb_tilegym_attention_forward_build_id, wb_tilegym_attention_forward_emit};
 pub use port_tilegym_attention_sink_forward::{wb_tilegym_attention_sink_forward, wb_tilegym_attention_sink_forward_build_id, wb_tilegym_attention_sink_forward_emit};
+pub use port_tilegym_flash_decode_grouped::{wb_tilegym_flash_decode_grouped, wb_tilegym_flash_decode_grouped_build_id, wb_tilegym_flash_decode_grouped_emit};
 pub use port_tilegym_gemma_attention_forward::{wb_tilegym_gemma_attention_forward, wb_tilegym_gemma_attention_forward_build_id, wb_tilegym_gemma_attention_forward_emit};
 pub use port_tilegym_mla_prefill::{wb_tilegym_mla_prefill, wb_tilegym_mla_prefill_build_id, wb_tilegym_mla_prefill_emit};
 pub use port_tilegym_mla_decoding_absorb::{wb_tilegym_mla_decoding_absorb, wb_tilegym_mla_decoding_absorb_build_id, wb_tilegym_mla_decoding_absorb_emit};
