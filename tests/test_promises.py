@@ -21,7 +21,7 @@ def call(op, edit=None):
     """The port's C symbol on case 0's descriptors (fake device pointers), one edited."""
     library, _ = load(op)
     plan = CallPlan(op)
-    case = op.case(0)
+    case = op.cases[0]                   # an entry of a family may start at a later case
     runtime = dict(zip([p for p in _params(op) if p not in case.consts], case.args))
     views = [ArrayView(FAKE_BASE + (i << 30), tuple(runtime[name].shape),
                        tuple(runtime[name].effective_strides()), runtime[name].dtype, 0)

@@ -20,9 +20,23 @@ FAMILIES = load_tilegym()
 ENTRIES = [op for f in FAMILIES.values() for op in f.entries]
 # Known differences the diff finds and the port does not fix yet, each with its finding.
 # strict: once the port is fixed the case passes, and this list must lose it.
+_WEAKER = ("perf only, 0 critical: the port's arrays lack div_by facts that cuTile Python's JIT "
+           "derives per call ({what}), and the SASS differs; the port needs them as port.toml "
+           "promises or specialized entries")
 KNOWN_FAIL = {
-    ("tilegym.moe.fused", 3): "perf: a gathered i32 pointer keeps div_by<16> in cuTile Python "
-                              "and not in the port; the SASS differs (2072 vs 2080 instructions)",
+    **{("tilegym.attention_sink_decode.split_kv", c): _WEAKER.format(what="Att_Out strides")
+       for c in range(4)},
+    **{("tilegym.flash_decode.grouped", c): _WEAKER.format(what="Att_Out shape and strides")
+       for c in range(4)},
+    **{("tilegym.gemma_attention_decode.grouped", c): _WEAKER.format(what="Att_Out strides")
+       for c in range(5)},
+    **{("tilegym.mla_decoding_split_kv.absorb", c): _WEAKER.format(what="the partials' strides")
+       for c in (0, 2)},
+    ("tilegym.moe.fused", 3): _WEAKER.format(what="a gathered i32 pointer"),
+    ("tilegym.moe_align_block.stage2", 3): _WEAKER.format(what="a pointer"),
+    **{("tilegym.moe_align_block.stage3", c): _WEAKER.format(what="pointers and a running sum")
+       for c in (1, 2, 3)},
+    ("tilegym.moe_align_block.stage4b", 0): _WEAKER.format(what="pointers"),
 }
 PORTED = [pytest.param(op.name, c.index, id=f"{op.name}-{c.index}",
                        marks=[pytest.mark.xfail(reason=KNOWN_FAIL[op.name, c.index], strict=True)]
@@ -227,8 +241,10 @@ def test_launch_rules_agree_with_the_corpus_manifest():
                     unknown.add(name)
                     continue
                 names[name] = evaluate(rule, names)
-                assert names[name] == case.consts[name], (op.name, case.index, name)
-            if entry.grid:
+                if name in case.consts:          # else an intermediate (splits_wanted)
+                    assert names[name] == case.consts[name], (op.name, case.index, name)
+            if entry.grid and not unknown & {w for r in entry.grid
+                                             for w in re.findall(r"[A-Za-z_]\w*", r)}:
                 grid = tuple(int(evaluate(r, names)) for r in entry.grid)
                 assert grid + (1,) * (3 - len(grid)) == case.grid, (op.name, case.index)
             checked += 1

@@ -20,7 +20,8 @@ from .argspec import ArgSpec, parse_arg
 from .errors import WorkbenchError
 
 IN, OUT, INOUT = "in", "out", "inout"
-ROLES = (IN, OUT, INOUT)
+TEMP = "temp"          # written by one launch of a chain, read by the next, not returned
+ROLES = (IN, OUT, INOUT, TEMP)
 
 
 def next_power_of_2(n: int) -> int:

@@ -99,6 +99,10 @@ class Family:
     summary: str
     entries: tuple[Operator, ...]
     bound: str = "memory"               # memory | compute: which ceiling judges its large case
+    # an operator of several launches: each kernel in launch order, with this family's cases
+    # (a step of another family's kernel is that entry's port on these cases); its check
+    # and benchmark run the whole chain, its IR diff covers each step
+    steps: tuple[Operator, ...] = ()
 
     def entry(self, name: str) -> Operator:
         for op in self.entries:

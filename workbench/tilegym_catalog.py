@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import importlib.util
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
@@ -34,8 +34,9 @@ class FamilyRules:
     folder: Path
     module: object
     problems: tuple[Problem, ...]
-    entries: dict[str, str]            # entry name -> kernel name
+    entries: dict[str, str]            # entry name -> kernel name (a chain's other steps too)
     tolerance: dict
+    chain: tuple[str, ...] = ()        # the entries a multi-launch operator runs, in order
 
     def problem(self, index: int) -> Problem:
         if not 0 <= index < len(self.problems):
@@ -77,16 +78,38 @@ def _read_catalog(path: Path) -> dict:
 @cache
 def load_rules(path: Path = CATALOG_FILE) -> dict[str, FamilyRules]:
     rules = {}
-    for short, table in _read_catalog(path).items():
+    raw = _read_catalog(path)
+    kernels = {f"{PREFIX}{short}.{e['variant']}": e["kernel"]
+               for short, table in raw.items() for e in table.get("entries", []) if "variant" in e}
+    for short, table in raw.items():
         name = PREFIX + short
         folder = path.parent / short
         module = _import_rules(folder, name)
         problems = tuple(problem_from_toml(case, module.outputs, f"{path.name} [{short}] case {i}")
                          for i, case in enumerate(table.get("cases", [])))
         entries = {f"{name}.{e['variant']}": e["kernel"] for e in table.get("entries", [])}
+        chain = chain_names(name, table.get("chain", []), kernels, f"{path.name} [{short}]")
+        entries.update({step: kernels[step] for step in chain})
         rules[name] = FamilyRules(name, folder, module, problems, entries,
-                                  dict(table.get("tolerance", {})))
+                                  dict(table.get("tolerance", {})), chain)
     return rules
+
+
+def chain_names(family: str, chain: list, kernels: dict, where: str) -> tuple[str, ...]:
+    """`chain = ["decode", "tilegym.splitk_reduce.reduce"]`: a variant of this family, or any
+    family's entry by its full name, in launch order."""
+    names = tuple(step if "." in step else f"{family}.{step}" for step in chain)
+    for step in names:
+        if step not in kernels:
+            raise WorkbenchError(f"{where}: chain step {step!r} is no catalog entry",
+                                 "name a variant of this family or another family's entry")
+    return names
+
+
+def family_launch(short: str):
+    """Another family's launch.py, for a launch rule that reuses its rules (a decode family
+    launching splitk_reduce as its chain's last step)."""
+    return _import_rules(TILEGYM_DIR / short, PREFIX + short)
 
 
 def family_rules(name: str) -> FamilyRules:
@@ -108,7 +131,27 @@ def load_tilegym(path: Path = CATALOG_FILE) -> dict[str, Family]:
                         for e in table.get("entries", []))
         families[name] = Family(name, source, table.get("summary", ""), entries,
                                 table.get("bound", "memory"))
+    for name, family in families.items():
+        if rules[name].chain:
+            steps = tuple(_step(rules[name], families, step) for step in rules[name].chain)
+            families[name] = replace(family, steps=steps)
     return families
+
+
+def _step(rules: FamilyRules, families: dict, name: str) -> Operator:
+    """A chain step: the named entry (its kernel, port and symbols) on the chain's family's
+    cases, launched as that family's launch rule says."""
+    owner = families[name.rpartition(".")[0]]
+    op = owner.entry(name)
+    if owner.name == rules.name:
+        return op
+    cases = []
+    for index in range(len(rules.problems)):
+        launch = rules.launch(name, index)
+        if launch is not None:
+            cases.append(Case(index, tuple(b.spec for b in launch.args), dict(launch.consts),
+                              launch.grid, dict(launch.hints)))
+    return replace(op, cases=tuple(cases), tolerance=dict(rules.tolerance))
 
 
 def _entry(rules: FamilyRules, source: str, table: dict, raw: dict, where: str) -> Operator:

@@ -62,7 +62,8 @@ def run_family(request: dict, torch) -> dict:
 
 def _label(rules, index: int) -> str:
     problem = rules.problem(index)
-    shapes = " ".join(f"{n}={t.spec}" for n, t in problem.tensors.items() if t.role != "out")
+    shapes = " ".join(f"{n}={t.spec}" for n, t in problem.tensors.items()
+                      if t.role not in ("out", "temp"))
     return f"case {index}: {shapes}"
 
 
@@ -74,7 +75,7 @@ def make_tensors(rules, problem, torch) -> dict:
     out = {}
     for name, t in problem.tensors.items():
         dtype = getattr(torch, TORCH_DTYPES[t.dtype])
-        if t.role == "out":
+        if t.role in ("out", "temp"):
             out[name] = torch.full(t.shape, float("nan"), dtype=dtype, device="cuda") \
                 if dtype.is_floating_point else torch.zeros(t.shape, dtype=dtype, device="cuda")
         elif t.fill != "randn" and hasattr(rules.module, "fill"):
@@ -134,12 +135,20 @@ def _tilegym_launcher(kernel):
 
 
 def case_options(fn, problem) -> dict:
-    """The case's options (eps, p, seed, ...) that a reference function names as parameters:
-    `reference(t, torch, p=0.5, seed=0)` gets the case's p and seed, `reference(t, torch)`
-    nothing."""
+    """The case's options (eps, p, seed, ...) that a reference.py function names as
+    parameters: `reference(t, torch, p=0.5, seed=0)` gets the case's p and seed; one that
+    takes `options` gets them all as a dict; `reference(t, torch)` nothing."""
     import inspect
     names = inspect.signature(fn).parameters
+    if "options" in names:
+        return {"options": dict(problem.options)}
     return {k: v for k, v in problem.options.items() if k in names}
+
+
+def with_options(fn, problem):
+    """`fn` given the case's options it takes (case_options)."""
+    import functools
+    return functools.partial(fn, **case_options(fn, problem))
 
 
 def _reference(rules):

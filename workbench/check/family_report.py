@@ -21,7 +21,8 @@ def _request(family: Family, cases, entries, mode: str, sides) -> dict:
     entries = [family.entry(e) for e in entries] if entries else list(family.entries)
     libraries = {}
     if "rust" in sides:
-        for op in entries:
+        # a chain's steps from other families are built too (their own ports)
+        for op in entries + [s for s in family.steps if s not in entries]:
             if not has_port(op):
                 continue
             result = build(op)

@@ -30,6 +30,10 @@ def main() -> int:
 
 def _run_request(request: dict, torch) -> dict:
     if request.get("family"):            # a TileGym family: its entries side by side
+        from ..catalog import get_family
+        if get_family(request["family"]).steps:      # an operator of several launches
+            from .chain import run_chain
+            return run_chain(request, torch)
         from .family import run_family
         return run_family(request, torch)
     return _run(request, torch)

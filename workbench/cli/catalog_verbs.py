@@ -39,7 +39,7 @@ def refresh_verdicts() -> dict:
     from ..rust.cargo import code_hash, has_port
     records = {}
     for family in all_families().values():
-        for op in family.entries:
+        for op, key in _listed(family):
             if not has_port(op):
                 continue
             verdicts = []
@@ -48,8 +48,8 @@ def refresh_verdicts() -> dict:
                     verdicts.append(operator_diff(op, case.index).verdict)
                 except WorkbenchError as e:
                     verdicts.append(f"ERROR: {e.message[:120]}")
-            records[op.name] = {"code": code_hash(op), "cases": [c.index for c in op.cases],
-                                "verdicts": verdicts}
+            records[key] = {"code": code_hash(op), "cases": [c.index for c in op.cases],
+                            "verdicts": verdicts}
     verdicts_file().write_text(json.dumps(records, indent=1, sort_keys=True) + "\n")
     return records
 
@@ -60,8 +60,8 @@ def listing(records: dict) -> list[dict]:
     out = []
     for family in all_families().values():
         entries = []
-        for op in family.entries:
-            record = records.get(op.name)
+        for op, key in _listed(family):
+            record = records.get(key)
             if not has_port(op):
                 verdicts = ["no port"]
             elif record is None:
@@ -73,10 +73,19 @@ def listing(records: dict) -> list[dict]:
             entries.append({"name": op.name, "kernel": op.kernel_name,
                             "provenance": (op.provenance or OWN_PROVENANCE) if has_port(op)
                             else "missing",
-                            "ir_verdicts": verdicts})
+                            "ir_verdicts": verdicts, "chain_step": key != op.name})
         out.append({"name": family.name, "source": family.source, "bound": family.bound,
-                    "summary": family.summary, "entries": entries})
+                    "summary": family.summary, "entries": entries,
+                    "chain": [s.name for s in family.steps]})
     return out
+
+
+def _listed(family):
+    """(operator, record key) for each entry, then each chain step from another family (on
+    this family's cases: recorded as FAMILY>STEP)."""
+    listed = [(op, op.name) for op in family.entries]
+    return listed + [(s, f"{family.name}>{s.name}") for s in family.steps
+                     if s not in family.entries]
 
 
 def markdown(rows: list[dict]) -> str:

@@ -140,10 +140,14 @@ def cmd_diff(args) -> int:
 
 
 def _family_entries(name: str):
-    """The entries of a family of several (a TileGym module), else None."""
+    """The entries of a family of several (a TileGym module), with the steps of its chain
+    that are other families' kernels (on this family's cases), else None."""
     from ..catalog import all_families
     family = all_families().get(name)
-    return list(family.entries) if family is not None and len(family.entries) > 1 else None
+    if family is None:
+        return None
+    ops = list(family.entries) + [s for s in family.steps if s not in family.entries]
+    return ops if len(ops) > 1 else None
 
 
 def _diff_family(args, entries) -> int:

@@ -1,6 +1,8 @@
 """Normalization rule `fold_splat`: `broadcast(reshape(constant <v> : tile<T>))` becomes the
-one `constant <v> : tile<NxT>` it equals, and `itof` of an integer constant the float
-constant it is (a port's `N as f32` where cuTile Python writes `N * 1.0`).
+one `constant <v> : tile<NxT>` it equals, `itof` of an integer constant the float
+constant it is (a port's `N as f32` where cuTile Python writes `N * 1.0`), and `exti` of an
+integer constant the wider constant it is (a port's i64 splat of an i32 generic, which cutile
+0.4 cannot write as a constant: its const generics are i32 and it casts no i32 to i64).
 
 cuTile Python folds a Python number into a splat constant (`offsets + 1000` is
 `constant <i32: 1000> : tile<1024xi32>`); cutile writes the scalar constant and broadcasts it
@@ -24,6 +26,8 @@ def rule_fold_splat(module: Module) -> None:
             _fold_itof(op, defs)
         for op in entry.walk():
             _fold(op, defs)
+        for op in entry.walk():
+            _fold_exti(op, defs)
 
 
 FLOAT_TYPES = {"f32", "f16", "bf16", "f64"}
@@ -42,6 +46,26 @@ def _fold_itof(op: Operation, defs: dict) -> None:
     text = f"<{dtype}: {float(value):.6e}> : {result.text}"
     op.name = "constant"
     op.body = group(tokenize(text, 0), 0, text)
+    op.refresh()
+
+
+def _fold_exti(op: Operation, defs: dict) -> None:
+    if op.name != "exti" or len(op.operands()) != 1:
+        return
+    const = defs.get(split_value_ref(op.operands()[0].text)[0])
+    value = _int_constant(const) if const is not None else None
+    signed = any(getattr(t, "text", "") == "signed" for t in op.body)
+    result = op.body[-1] if op.body else None
+    text = getattr(result, "text", "")
+    dtype = text.rsplit("x", 1)[-1][:-1] if "x" in text[5:] else text[5:-1]
+    # an i1's signed extension of 1 is -1: only wider integer sources fold
+    source = getattr(const.body[0].items[0], "text", "") if value is not None else ""
+    if value is None or source == "i1" or not dtype.startswith("i") or not (signed or value >= 0):
+        return
+    from .lexer import group, tokenize
+    body = f"<{dtype}: {value}> : {text}"
+    op.name = "constant"
+    op.body = group(tokenize(body, 0), 0, body)
     op.refresh()
 
 

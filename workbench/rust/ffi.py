@@ -10,7 +10,7 @@ from typing import NamedTuple
 from ..catalog import Operator
 from ..errors import WorkbenchError
 from .manifest import PortManifest, TensorRule, load_manifest
-from .library import WbTensor
+from .library import MAX_RANK, WbTensor
 
 # the same numbers as kernels_src/wb_ffi/src/launch.rs (DTYPE_*): one element type per array
 DTYPE_CODES = {"f32": 0, "f16": 1, "bf16": 2, "f64": 3, "i64": 4, "i32": 5, "i16": 6, "i8": 7,
@@ -36,10 +36,12 @@ class ArrayView(NamedTuple):
     device: int
 
 
-# wb_ffi::WbTensor (#[repr(C)]): ptr u64, ndim i32, 4 pad, shape [i64; 4], strides [i64; 4],
-# dtype i32, device i32. One packer per rank writes the used dims and zeros the rest.
-_PACKERS = {rank: struct.Struct(f"<Qi4x{rank}q{8 * (4 - rank)}x{rank}q{8 * (4 - rank)}xii")
-            for rank in range(5)}
+# wb_ffi::WbTensor (#[repr(C)]): ptr u64, ndim i32, 4 pad, shape [i64; MAX_RANK], strides
+# [i64; MAX_RANK], dtype i32, device i32. One packer per rank writes the used dims and zeros
+# the rest.
+_PACKERS = {rank: struct.Struct(f"<Qi4x{rank}q{8 * (MAX_RANK - rank)}x{rank}q"
+                                f"{8 * (MAX_RANK - rank)}xii")
+            for rank in range(MAX_RANK + 1)}
 _DESCRIPTOR_BYTES = _PACKERS[0].size
 _torch_dtypes: dict = {}          # torch dtype object -> our name, learned on first sight
 
@@ -59,8 +61,9 @@ def describe(name: str, array) -> ArrayView:
     else:
         raise ArgumentError(f"{name}: {type(array).__name__} is not a device array",
                             "pass a CUDA torch tensor or an object with __cuda_array_interface__")
-    if len(view.shape) > 4:
-        raise ArgumentError(f"{name}: rank {len(view.shape)} > 4", "the C ABI carries up to 4 dims")
+    if len(view.shape) > MAX_RANK:
+        raise ArgumentError(f"{name}: rank {len(view.shape)} > {MAX_RANK}",
+                            f"the C ABI carries up to {MAX_RANK} dims")
     return view
 
 

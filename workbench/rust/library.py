@@ -12,10 +12,13 @@ from ..errors import WorkbenchError
 from .cargo import BuildResult, build
 
 
+MAX_RANK = 6          # wb_ffi::MAX_RANK: the dims one descriptor carries
+
+
 class WbTensor(ctypes.Structure):
     """Mirror of wb_ffi::WbTensor (#[repr(C)])."""
     _fields_ = [("ptr", ctypes.c_uint64), ("ndim", ctypes.c_int32),
-                ("shape", ctypes.c_int64 * 4), ("strides", ctypes.c_int64 * 4),
+                ("shape", ctypes.c_int64 * MAX_RANK), ("strides", ctypes.c_int64 * MAX_RANK),
                 ("dtype", ctypes.c_int32), ("device", ctypes.c_int32)]
 
 

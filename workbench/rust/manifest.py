@@ -4,6 +4,7 @@ accepts. One place, read by the IR emitter and by the launcher's argument checks
     module = "softmax_port"                # the #[cutile::module]
     entry = "softmax"                      # the #[cutile::entry] fn
     generics = ["dtype(x)", "TILE_COLS"]   # in declaration order: a tensor's dtype or a constant
+                                           # (int(FLAG): a bool constant as an i32 generic, 0/1)
     [tensors.x]                            # one table per array parameter, Python names
     rank = 2
     dtypes = ["f32", "f16", "bf16"]
@@ -68,9 +69,12 @@ class PortManifest:
         values = []
         for item in self.generics:
             match = re.fullmatch(r"dtype\((\w+)\)", item)
+            as_int = re.fullmatch(r"int\((\w+)\)", item)
             if match:          # cutile's element type names differ from argspec's for fp8
                 dtype = runtime[match[1]].dtype
                 values.append(CUTILE_NAMES.get(dtype, dtype))
+            elif as_int and as_int[1] in case.consts:
+                values.append(str(int(case.consts[as_int[1]])))
             elif item in case.consts:
                 value = case.consts[item]
                 values.append(str(value).lower() if isinstance(value, bool) else str(value))

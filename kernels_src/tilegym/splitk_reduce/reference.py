@@ -1,17 +1,16 @@
-"""splitk_reduce in float64: each split weighted by exp2(lse - max lse) over the splits, the
-weighted sum divided by the sum of the weights; and the PyTorch operation TileGym's test
-compares with (float32, the same formula)."""
+"""splitk_reduce in float64: out = sum_s mid[s] * 2^(lse[s] - max lse) / sum_s 2^(lse[s] -
+max lse), per batch and head; the PyTorch operation is that formula in float32, as TileGym's
+test writes it."""
 
 
-def reference(t, torch):
-    attn, lse = t["attn_splitk_out"].double(), t["lse_splitk_out"].double()
-    weight = torch.exp2(lse - lse.amax(dim=-1, keepdim=True))
-    out = (attn * weight.unsqueeze(-1)).sum(dim=2) / weight.sum(dim=-1, keepdim=True)
-    return {"attn_out": out}
+def combine(mid, lse, torch):
+    weights = torch.exp2(lse - lse.amax(-1, keepdim=True))
+    return (mid * weights.unsqueeze(-1)).sum(2) / weights.sum(-1, keepdim=True)
 
 
-def torch_op(t, torch):
-    attn, lse = t["attn_splitk_out"].float(), t["lse_splitk_out"]
-    weight = torch.exp2(lse - lse.amax(dim=-1, keepdim=True))
-    out = (attn * weight.unsqueeze(-1)).sum(dim=2) / weight.sum(dim=-1, keepdim=True)
-    return out.to(t["attn_splitk_out"].dtype)
+def reference(t, torch, options):
+    return {"out": combine(t["mid"].double(), t["lse"].double(), torch)}
+
+
+def torch_op(t, torch, options):
+    return combine(t["mid"].float(), t["lse"], torch).to(t["mid"].dtype)

@@ -23,14 +23,18 @@ pub const DTYPE_F8E5M2: i32 = 11;
 /// How many dtype codes there are (0..DTYPE_COUNT).
 pub const DTYPE_COUNT: i32 = 12;
 
+/// The most dims a descriptor carries: cutile's largest tile rank (the split-KV decode
+/// kernels take rank-5 arrays).
+pub const MAX_RANK: usize = 6;
+
 /// A device tensor as the Python side describes it. Strides are in elements.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct WbTensor {
     pub ptr: u64,
     pub ndim: i32,
-    pub shape: [i64; 4],
-    pub strides: [i64; 4],
+    pub shape: [i64; MAX_RANK],
+    pub strides: [i64; MAX_RANK],
     pub dtype: i32,
     pub device: i32,
 }
@@ -120,7 +124,7 @@ pub unsafe fn borrow_stream(raw: *mut c_void, device: &Arc<Device>) -> Arc<Strea
 /// # Safety
 /// `desc` must describe live device memory that outlives the launch.
 pub unsafe fn borrow<T: DType>(desc: &WbTensor, name: &str) -> Result<Tensor<T>, Error> {
-    if desc.ndim < 1 || desc.ndim > 4 || desc.ptr == 0 {
+    if desc.ndim < 1 || desc.ndim as usize > MAX_RANK || desc.ptr == 0 {
         return Err(set_error(Error::BadArgument, format!("{name}: bad descriptor {desc:?}")));
     }
     let n = desc.ndim as usize;
