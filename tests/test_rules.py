@@ -347,18 +347,6 @@ def test_constant_if_else_split():
         "MODE=0": "shift_rows_mode_0"}
 
 
-def test_unsupported_constant_branch_mixed_with_runtime():
-    source = (FIXTURES / "const_branch_else.py").read_text()
-    cases = cases_for(["f32[64]", "f32[64]", "i32"], [{"TILE": 64, "MODE": 1}])
-    spec = analyze(source, "const_branch_else.py", "mixed_rows", cases)
-    d = draft(spec, source, "mixed_rows")
-    assert not d.ok
-    assert [(u.line, u.construct) for u in d.diagnostics] == [(21, "if")]
-    message = d.diagnostics[0].message
-    assert "MODE" in message and "runtime value(s) n " in message
-    assert "[entries]" not in d.files["port.toml"]
-
-
 def test_manifest_entry_for(tmp_path):
     from workbench.rust.manifest import PortManifest, _assignment
     m = PortManifest("m", "k_a_1", ("dtype(x)", "A"), {},

@@ -27,6 +27,9 @@ FAMILIES = {
     "scan_reduce": ("scan_reduce.py:scans", ["f32[64,128]", "f32[64,128]"], ["TILE=128"]),
     "inplace": ("inplace.py:rotate_halves", ["bf16[8,128]", "i32[64]"], ["H=8", "D=64"]),
     "shapes": ("shapes.py:shapes", ["f32[64,32]", "f32[32,64]", "f32[64,32]"], ["M=16", "N=32"]),
+    "runtime_if": ("branches.py:clamp_rows", ["f32[64,128]"] * 3 + ["i32", "f32"],
+                   ["TILE=128", "SCALE=True"]),
+    "loop_split": ("branches.py:causal_sum", ["f32[64,128]", "f32[64,128]", "i32"], ["TILE=128"]),
 }
 
 

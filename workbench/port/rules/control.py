@@ -3,13 +3,13 @@
 writing: a test (`if`, conditional expression, `check_bounds=`, `keepdims=`) that reads
 constants whose values this entry does not fix raises NeedConstants, and the kernel is split
 into one entry per combination of those constants' values in the cases (draft.py).
-An `if` whose test reads runtime values is not ported."""
+An `if` whose test reads runtime values is runtime_if.py's."""
 from __future__ import annotations
 
 import ast
 
 from .module_scope import NotStatic, static_eval
-from .values import (ArrayRef, Const, DType, Fail, Func, Lit, NeedConstants, NeedDtypes, Scalar,
+from .values import (ArrayRef, Const, DType, Fail, Lit, NeedConstants, NeedDtypes, Scalar,
                      Seq, Static, Tile, Value)
 
 
@@ -103,28 +103,16 @@ class Control:
         try:
             taken = self.static_value(stmt.test, "if")
         except Fail:
-            self.runtime_if(stmt)
+            self.runtime_if(stmt)       # runtime_if.py (it folds what is constant first)
             return
         # the branch's statements join the enclosing block: Python folds the `if` away
         self.block(stmt.body if taken else stmt.orelse)
 
-    def runtime_if(self, stmt: ast.If):
-        names = sorted({n.id for n in ast.walk(stmt.test) if isinstance(n, ast.Name)})
-        consts = [n for n in names if n in self.spec_constant_names()]
-        other = [n for n in names if n not in consts and n in self.env]
-        if consts and other:
-            raise Fail(stmt, "if", f"branch on constant(s) {', '.join(consts)} mixed with "
-                       f"runtime value(s) {', '.join(other)} (`{ast.unparse(stmt.test)}`): "
-                       "only a test of constants and literals is split into entries")
-        raise Fail(stmt, "if", f"runtime branch `{ast.unparse(stmt.test)}` is not ported")
-
     def if_expression(self, node: ast.IfExp, hint) -> Value:
-        try:
-            taken = self.static_value(node.test, "conditional expression")
-        except Fail:
-            raise Fail(node, "if", f"conditional expression on a runtime value "
-                                   f"(`{ast.unparse(node.test)}`): use ct.where") from None
-        return self.expr(node.body if taken else node.orelse, hint)
+        test = self.condition(node.test)
+        if isinstance(test, bool):
+            return self.expr(node.body if test else node.orelse, hint)
+        return self.runtime_if_expression(node, test, hint)
 
     def assert_statement(self, stmt: ast.Assert):
         try:

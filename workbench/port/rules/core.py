@@ -14,15 +14,18 @@ from .attributes import Attributes
 from .broadcast import Broadcasting
 from .control import Control
 from .inline import Inline
+from .loop_split import LoopSplit
 from .loops import Loops
 from .module_scope import ModuleScope
+from .runtime_if import RuntimeIf
 from .tokens import inplace_arrays
 from .types import KernelTypes
 from .values import (RESERVED, ArrayRef, Const, DType, Fail, Func, Lit, Scalar, Seq, Static,
                      Stmt, Tile, Value, shape_text)
 
 
-class Translator(Control, Inline, Attributes, Arithmetic, Broadcasting, Loops):
+class Translator(Control, RuntimeIf, Inline, Attributes, Arithmetic, Broadcasting, Loops,
+                 LoopSplit):
     def __init__(self, spec: KernelSpec, fn: ast.FunctionDef, scope: ModuleScope | None = None,
                  const_values: dict[str, object] | None = None,
                  types: KernelTypes | None = None):
@@ -33,6 +36,7 @@ class Translator(Control, Inline, Attributes, Arithmetic, Broadcasting, Loops):
         self.const_values = dict(const_values or {})   # this entry's constant values
         self.env: dict[str, Value] = {}
         self.blocks: list[list[Stmt]] = [[]]
+        self.regions: list[int] = []                   # per open loop / branch: its block's index
         self.prologue: list[Stmt] = []                 # constants cuTile puts at the top
         self.token_vars: dict[str, str] = {}           # array -> its `let mut` last-op token
         self.stored_vars: dict[str, str] = {}          # array -> its last-store token (in place)

@@ -98,19 +98,18 @@ class Loops:
             value.stmt.pure = False
         var = self.fresh(stmt.target.id)
         body: list[Stmt] = []
-        self.blocks.append(body)
-        self.scope_ids.append(self.next_scope)
-        self.next_scope += 1
+        self.enter_region(body)
         saved = self.env.get(stmt.target.id)
         self.env[stmt.target.id] = Value(Scalar(self.types.of_name("int32")), var, origin="loop")
         self.loop_stack.append({"carried": carried, "var": var, "bound": stop_value,
-                                "loads": [], "memory_ops": memory_ops(stmt.body)})
+                                "loads": [], "memory_ops": memory_ops(stmt.body),
+                                "regions": len(self.regions),
+                                "split": self.split_candidate(stmt, step)})
         try:
             self.block(stmt.body)
         finally:
             frame = self.loop_stack.pop()
-            self.blocks.pop()
-            self.scope_ids.pop()
+            self.leave_region()
         if saved is not None:
             self.env[stmt.target.id] = saved
         else:
@@ -123,6 +122,12 @@ class Loops:
                 "unchecked_accesses = true; the launcher must keep every index in range")
         kept = self.hoist_invariants(body, {var} | {self.env[n].expr for n in carried})
         stop_expr = stop_value if isinstance(stop_value, str) else stop_value.expr
+        if frame.get("split_stmt") is not None:
+            frame["outer_vars"] = {self.env[n].expr for n in carried} | \
+                set(self.token_vars.values()) | set(self.stored_vars.values())
+            self.emit_split_loops(frame, lambda v, a, b: f"for {v} in {a}..{b}", var, start,
+                                  stop_expr, kept)
+            return
         header = f"for {var} in {start}..{stop_expr}" if step is None else \
             f"for {var} in ({start}..{stop_expr}).step_by({step} as usize)"
         self.emit(Stmt("loop", header=header, body=kept, loop_var=var, pure=False))

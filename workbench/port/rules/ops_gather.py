@@ -11,6 +11,7 @@ at the top of the kernel; the others come from the tensor view's `strides` metad
 compiler op `Tensor::shape()` uses (`return_type_meta_field`, field "strides")."""
 from __future__ import annotations
 
+from .dtypes import DT, PromotionError, promote_dt
 from .registry import Family
 from .tokens import after_read, after_write, last_op_token, last_store_token
 from .values import ArrayRef, Const, Fail, Lit, Scalar, Seq, Tile, Value, broadcast_shape, shape_text
@@ -167,6 +168,18 @@ def gather(t, node, hint):
     return Value(kind, name, stmt=stmt)
 
 
+def implicit_cast(src: DT, dst: DT, n: int, node) -> None:
+    """cuTile stores a value of another dtype only when promoting it to the array's gives the
+    array's (cast_ops._is_implicit_cast_ok): a widening."""
+    try:
+        ok = promote_dt(src, dst, n) == dst
+    except PromotionError:
+        ok = False
+    if not ok:
+        raise Fail(node, "ct.scatter", f"cuTile rejects storing {src.text()} into a "
+                                       f"{dst.text()} array (no implicit narrowing)")
+
+
 @FAMILY.rule("scatter")
 def scatter(t, node, hint):
     args = t.bind_args("scatter", node)
@@ -176,9 +189,8 @@ def scatter(t, node, hint):
     value = t.expr(args["value"])
     custom = t.expr(args["mask"]) if args.get("mask") is not None else None
     ptrs, mask, shape = pointer_and_mask(t, arr, indices, check, custom, node)
-    if isinstance(value.kind, Tile) and value.kind.dtype != arr.dtype:
-        raise Fail(node, "ct.scatter", f"the value is {value.kind.dtype.text()}, the array holds "
-                   f"{arr.dtype.text()}: ct.astype it first")
+    if isinstance(value.kind, (Tile, Scalar)) and value.kind.dtype != arr.dtype:
+        implicit_cast(value.kind.dtype, arr.dtype, t.types.n, node)
     value = t.as_tile(value, arr.dtype, shape, node)
     token = last_op_token(t, arr)
     mask_text = f"Some({mask.expr})" if mask is not None else "None"

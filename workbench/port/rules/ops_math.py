@@ -154,18 +154,37 @@ for _name, _op in (("equal", ast.Eq), ("not_equal", ast.NotEq), ("less", ast.Lt)
 
 @FAMILY.rule("where")
 def where(t, node, hint):
+    """cuTile's where: x and y promoted together (two literals: their default dtype), the
+    condition, x and y each broadcast to the common shape, in that order."""
     args = t.bind_args("where", node)
     cond, x, y = (t.expr(args[k]) for k in ("cond", "x", "y"))
     if isinstance(cond.kind, Scalar):
         cond = t.scalar_tile(cond, node)
     if not isinstance(cond.kind, Tile) or not cond.kind.dtype.boolean:
         raise Fail(node, "ct.where", "the condition must be a bool tile")
-    (tx, ty), dtype, shape = t.operands([x, y], [args["x"], args["y"]], "ct.where")
-    shape = broadcast_shape(shape, cond.kind.shape, node)
-    tx, ty = t.fit(tx, shape, node), t.fit(ty, shape, node)
+    if any(isinstance(v.kind, (Tile, Scalar)) for v in (x, y)):
+        dtype = t.common_dtype([x, y], node, "ct.where")
+    else:
+        dtype = t.types.of_name(literal_dtype([x, y], node))
+    shape = cond.kind.shape
+    for v, n in ((x, args["x"]), (y, args["y"])):
+        if isinstance(v.kind, Tile):
+            shape = broadcast_shape(shape, v.kind.shape, n)
     tc = t.fit(cond, shape, node)
+    tx, ty = (t.as_tile(v, dtype, shape, args[k]) for v, k in ((x, "x"), (y, "y")))
     return t.let(hint or "selected", Tile(dtype, shape),
                  f"select({tc.expr}, {tx.expr}, {ty.expr})")
+
+
+def literal_dtype(values, node) -> str:
+    """The dtype cuTile gives Python literals together: float32 if any is a float, else
+    int32, bool only for bools alone."""
+    kinds = [type(v.kind.value) for v in values if isinstance(v.kind, Lit)]
+    if len(kinds) != len(values):
+        raise Fail(node, "ct.where", "x and y must be tiles, scalars or literals")
+    if float in kinds:
+        return "float32"
+    return "bool_" if all(k is bool for k in kinds) else "int32"
 
 
 FAMILY.refuse("divmod", "ct.divmod returns a pair; write `//` and `%`")

@@ -190,7 +190,7 @@ def store(t, call, hint=None):
                            "are made per access with cuTile's tokens")
         inplace_store(t, arr, tile, shape, ", ".join(v.expr for v in index), latency, tma)
         return None
-    if bids and arr.rank <= 3 and first and not t.loop_stack and not t.inline_stack \
+    if bids and arr.rank <= 3 and first and not t.regions and not t.inline_stack \
             and raw is None:
         t.outputs[arr.name] = {"form": "static", "shape": shape}
         t.emit(Stmt("raw", text=f"{arr.name}.store({tile.expr});", pure=False))
@@ -227,9 +227,11 @@ def store(t, call, hint=None):
 
 def parallel_store(t, arr: ArrayRef, index) -> bool:
     """cuTile's loop-parallel store (token_order._get_parallel_stores): the array's only
-    memory op in the innermost loop, indexed by the loop variable itself: no ordering
-    between iterations."""
+    memory op in the innermost loop, in the loop's body itself (not under an `if`), indexed
+    by the loop variable itself: no ordering between iterations."""
     frame = t.loop_stack[-1]
+    if len(t.regions) != frame["regions"]:      # under a branch of the loop body
+        return False
     return frame["memory_ops"].get(arr.name, 0) == 1 and \
         any(v.origin == "loop" and v.expr == frame["var"] for v in index)
 

@@ -13,8 +13,9 @@ def walk(stmts: list[Stmt]):
     """(statement, the block holding it) in program order."""
     for s in stmts:
         yield s, stmts
-        if s.kind == "loop":
+        if s.kind in ("loop", "if"):
             yield from walk(s.body)
+            yield from walk(s.orelse)
 
 
 def use_counts(blocks: list[list[Stmt]]) -> Counter:
@@ -27,8 +28,8 @@ def use_counts(blocks: list[list[Stmt]]) -> Counter:
                 uses.update(IDENT.findall(f"{s.name} {s.expr}"))
             elif s.kind == "raw":
                 uses.update(IDENT.findall(s.text))
-            elif s.kind == "loop":
-                uses.update(IDENT.findall(s.header))
+            elif s.kind in ("loop", "if"):
+                uses.update(IDENT.findall(" ".join([s.header, *s.args])))
     return uses
 
 

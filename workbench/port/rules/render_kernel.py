@@ -6,7 +6,6 @@ from ..analyze import ARRAY, SCALAR, KernelSpec
 from .branches import entry_key
 from .core import Translator
 from .ops_gather import HELPERS
-from .tokens import token_declarations
 from .values import shape_text
 
 
@@ -40,7 +39,6 @@ def render_entry(t: Translator, spec: KernelSpec, name: str) -> list[str]:
     generics = [f"{g}: ElementType" for g, _ in t.types.generics] + \
         [f"const {c.name}: i32" for c in t.generic_constants()]
     body = shared_token(spec, t)
-    body += token_declarations(t)
     for s in t.prologue + t.blocks[0]:
         body += s.render("")
     attr = entry_attribute(t.unchecked, spec.hints, getattr(spec, "target_hints", {}))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ast
 
-from .values import ArrayRef, Value
+from .values import ArrayRef, Stmt, Value
 
 READS = {"load", "gather"}
 WRITES = {"store", "scatter"}
@@ -27,10 +27,19 @@ def inplace_arrays(fn: ast.FunctionDef) -> set[str]:
     return reads & writes
 
 
+def declare(t, var: str, arr: str, why: str) -> None:
+    """`let mut var: Token = arr.token();` before the outermost loop or branch around this
+    access (the loop then carries it after the kernel's own values, as cuTile orders its loop
+    results), or here when none is."""
+    outer = t.blocks[t.regions[0]] if t.regions else t.blocks[-1]
+    outer.append(Stmt("raw", text=f"let mut {var}: Token = {arr}.token();  // {why}", pure=False))
+
+
 def last_op_token(t, arr: ArrayRef) -> str:
-    """The `let mut` token a write to `arr` takes and replaces (declared at the top)."""
+    """The `let mut` token a write to `arr` takes and replaces."""
     if arr.name not in t.token_vars:
         t.token_vars[arr.name] = t.fresh(f"{arr.name}_token")
+        declare(t, t.token_vars[arr.name], arr.name, "ordered as cuTile orders its writes")
     return t.token_vars[arr.name]
 
 
@@ -40,6 +49,7 @@ def last_store_token(t, arr: ArrayRef) -> str:
         last_op_token(t, arr)
         if arr.name not in t.stored_vars:
             t.stored_vars[arr.name] = t.fresh(f"{arr.name}_stored")
+            declare(t, t.stored_vars[arr.name], arr.name, "its last store, which reads wait for")
         return t.stored_vars[arr.name]
     return t.cached(("token", arr.name),
                     lambda: Value(arr, t.let_typed(f"{arr.name}_token", "Token",
@@ -60,9 +70,3 @@ def after_write(t, arr: ArrayRef) -> None:
         t.raw(f"{t.stored_vars[arr.name]} = {t.token_vars[arr.name]};")
 
 
-def token_declarations(t) -> list[str]:
-    lines = [f"let mut {var}: Token = {arr}.token();  // ordered as cuTile orders its writes"
-             for arr, var in t.token_vars.items()]
-    lines += [f"let mut {var}: Token = {arr}.token();  // its last store, which reads wait for"
-              for arr, var in t.stored_vars.items()]
-    return lines

@@ -91,7 +91,7 @@ class Value:
 
 @dataclass
 class Stmt:
-    kind: str                  # "let" | "assign" | "raw" | "loop"
+    kind: str                  # "let" | "assign" | "raw" | "loop" | "if"
     name: str = ""
     ty: str = ""
     expr: str = ""
@@ -100,6 +100,7 @@ class Stmt:
     text: str = ""             # raw
     header: str = ""           # loop
     body: list["Stmt"] = field(default_factory=list)
+    orelse: list["Stmt"] = field(default_factory=list)     # an if's else branch
     loop_var: str = ""
     op: str = ""               # "add" | "sub" | "mul" on floats: what fma fusion looks at
     args: tuple = ()           # the op's operand names
@@ -110,16 +111,17 @@ class Stmt:
             return {self.name}
         if self.kind == "raw":
             return set(RAW_LET.findall(self.text))
-        if self.kind == "loop":
-            out = {self.loop_var}
-            for s in self.body:
+        if self.kind in ("loop", "if"):
+            out = {self.loop_var, self.name} - {""}
+            for s in self.body + self.orelse:
                 out |= s.defines()
             return out
         return set()
 
     def source_text(self) -> str:
-        if self.kind == "loop":
-            return self.header + " ".join(s.source_text() for s in self.body)
+        if self.kind in ("loop", "if"):
+            return " ".join([self.header, *self.args] + [s.source_text()
+                                                         for s in self.body + self.orelse])
         return f"{self.name} {self.expr} {self.text}"
 
     def render(self, indent: str) -> list[str]:
@@ -130,9 +132,21 @@ class Stmt:
             return [f"{indent}{self.name} = {self.expr};"]
         if self.kind == "raw":
             return [indent + line for line in self.text.splitlines()]
+        inner = indent + "    "
+        if self.kind == "if" and self.name:      # `let x: T = if c { .. a } else { .. b };`
+            then_value, else_value = self.args
+            lines = [f"{indent}let {self.name}: {self.ty} = {self.header} {{"]
+            lines += [line for s in self.body for line in s.render(inner)] + [inner + then_value]
+            lines += [f"{indent}}} else {{"]
+            lines += [line for s in self.orelse for line in s.render(inner)] + [inner + else_value]
+            return lines + [f"{indent}}};"]
         lines = [f"{indent}{self.header} {{"]
         for s in self.body:
-            lines += s.render(indent + "    ")
+            lines += s.render(inner)
+        if self.kind == "if":
+            lines.append(f"{indent}}} else {{")
+            for s in self.orelse:
+                lines += s.render(inner)
         return lines + [f"{indent}}}"]
 
 
