@@ -128,7 +128,7 @@ def test_descriptors_are_checked_before_any_launch():
     check("x", view, rules["x"])
     (desc,) = tensor_array([view])
     assert (desc.ptr, desc.ndim, desc.dtype) == (0x7F0000000000, 2, 0)
-    assert list(desc.shape) == [4, 8, 0, 0] and list(desc.strides) == [8, 1, 0, 0]
+    assert list(desc.shape) == [4, 8, 0, 0, 0, 0] and list(desc.strides) == [8, 1, 0, 0, 0, 0]
     with pytest.raises(ArgumentError, match="rank 1"):
         check("x", describe("x", FakeDeviceArray((32,))), rules["x"])
     with pytest.raises(ArgumentError, match="dtype f64"):

@@ -46,11 +46,13 @@ def bench_table(report: dict) -> list[str]:
         if "error" in row:
             lines.append(f"| {row['op']} | ERROR {row['error'][:120]} | | | | | | | | | |")
             continue
-        launch = row.get("launch") or {}
+        launches = row.get("launch") or {}
+        launches = launches if isinstance(launches, list) else [launches]   # a chain: one per step
+        grids = "; ".join(f"grid {l.get('grid')} {l.get('hints') or ''}".strip() for l in launches)
         lines.append(f"| {row['entry']} | {row['case']} | {_f(row['rust_us'])} | "
                      f"{_f(row['tilegym_us'])} | {_f(row['torch_us'])} | {_f(row['parity'], 3)} | "
                      f"{_f(row['gbps'], 0)} | {_f(row['copy_pct'], 0)} | {_f(row['tflops'])} | "
-                     f"{_f(row['bf16_pct'], 0)} | grid {launch.get('grid')} {launch.get('hints') or ''} |")
+                     f"{_f(row['bf16_pct'], 0)} | {grids} |")
     lines.append("")
     for op, value in report.get("parity_geomean", {}).items():
         lines.append(f"- parity geomean {op}: {_f(value, 3)}")

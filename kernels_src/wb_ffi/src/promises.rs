@@ -79,7 +79,7 @@ fn check_one(op: &str, rule: &Rule, t: &WbTensor) -> Result<(), Error> {
         return Err(broken(op, rule, format!("dtype {name} (code {})", t.dtype),
                           format!("`dtype in {:?}`", rule.dtypes), "dtypes"));
     }
-    let n = t.ndim.clamp(0, 4) as usize;
+    let n = t.ndim.clamp(0, crate::launch::MAX_RANK as i32) as usize;
     if let Some(d) = (0..n).find(|&d| t.shape[d] < 0 || t.strides[d] < 0) {
         // cutile's entry assumes bounded<0, ?> of every extent and stride
         return Err(set_error(Error::BadArgument, format!(
@@ -139,7 +139,7 @@ mod tests {
         unit_stride = [1]   # the inner dim\ndiv_by = [\"shape[1] 16\", \"base 16\"]\n[entries]\n\"A=1\" = \"e\"\n";
 
     fn tensor(shape: [i64; 2], strides: [i64; 2], ptr: u64) -> WbTensor {
-        WbTensor { ptr, ndim: 2, shape: [shape[0], shape[1], 0, 0], strides: [strides[0], strides[1], 0, 0], dtype: 0, device: 0 }
+        WbTensor { ptr, ndim: 2, shape: [shape[0], shape[1], 0, 0, 0, 0], strides: [strides[0], strides[1], 0, 0, 0, 0], dtype: 0, device: 0 }
     }
 
     #[test]
