@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import math
 
-from .family import (RUST, TILEGYM, TORCH, DeviceFault, _entry_launchers, _is_device_fault,
-                     _label, _launch_json, _reference, _time_side, bind_args, make_tensors,
-                     with_options)
-from .gpu import L2_FLUSH_BYTES, MAX_ROTATION, measure_ceilings
+from .family import (RUST, TILEGYM, TORCH, DeviceFault, _entry_launchers, _label, _launch_json,
+                     _reference, _time_side, bind_args, make_tensors, with_options)
+from .gpu import L2_FLUSH_BYTES, MAX_ROTATION, measure_ceilings, run_side
 
 
 def chain_label(family) -> str:
@@ -80,13 +79,10 @@ def _check(rules, family, index, launches, launchers, torch) -> dict:
     sides = {}
     for side in _sides_present(launchers, family):
         tensors = {n: t.clone() for n, t in pristine.items()}
-        try:
-            _run_side(family, side, launches, launchers, tensors, stream, torch)
-            torch.cuda.synchronize()
-        except Exception as e:
-            if _is_device_fault(e):
-                raise DeviceFault(side, f"{type(e).__name__}: {e}")
-            sides[side] = {"ok": False, "reason": f"{type(e).__name__}: {e}"}
+        failed = run_side(side, lambda: _run_side(family, side, launches, launchers, tensors,
+                                                  stream, torch), torch)
+        if failed:
+            sides[side] = failed
             continue
         per_output = {n: compare(tensors[n].double().cpu().numpy(),
                                  expected[n].double().cpu().numpy(), tolerance).to_json()

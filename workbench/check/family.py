@@ -16,7 +16,7 @@ import math
 import statistics
 
 from .gpu import (L2_FLUSH_BYTES, MAX_ROTATION, TORCH_DTYPES, DeviceFault, _is_device_fault,
-                     _quantile, _time_batches, measure_ceilings)
+                  _quantile, _time_batches, measure_ceilings, run_side)
 
 RUST, TILEGYM, TORCH = "rust", "tilegym", "torch"
 
@@ -177,13 +177,9 @@ def _check(rules, op, index, launch, launchers, torch) -> dict:
             continue
         tensors = {n: t.clone() for n, t in pristine.items()}    # in-place ops start fresh
         values = bind_args(launch, tensors, launchers["params"], torch)
-        try:
-            launchers[side](values, launch, stream)
-            torch.cuda.synchronize()
-        except Exception as e:
-            if _is_device_fault(e):
-                raise DeviceFault(side, f"{type(e).__name__}: {e}")
-            sides[side] = {"ok": False, "reason": f"{type(e).__name__}: {e}"}
+        failed = run_side(side, lambda: launchers[side](values, launch, stream), torch)
+        if failed:
+            sides[side] = failed
             continue
         per_output = {n: compare(tensors[n].double().cpu().numpy(),
                                  expected[n].double().cpu().numpy(), tolerance).to_json()

@@ -10,6 +10,7 @@ from ..catalog import Family, get_family
 from ..errors import WorkbenchError
 from ..rust.cargo import build, has_port
 from .compare import geomean
+from .report import check_headline, side_cells
 from .runner import CheckResponse, has_cuda_driver, run_worker
 
 PARITY_TARGET = 0.95
@@ -45,15 +46,10 @@ def check_family(name: str, cases=None, entries=None,
 
 def format_family_check(name: str, response: CheckResponse) -> str:
     if response.status == "skipped":
-        return f"{name}: skipped: {response.reason}"
-    lines = [f"{name}: {response.status.upper()}" + (f" ({response.reason})" if response.reason else "")]
+        return check_headline(name, response)
+    lines = [check_headline(name, response)]
     for result in response.results:
-        cells = []
-        for side, outcome in result["sides"].items():
-            err = outcome.get("rel_error")
-            cells.append(f"{side} {'ok' if outcome.get('ok') else 'FAIL'}"
-                         + (f" rel.err {err:.2e}" if err is not None else "")
-                         + ("" if outcome.get("ok") else f" [{outcome.get('reason', '')}]"))
+        cells = side_cells(result)
         lines.append(f"  {result['entry']} {result['label']}: " + "; ".join(cells))
     return "\n".join(lines)
 

@@ -24,6 +24,21 @@ def _is_device_fault(error: Exception) -> bool:
     return "CUDA error" in text or "illegal" in text or "CUDA_ERROR" in text
 
 
+def run_side(side: str, launch, torch) -> dict | None:
+    """Run one side's launch to completion: None when it ran, else its failed result."""
+    try:
+        launch()
+        torch.cuda.synchronize()
+    except Exception as e:
+        # Justified: a launch can fail in any layer (the port's C ABI, cuda.tile's compiler,
+        # torch, the driver) and that failure is this side's result, reported with its type
+        # and message; a fault that kills the context ends the request.
+        if _is_device_fault(e):
+            raise DeviceFault(side, f"{type(e).__name__}: {e}")
+        return {"ok": False, "reason": f"{type(e).__name__}: {e}"}
+    return None
+
+
 def _time_batches(run, settings: dict, torch) -> list[float]:
     """Per-launch device time (ms) of each batch: CUDA events around `per_batch` launches."""
     warmup, batches = settings.get("warmup", 10), settings.get("batches", 30)

@@ -52,17 +52,30 @@ def owners_of(op: Operator, response: CheckResponse, cases: list[int]) -> list[d
     return owners
 
 
-def format_check(name: str, response: CheckResponse) -> str:
+def check_headline(name: str, response: CheckResponse) -> str:
+    """`softmax: OK`, `softmax: FAIL (reason)` or `softmax: skipped: reason`."""
     if response.status == "skipped":
         return f"{name}: skipped: {response.reason}"
-    lines = [f"{name}: {response.status.upper()}" + (f" ({response.reason})" if response.reason else "")]
+    return f"{name}: {response.status.upper()}" + (f" ({response.reason})" if response.reason else "")
+
+
+def side_cells(result: dict) -> list[str]:
+    """One cell per side of a case: `rust ok rel.err 1.2e-07` or `rust FAIL [reason]`."""
+    cells = []
+    for side, outcome in result["sides"].items():
+        err = outcome.get("rel_error")
+        cells.append(f"{side} {'ok' if outcome.get('ok') else 'FAIL'}"
+                     + (f" rel.err {err:.2e}" if err is not None else "")
+                     + ("" if outcome.get("ok") else f" [{outcome.get('reason', '')}]"))
+    return cells
+
+
+def format_check(name: str, response: CheckResponse) -> str:
+    if response.status == "skipped":
+        return check_headline(name, response)
+    lines = [check_headline(name, response)]
     for result in response.results:
-        cells = []
-        for side, outcome in result["sides"].items():
-            err = outcome.get("rel_error")
-            cells.append(f"{side} {'ok' if outcome.get('ok') else 'FAIL'}"
-                         + (f" rel.err {err:.2e}" if err is not None else "")
-                         + ("" if outcome.get("ok") else f" [{outcome.get('reason', '')}]"))
+        cells = side_cells(result)
         if result.get("cross"):
             cross = result["cross"]
             cells.append(f"rust-vs-python {cross.get('rel_error', float('nan')):.2e}")

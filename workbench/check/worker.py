@@ -21,7 +21,7 @@ import traceback
 from pathlib import Path
 
 from .gpu import (L2_FLUSH_BYTES, MAX_ROTATION, TORCH_DTYPES, DeviceFault,  # noqa: F401
-                  _is_device_fault, _quantile, _time_batches, measure_ceilings)
+                  _is_device_fault, _quantile, _time_batches, measure_ceilings, run_side)
 
 
 def main() -> int:
@@ -201,16 +201,9 @@ def _check_case(op, case, launchers, torch) -> dict:
     sides, outputs = {}, {}
     for side, launch in launchers.items():
         _poison(values, op.outputs)
-        try:
-            launch(values, case.consts, stream)
-            torch.cuda.synchronize()
-        except Exception as e:
-            # Justified: a launch can fail in any layer (the port's C ABI, cuda.tile's
-            # compiler, torch, the driver) and that failure is this side's result, reported
-            # with its type and message; a fault that kills the context ends the request.
-            if _is_device_fault(e):
-                raise DeviceFault(side, f"{type(e).__name__}: {e}")
-            sides[side] = {"ok": False, "reason": f"{type(e).__name__}: {e}"}
+        failed = run_side(side, lambda: launch(values, case.consts, stream), torch)
+        if failed:
+            sides[side] = failed
             continue
         out = values[op.outputs[0]].double().cpu().numpy()
         outputs[side] = out
