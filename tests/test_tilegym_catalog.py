@@ -237,16 +237,19 @@ def test_launch_rules_agree_with_the_corpus_manifest():
                           for p, a in zip(runtime, case.args)})
             unknown = {name for c in entry.cases for name in c.sizes}   # no argument shows them
             for name, rule in entry.derive.items():
-                if unknown & set(re.findall(r"[A-Za-z_]\w*", rule)):        # S_kv, seed
+                if unknown & _names(rule):                                   # S_kv, seed
                     unknown.add(name)
                     continue
                 names[name] = evaluate(rule, names)
                 if name in case.consts:          # else an intermediate (splits_wanted)
                     assert names[name] == case.consts[name], (op.name, case.index, name)
-            if entry.grid and not unknown & {w for r in entry.grid
-                                             for w in re.findall(r"[A-Za-z_]\w*", r)}:
+            if entry.grid and not unknown & set().union(*map(_names, entry.grid)):
                 grid = tuple(int(evaluate(r, names)) for r in entry.grid)
                 assert grid + (1,) * (3 - len(grid)) == case.grid, (op.name, case.index)
             checked += 1
     assert checked >= 20
 
+
+def _names(rule: str) -> set[str]:
+    """The names a corpus manifest rule reads."""
+    return set(re.findall(r"[A-Za-z_]\w*", rule))
