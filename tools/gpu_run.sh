@@ -9,7 +9,8 @@
 #   needs .gpu-notebooks/ carried, and .gpu and the bundle already there from a call just
 #   before it (one call cannot carry all three: 64 MiB).
 #   bash tools/gpu_run.sh triton      the Triton ports against their Triton kernels
-#   (tools/gpu_triton.py); carry .gpu, .triton-gpu and .whl (tilegym's wheel).
+#   (tools/gpu_triton.py); carry .gpu, .triton-gpu and .whl (tilegym's wheel); the libraries
+#   travel xz-compressed (about 10 MB each stripped, 2 MB compressed): xz -9 .triton-gpu/*.so
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -f .gpu/activate.sh ] || { echo "no .gpu here: carry it (or run a call that carries it first)" >&2; exit 2; }
@@ -54,6 +55,7 @@ if [ "${1:-}" = triton ]; then
     --target "${TMPDIR:-/tmp}/triton-site" .whl/tilegym-*.whl
   export PYTHONPATH=$PYTHONPATH:${TMPDIR:-/tmp}/triton-site
   unset CUDA_TILE_DUMP_BYTECODE
+  for lib in .triton-gpu/*.so.xz; do [ -e "$lib" ] && xz -dkf "$lib"; done   # pack --xz
   exec python3 tools/gpu_triton.py run
 fi
 exec python3 tools/gpu_session.py "$@"
