@@ -53,7 +53,8 @@ if [ "${1:-}" = triton ]; then
   # Triton ports: TileGym is carried as its wheel (.whl/, no dependencies), ports in .triton-gpu
   python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
     --target "${TMPDIR:-/tmp}/triton-site" .whl/tilegym-*.whl
-  export PYTHONPATH=$PYTHONPATH:${TMPDIR:-/tmp}/triton-site
+  # first: the whole package, ahead of the bundle's tilegym-src (its cutile modules only)
+  export PYTHONPATH=${TMPDIR:-/tmp}/triton-site:$PYTHONPATH
   unset CUDA_TILE_DUMP_BYTECODE
   for lib in .triton-gpu/*.so.xz; do [ -e "$lib" ] && xz -dkf "$lib"; done   # pack --xz
   exec python3 tools/gpu_triton.py run
