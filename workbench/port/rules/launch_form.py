@@ -16,9 +16,8 @@ the partitions that remain.
 """
 from __future__ import annotations
 
+from ...rust.ffi import LAUNCH_SLOTS  # noqa: F401  (grid x, y, z and three hints; render_lib)
 from .values import Lit, Static
-
-LAUNCH_SLOTS = 6      # grid x, y, z, occupancy, num_ctas, num_worker_warps (workbench/rust/ffi.py)
 
 
 def note_store(t, name: str, items: list) -> None:
