@@ -54,7 +54,8 @@ GATHER = ("gather_scatter.py", "gather_rows", ["f32[64,100]", "f32[100]", "f32[6
 
 def test_scatter_only_port_takes_its_launch():
     d, _ = fixture_draft(*GATHER)
-    assert tomllib.loads(d.files["port.toml"])["launch"] is True
+    manifest = tomllib.loads(d.files["port.toml"])
+    assert manifest["launch"] is True and manifest["partitions"] == []
     lib = squash(d.files["src/lib.rs"])
     # two constants of its own (N, TILE), then grid x, y, z and three hints
     assert "tensors 3, scalars 0, consts 8;" in lib
@@ -119,7 +120,8 @@ def test_loop_stored_output_next_to_an_own_tile_one():
     assert kernel.count("Rstd: &mut Tensor<f32, { [1] }>,") == 2
     assert lib.count("(X, W, Y, Rstd.partition([1]))") == 2
     assert lib.count(".grid(caller.grid)") == 2
-    assert tomllib.loads(d.files["port.toml"])["launch"] is True
+    manifest = tomllib.loads(d.files["port.toml"])
+    assert manifest["launch"] is True and manifest["partitions"] == ["Rstd"]
 
 
 def test_own_tile_outputs_keep_the_inferred_grid():

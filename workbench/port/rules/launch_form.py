@@ -62,3 +62,10 @@ def takes_launch(translators) -> bool:
         if any(not own_tile_only(t, n) for n in written):
             return True
     return False
+
+
+def partition_names(spec, translators) -> list[str] | None:
+    """The arrays every entry takes as partitions, in parameter order (None: the entries
+    differ)."""
+    sets = {tuple(p.name for p in spec.arrays if partitioned(t, p.name)) for t in translators}
+    return list(sets.pop()) if len(sets) == 1 else None
