@@ -135,3 +135,21 @@ def test_own_tile_outputs_keep_the_inferred_grid():
         assert "launch" not in tomllib.loads(d.files["port.toml"])
         assert "launch_at" not in d.files["src/lib.rs"]
         assert "out.partition([" in d.files["src/lib.rs"]
+
+
+def test_evidence_names_only_the_listed_partitions(tmp_path):
+    """The port's entry arguments are named by port.toml's `partitions`: a plain output has
+    no partition shape or strides among them."""
+    from workbench.evidence import argument_names
+    d, case = fixture_draft(*GATHER)
+    port = tmp_path / "port"
+    port.mkdir()
+    op = Operator(name="gather_rows", summary="gather_rows", kernel_name="gather_rows",
+                  outputs=("out",), tolerance={}, cases=(case,), folder=tmp_path,
+                  kernel_path=FIXTURES / "gather_scatter.py", port_path=port)
+    (port / "port.toml").write_text(d.files["port.toml"])      # partitions = []
+    names = list(argument_names(op, "rust").values())
+    assert names[-5:] == ["out.base", "out.shape[0]", "out.shape[1]", "out.stride[0]",
+                          "out.stride[1]"]
+    (port / "port.toml").write_text(d.files["port.toml"].replace("partitions = []\n", ""))
+    assert "out.partition_shape[1]" in argument_names(op, "rust").values()
