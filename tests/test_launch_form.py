@@ -153,3 +153,37 @@ def test_evidence_names_only_the_listed_partitions(tmp_path):
                           "out.stride[1]"]
     (port / "port.toml").write_text(d.files["port.toml"].replace("partitions = []\n", ""))
     assert "out.partition_shape[1]" in argument_names(op, "rust").values()
+
+
+def test_check_worker_gives_the_rust_side_kernel_py_grid():
+    """The check worker's Rust launcher falls back on kernel.py's grid() (a drafted port of
+    a catalog operator may take its launch)."""
+    from workbench.check.worker import _grid_of
+    grid_of = _grid_of(load_catalog()["softmax"])
+    values = {"x": FakeArray((256, 1000)), "out": FakeArray((256, 1000))}
+    values["out"].shape = (256, 1000)
+    assert tuple(grid_of(values, {"TILE_COLS": 1024})) == (256, 1, 1)
+
+
+def test_rust_launcher_falls_back_on_the_grid_it_is_given(tmp_path, monkeypatch):
+    import types
+
+    import workbench.rust.library as library_module
+    from workbench.rust.ffi import rust_launcher
+    d, case = fixture_draft(*GATHER)
+    port = tmp_path / "port"
+    port.mkdir()
+    (port / "port.toml").write_text(d.files["port.toml"])
+    op = Operator(name="gather_rows", summary="gather_rows", kernel_name="gather_rows",
+                  outputs=("out",), tolerance={}, cases=(case,), folder=tmp_path,
+                  kernel_path=FIXTURES / "gather_scatter.py", port_path=port)
+    library = RecordingLibrary()
+    monkeypatch.setattr(library_module, "open_library", lambda name, path: library)
+    launch = rust_launcher(op, str(tmp_path / "lib.so"), None,
+                           grid_of=lambda values, consts: (values["x"].rows,))
+    values = {"x": FakeArray((64, 100)), "w": FakeArray((100,)), "out": FakeArray((64, 100))}
+    values["x"].rows = 64
+    stream = types.SimpleNamespace(cuda_stream=0)
+    launch(values, case.consts, stream)
+    launch(values, case.consts, stream, grid=(3, 2))          # a given grid wins
+    assert [c[2:] for c in library.calls] == [[64, 1, 1, 0, 0, 0], [3, 2, 1, 0, 0, 0]]
