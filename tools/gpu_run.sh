@@ -2,7 +2,7 @@
 # On the GPU machine (no network, no cargo): the carried toolchain and port bundle, then
 # tools/gpu_session.py. Usage: bash tools/gpu_run.sh [STEP ...]
 #   bash tools/gpu_run.sh batch       workbench batch over the catalog (GPU checks, benches)
-#   against a plain bench; needs .gpu-batch/ carried too (tools/pack_batch.sh, 1.7 MB).
+#   against a plain bench; needs .gpu-batch/ carried too (tools/pack_batch.sh, 7 MB).
 #   bash tools/gpu_run.sh tilegym     TileGym's families: checks and three-sided timings
 #                                     (TILEGYM_FAMILIES=tilegym.softmax,... picks some)
 #   bash tools/gpu_run.sh notebooks   runs the three notebooks (tools/gpu_notebooks.py); it
@@ -32,9 +32,11 @@ if [ -f .gpu-batch/dask-site.tar.xz ]; then     # the batch step's (tools/pack_b
   dask_site=${TMPDIR:-/tmp}/dask-site
   [ -d "$dask_site/distributed" ] || { mkdir -p "$dask_site" && tar -xJf .gpu-batch/dask-site.tar.xz -C "$dask_site"; }
   export PYTHONPATH=$PYTHONPATH:$dask_site
-  if [ -f .gpu-batch/tileirdisasm.xz ] && [ ! -x "$CUDA_HOME/bin/tileirdisasm" ]; then
-    xz -dc .gpu-batch/tileirdisasm.xz > "$CUDA_HOME/bin/tileirdisasm" && chmod +x "$CUDA_HOME/bin/tileirdisasm"
-  fi
+  for tool in tileirdisasm cuobjdump nvdisasm; do      # the IR diff's and the SASS's tools
+    if [ -f ".gpu-batch/$tool.xz" ] && [ ! -x "$CUDA_HOME/bin/$tool" ]; then
+      xz -dc ".gpu-batch/$tool.xz" > "$CUDA_HOME/bin/$tool" && chmod +x "$CUDA_HOME/bin/$tool"
+    fi
+  done
 fi
 export OUT=${OUT:-gpu-out}
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
