@@ -20,12 +20,12 @@ from ...rust.ffi import LAUNCH_SLOTS  # noqa: F401  (grid x, y, z and three hint
 from .values import Lit, Static
 
 
-def note_store(t, name: str, items: list) -> None:
-    """Record one `ct.store` to output `name` at index `items`: whether it is at the
+def note_store(t, arr, items: list) -> None:
+    """Record one `ct.store` to output `arr` at index `items`: whether it is at the
     program's own tile, outside loops (ops_memory.store calls it for every store)."""
-    own = not t.loop_stack and all(_own_axis(v, axis) for axis, v in enumerate(items))
-    stores = t.store_sites.setdefault(name, [])
-    stores.append(own)
+    own = not t.loop_stack and len(items) == arr.rank and \
+        all(_own_axis(v, axis) for axis, v in enumerate(items))
+    t.store_sites.setdefault(arr.name, []).append(own)
 
 
 def _own_axis(value, axis: int) -> bool:

@@ -182,7 +182,7 @@ def store(t, call, hint=None):
         and arr.rank <= 3
     first = arr.name not in t.outputs
     raw = view_access(latency, tma)
-    note_store(t, arr.name, items)
+    note_store(t, arr, items)
     if arr.name in t.inplace:          # read and written: cuTile's token order, by hand
         index = t.index_values(index_value, arr.rank, "ct.store")
         t.outputs.setdefault(arr.name, {"form": "shared", "shape": shape})
