@@ -40,7 +40,8 @@ class Translator(Control, RuntimeIf, Inline, Attributes, Arithmetic, Broadcastin
         self.prologue: list[Stmt] = []                 # constants cuTile puts at the top
         self.token_vars: dict[str, str] = {}           # array -> its `let mut` last-op token
         self.stored_vars: dict[str, str] = {}          # array -> its last-store token (in place)
-        self.inplace = inplace_arrays(fn)              # arrays read and written
+        self.inplace: set[str] = set()                 # arrays read and written (run())
+        self.token_order: dict[str, int] = {}          # array -> the order of its first token
         self.scope_ids: list[int] = [0]
         self.next_scope = 1
         self.used: set[str] = set(RESERVED) | {g for g, _ in self.types.generics}
@@ -158,6 +159,7 @@ class Translator(Control, RuntimeIf, Inline, Attributes, Arithmetic, Broadcastin
         body = self.fn.body
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
             body = body[1:]
+        self.inplace = inplace_arrays(self.folded_nodes(body))
         self.block(body)
 
     def block(self, stmts):
@@ -239,6 +241,11 @@ class Translator(Control, RuntimeIf, Inline, Attributes, Arithmetic, Broadcastin
 
     def bind(self, name: str, value: Value, stmt):
         carried = self.loop_stack and name in self.loop_stack[-1]["carried"]
+        if carried and isinstance(value.kind, (Lit, Const)) \
+                and isinstance(self.env[name].kind, Tile):
+            # a constant assigned to a loop-carried value: the value's typed constant
+            old = self.env[name].kind
+            value = self.as_tile(value, old.dtype, old.shape, stmt)
         if isinstance(value.kind, (ArrayRef, Lit, DType, Const, Seq, Static, Func)):
             if carried:
                 raise Fail(stmt, "assignment", f"{name} is loop-carried but assigned a "
