@@ -39,6 +39,8 @@ FAMILIES = {
                                    ["ROWS=64", "COLS=8", "TILE=64"]),
     "if_unused_token": ("loop_carry.py:guarded_scatter", ["f32[256]", "f32[256]", "i32"],
                         ["TILE=64"]),
+    "if_in_loop": ("loop_carry.py:damped_sum", ["f32[64,128]", "f32[64,128]", "i32"],
+                   ["STEPS=8", "TILE=128"]),
 }
 
 

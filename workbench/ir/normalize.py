@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
 
 from .attrs import rule_sort_dict_attrs, rule_target_hints
+from .branch_results import rule_passthrough_if_results
 from .fold import rule_fold_splat
 from .hoist import rule_hoist_branch_constants, rule_hoist_invariant
 from .locations import resolve_locations
@@ -304,6 +305,9 @@ RULES: list[Rule] = [
          rule_fold_splat),
     Rule("hoist_branch_constants", "constants moved out of `if` branches to just before the `if`",
          rule_hoist_branch_constants),
+    Rule("passthrough_if_results", "`if` results both branches yield unchanged from before "
+         "the `if` replaced by that value (cutile yields every loop-carried value)",
+         rule_passthrough_if_results),
     Rule("cse_pure", "repeated constants, block-id reads and fresh tokens merged into the first",
          rule_cse_pure),
     Rule("fold_assumes", "assume chains folded into one `assume P1, P2, %root` per predicate set",
