@@ -1,4 +1,13 @@
-"""Normalization rule `passthrough_if_results`: an `if` result that both branches yield as
+"""Normalization rules on `if` regions.
+
+`sink_after_return`: in a block that ends the kernel, an `if` one branch of which ends in
+`return` is followed by ops that only the other branch reaches; they move into that branch
+(and the `if`'s results, which only that branch yields, become its yielded values). cuTile
+Python writes an early return as `if c { A; return } else { }` and then the rest; cutile, which
+lowers `return` only at a function's top level, is ported as `if c { A } else { rest }`: the
+same program.
+
+`passthrough_if_results`: an `if` result that both branches yield as
 the same value, defined before the `if`, is that value: its uses read the value itself and
 the result goes (MLIR's canonicalizer does the same to scf.if).
 
@@ -10,6 +19,68 @@ through unchanged computes nothing, so the two `if`s are the same program once i
 from __future__ import annotations
 
 from .model import Block, Group, Module, Operation, Result, Token, split_value_ref
+
+
+def rule_sink_after_return(module: Module) -> None:
+    for entry in module.entries:
+        block = entry.block
+        if block.ops and block.ops[-1].name == "return":
+            mapping: dict[str, str] = {}
+            _sink_block(block, block.ops[:-1], mapping)
+            _rename(entry, mapping)
+
+
+def _rename(entry, mapping: dict[str, str]) -> None:
+    for op in entry.walk():
+        for tok in op.value_tokens():
+            seen = 0
+            while tok.text in mapping and seen < len(mapping):     # chains of sunk results
+                tok.text, seen = mapping[tok.text], seen + 1
+
+
+def _sink_block(block: Block, ops: list[Operation], mapping: dict[str, str]) -> None:
+    """`ops` (the block's ops but its terminator) end the kernel."""
+    for i, op in enumerate(ops):
+        if op.name != "if" or len(op.regions) != 2:
+            continue
+        rest = ops[i + 1:]
+        ends = [_ends_in_return(r.block) for r in op.regions]
+        if rest and not (ends.count(True) == 1 and _sink(op, ends, rest, block, mapping)):
+            continue
+        for region in op.regions:          # the `if` ends the kernel now: so do its branches
+            _sink_block(region.block, _body(region.block), mapping)
+        return
+
+
+def _sink(op: Operation, ends: list[bool], rest: list[Operation], block: Block,
+          mapping: dict[str, str]) -> bool:
+    """Move `rest` into the branch of `op` that does not return; False if it cannot."""
+    other = op.regions[ends.index(False)].block
+    returning = op.regions[ends.index(True)].block
+    tail = other.ops[-1] if other.ops and other.ops[-1].name == "yield" else None
+    if op.results:
+        values = [_text(v) for v in _split(_before_colon(tail.body))] if tail else []
+        count = op.results[0].count
+        if len(values) != count or None in values:
+            return False
+        mapping.update({_ref(op.results[0].name, k, count): v for k, v in enumerate(values)})
+        op.results = []
+        _keep_result_types(op, [])
+        op.refresh()
+    returning.ops = returning.ops[:-1]
+    other.ops = (other.ops[:-1] if tail is not None else other.ops) + list(rest)
+    for moved in rest:
+        block.ops.remove(moved)
+    return True
+
+
+def _body(block: Block) -> list[Operation]:
+    ops = block.ops
+    return ops[:-1] if ops and ops[-1].name in ("yield", "return") else list(ops)
+
+
+def _ends_in_return(block: Block) -> bool:
+    return bool(block.ops) and block.ops[-1].name == "return"
 
 
 def rule_passthrough_if_results(module: Module) -> None:

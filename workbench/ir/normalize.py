@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
 
 from .attrs import rule_sort_dict_attrs, rule_target_hints
-from .branch_results import rule_passthrough_if_results
+from .branch_results import rule_passthrough_if_results, rule_sink_after_return
 from .fold import rule_fold_splat
 from .hoist import rule_hoist_branch_constants, rule_hoist_invariant
 from .locations import resolve_locations
@@ -299,6 +299,9 @@ def _print_body(op: Operation) -> str:
 
 
 RULES: list[Rule] = [
+    Rule("sink_after_return", "ops after an `if` whose other branch returns moved into the "
+         "branch that reaches them (an early return read as an if/else)",
+         rule_sink_after_return),
     Rule("hoist_invariant", "pure loop-invariant ops moved out of loop bodies (tileiras "
          "hoists them either way)", rule_hoist_invariant),
     Rule("fold_splat", "broadcast(reshape(scalar constant)) written as the splat constant it is",

@@ -175,6 +175,12 @@ class Loops:
         tile = self.as_tile(self.env[name], self.types.of_name(dtype), (), stmt)
         self.env[name] = self.let(name, tile.kind, tile.expr, pure=False)
 
+    def carried_constant(self, name: str, value: Value, stmt) -> Value:
+        """A constant assigned to a loop-carried tile: that tile type's typed constant."""
+        old = self.env[name].kind
+        return self.as_tile(value, old.dtype, old.shape, stmt) if isinstance(old, Tile) \
+            else value
+
     def live_across(self, name: str, stmt: ast.For) -> bool:
         """Whether the loop carries `name`: read in the body before it is assigned there, read
         after the loop, or carried by an enclosing loop (cuTile carries only live values)."""
