@@ -41,6 +41,8 @@ FAMILIES = {
                         ["TILE=64"]),
     "if_in_loop": ("loop_carry.py:damped_sum", ["f32[64,128]", "f32[64,128]", "i32"],
                    ["STEPS=8", "TILE=128"]),
+    "loop_retyped_not_carried": ("loop_carry.py:retyped_in_loop",
+                                 ["f16[1024]", "f32[64]", "i32"], ["STEPS=8", "TILE=64"]),
     "early_return": ("early_return.py:guarded_rows", ["f32[64,128]", "f32[64,128]", "i32[4]"],
                      ["TILE=128"]),
     "early_return_chain": ("early_return.py:clipped_copy", ["f32[1024]", "f32[1024]", "i32[4]"],

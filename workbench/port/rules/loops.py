@@ -186,21 +186,42 @@ class Loops:
         after the loop, or carried by an enclosing loop (cuTile carries only live values)."""
         if any(name in frame["carried"] for frame in self.loop_stack):
             return True
-        for s in stmt.body:
-            reads = {n.id for n in ast.walk(s) if isinstance(n, ast.Name)
-                     and isinstance(n.ctx, ast.Load)}
-            if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name):
-                reads.add(s.target.id)
-            if name in reads:
-                return True
-            if name in assigned_names([s]) and not isinstance(s, (ast.If, ast.For)):
-                break
+        if self.read_before_write(stmt.body, name)[0]:
+            return True
         end = getattr(stmt, "end_lineno", stmt.lineno)
         for event in name_events(self.current_function().body, name):
             line, kind = event
             if line > end:
                 return kind == "read"       # read again before any reassignment: live
         return False
+
+    def read_before_write(self, stmts, name: str) -> tuple[bool, bool]:
+        """(whether some path through `stmts` reads `name` before assigning it, whether every
+        path assigns it); branches decided at compile time count only as taken."""
+        for s in stmts:
+            if isinstance(s, ast.If):
+                test = self.folded_test(s.test)
+                if isinstance(test, bool):
+                    read, written = self.read_before_write(s.body if test else s.orelse, name)
+                else:
+                    if next(reads_of(s.test, name, 0), None):
+                        return True, False
+                    (r1, w1), (r2, w2) = (self.read_before_write(b, name)
+                                          for b in (s.body, s.orelse))
+                    read, written = r1 or r2, w1 and w2
+            elif isinstance(s, (ast.For, ast.While)):
+                head = s.iter if isinstance(s, ast.For) else s.test
+                read = bool(next(reads_of(head, name, 0), None)) or \
+                    self.read_before_write(s.body, name)[0]
+                written = False                 # the body may not run
+            else:
+                events = [kind for _, kind in name_events([s], name)]
+                read, written = events[:1] == ["read"], "write" in events
+            if read:
+                return True, False
+            if written:
+                return False, True
+        return False, False
 
     def current_function(self) -> ast.FunctionDef:
         return self.inline_stack[-1]["node"] if self.inline_stack else self.fn

@@ -182,7 +182,7 @@ class RuntimeIf:
                 and self.ty(old.kind) == self.ty(kind):
             shared = any(v is old for _, v in self.cache.values())    # reused elsewhere
             if old.expr == name and old.stmt is not None and old.stmt.kind == "let" \
-                    and name not in params and not shared:
+                    and name not in params and not shared and not self.outside_loop(name, old):
                 old.stmt.mutable = True
                 old.stmt.pure = False
                 return Value(kind, old.expr)
@@ -197,6 +197,15 @@ class RuntimeIf:
         value = self.let(name, kind, alias.expr, pure=False)
         value.stmt.mutable = True
         return Value(kind, value.expr)
+
+    def outside_loop(self, name: str, old: Value) -> bool:
+        """Whether `old` is a let before the innermost loop that the loop does not carry:
+        assigning it in the body would make cutile carry it (it carries what a body
+        assigns), so the branches assign a name of the body's own."""
+        if not self.loop_stack or name in self.loop_stack[-1]["carried"]:
+            return False
+        return any(s is old.stmt for block in self.blocks[:self.loop_stack[-1]["regions"]]
+                   for s in block)
 
     def branch_value(self, value: Value, kind, stmt, body: list[Stmt]) -> str:
         if not isinstance(value.kind, Lit):
