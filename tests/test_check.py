@@ -92,3 +92,25 @@ def test_no_gpu_check_is_skipped_with_exit_code_3(cli):
     assert "skipped: no CUDA device" in result.stdout
     result = cli("bench", "softmax")
     assert result.returncode == 3 and "skipped: no CUDA device" in result.stdout
+
+
+def test_attention_references_over_query_blocks_equal_one_block():
+    """A long sequence's reference runs in blocks of queries; each block sees its own query
+    positions (`first`), so the joined result is the one-block result."""
+    import numpy as np
+    from workbench.refmath import over_query_blocks
+
+    class NumpyCat:
+        @staticmethod
+        def cat(parts, dim):
+            return np.concatenate(parts, axis=dim)
+    rng = np.random.default_rng(0)
+    q, k = rng.standard_normal((2, 3, 37, 4)), rng.standard_normal((2, 3, 50, 4))
+
+    def attend(block, first):        # causal scores up to each query's own position
+        pos = np.arange(block.shape[2])[:, None] + first
+        logits = np.einsum("bhqd,bhkd->bhqk", block, k)
+        return np.where(np.arange(50)[None, :] > pos, 0.0, logits).sum(-1, keepdims=True)
+    whole = over_query_blocks(attend, q, 50, NumpyCat)
+    blocked = over_query_blocks(attend, q, 50, NumpyCat, budget_bytes=2 * 3 * 50 * 8 * 5)
+    assert np.allclose(whole, blocked) and blocked.shape == (2, 3, 37, 1)

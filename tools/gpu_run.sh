@@ -2,14 +2,15 @@
 # On the GPU machine (no network, no cargo): the carried toolchain and port bundle, then
 # tools/gpu_session.py. Usage: bash tools/gpu_run.sh [STEP ...]
 #   bash tools/gpu_run.sh batch       workbench batch over the catalog (GPU checks, benches)
-#   against a plain bench; needs .gpu-batch/ carried too (tools/pack_batch.sh, 1.7 MB).
+#   against a plain bench; needs .gpu-batch/ carried too (tools/pack_batch.sh, 7 MB).
 #   bash tools/gpu_run.sh tilegym     TileGym's families: checks and three-sided timings
 #                                     (TILEGYM_FAMILIES=tilegym.softmax,... picks some)
 #   bash tools/gpu_run.sh notebooks   runs the three notebooks (tools/gpu_notebooks.py); it
 #   needs .gpu-notebooks/ carried, and .gpu and the bundle already there from a call just
 #   before it (one call cannot carry all three: 64 MiB).
 #   bash tools/gpu_run.sh triton      the Triton ports against their Triton kernels
-#   (tools/gpu_triton.py); carry .gpu, .triton-gpu and .whl (tilegym's wheel).
+#   (tools/gpu_triton.py); carry .gpu, .triton-gpu and .whl (tilegym's wheel); the libraries
+#   travel xz-compressed (about 10 MB each stripped, 2 MB compressed): xz -9 .triton-gpu/*.so
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -f .gpu/activate.sh ] || { echo "no .gpu here: carry it (or run a call that carries it first)" >&2; exit 2; }
@@ -31,9 +32,11 @@ if [ -f .gpu-batch/dask-site.tar.xz ]; then     # the batch step's (tools/pack_b
   dask_site=${TMPDIR:-/tmp}/dask-site
   [ -d "$dask_site/distributed" ] || { mkdir -p "$dask_site" && tar -xJf .gpu-batch/dask-site.tar.xz -C "$dask_site"; }
   export PYTHONPATH=$PYTHONPATH:$dask_site
-  if [ -f .gpu-batch/tileirdisasm.xz ] && [ ! -x "$CUDA_HOME/bin/tileirdisasm" ]; then
-    xz -dc .gpu-batch/tileirdisasm.xz > "$CUDA_HOME/bin/tileirdisasm" && chmod +x "$CUDA_HOME/bin/tileirdisasm"
-  fi
+  for tool in tileirdisasm cuobjdump nvdisasm; do      # the IR diff's and the SASS's tools
+    if [ -f ".gpu-batch/$tool.xz" ] && [ ! -x "$CUDA_HOME/bin/$tool" ]; then
+      xz -dc ".gpu-batch/$tool.xz" > "$CUDA_HOME/bin/$tool" && chmod +x "$CUDA_HOME/bin/$tool"
+    fi
+  done
 fi
 export OUT=${OUT:-gpu-out}
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
@@ -52,8 +55,10 @@ if [ "${1:-}" = triton ]; then
   # Triton ports: TileGym is carried as its wheel (.whl/, no dependencies), ports in .triton-gpu
   python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
     --target "${TMPDIR:-/tmp}/triton-site" .whl/tilegym-*.whl
-  export PYTHONPATH=$PYTHONPATH:${TMPDIR:-/tmp}/triton-site
+  # first: the whole package, ahead of the bundle's tilegym-src (its cutile modules only)
+  export PYTHONPATH=${TMPDIR:-/tmp}/triton-site:$PYTHONPATH
   unset CUDA_TILE_DUMP_BYTECODE
+  for lib in .triton-gpu/*.so.xz; do [ -e "$lib" ] && xz -dkf "$lib"; done   # pack --xz
   exec python3 tools/gpu_triton.py run
 fi
 exec python3 tools/gpu_session.py "$@"

@@ -4,9 +4,10 @@
 #   have (dask, distributed, tornado, tblib, zict, partd, locket; cloudpickle, msgpack,
 #   psutil, toolz, ... are there), for its Python 3.12, without what the batch never imports
 #   (dask.array, dask.dataframe, dask.bag, tests, the dashboard's static files): 0.8 MB;
-# - tileirdisasm, for the port stage's IR diff (the toolchain pack has tileiras and ptxas
-#   only): 0.9 MB.
-# About 1.7 MB, next to the 57 MiB toolchain and the bundle in one 64 MiB call.
+# - tileirdisasm, for the port stage's IR diff, and cuobjdump + nvdisasm, for the SASS that
+#   tells a compiler fault from a host one (the toolchain pack has tileiras and ptxas only):
+#   6.2 MB.
+# About 7 MB: carried in the call after the one that carries the 57 MiB toolchain.
 #   bash tools/pack_batch.sh          ->  .gpu-batch/ (git-ignored)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,5 +25,5 @@ mkdir -p .gpu-batch
 XZ_OPT=-9e tar -cJf .gpu-batch/dask-site.tar.xz -C "$tmp/site" .
 echo "$pins" > .gpu-batch/versions.txt
 bin=$(.venv/bin/python -c 'from workbench.tools import nvidia_bin_dir; print(nvidia_bin_dir())')
-xz -9e -T2 -c "$bin/tileirdisasm" > .gpu-batch/tileirdisasm.xz
+for tool in tileirdisasm cuobjdump nvdisasm; do xz -9e -T2 -c "$bin/$tool" > ".gpu-batch/$tool.xz"; done
 ls -la .gpu-batch/

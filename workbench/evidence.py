@@ -151,11 +151,13 @@ def argument_names(op: Operator, side: str, partitions: bool = True) -> dict[str
     """Entry argument -> `x.base`, `x.shape[1]`, `x.stride[0]`, `eps`: cuTile Python passes
     an array as base, shape, strides; cutile adds an output's partition shape and strides
     (`partitions`: unless the port takes its outputs as plain tensors, stored through
-    pointers)."""
+    pointers; a port.toml that lists its `partitions` names exactly those)."""
     from .sources.kernel import load_operator_kernel
     kernel = load_operator_kernel(op)
     runtime = [p for p in kernel.params if p not in kernel.const_params]
-    raw = set(_manifest(op).get("raw", ())) if side == "rust" else set()
+    manifest = _manifest(op) if side == "rust" else {}
+    raw = set(manifest.get("raw", ()))
+    partitioned = set(manifest.get("partitions", op.outputs))
     labels: list[str] = []
     for name, spec in zip(runtime, op.cases[0].args):
         if not spec.is_array:
@@ -164,7 +166,7 @@ def argument_names(op: Operator, side: str, partitions: bool = True) -> dict[str
         rank = len(spec.shape)
         labels += [f"{name}.base"] + [f"{name}.shape[{d}]" for d in range(rank)] + \
             [f"{name}.stride[{d}]" for d in range(rank)]
-        if partitions and side == "rust" and name in op.outputs and name not in raw:
+        if partitions and side == "rust" and name in partitioned and name not in raw:
             labels += [f"{name}.partition_shape[{d}]" for d in range(rank)] + \
                 [f"{name}.partition_stride[{d}]" for d in range(rank)]
     return {f"%arg{i}": label for i, label in enumerate(labels)}

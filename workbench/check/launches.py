@@ -44,7 +44,9 @@ def _profiled_kernels(run, torch) -> list[dict]:
 
 def _arguments(side: str, launch, values: dict, consts: dict) -> list[str]:
     if side == "rust" and hasattr(launch, "plan"):
-        return _descriptors(launch.plan, values, consts)
+        grid_of = getattr(launch, "grid_of", None)
+        return _descriptors(launch.plan, values, consts,
+                            grid_of(values, consts) if grid_of else None)
     out = []
     grid_of = getattr(launch, "grid_of", None)
     if grid_of is not None:
@@ -63,10 +65,11 @@ def _describe(name: str, value) -> str:
     return f"{name} = {value}"
 
 
-def _descriptors(plan, values: dict, consts: dict) -> list[str]:
-    """What the C ABI is handed: the packed WbTensor descriptors, scalars and constants."""
+def _descriptors(plan, values: dict, consts: dict, grid=None) -> list[str]:
+    """What the C ABI is handed: the packed WbTensor descriptors, scalars and constants
+    (then the launch, for a port that takes it)."""
     with plan._lock:
-        tensors, n_tensors, scalars, n_scalars, cs, n_consts = plan.prepared(values, consts)
+        tensors, n_tensors, scalars, n_scalars, cs, n_consts = plan.prepared(values, consts, grid)
         out = []
         for (name, _), t in zip(plan.tensors, list(tensors)[:n_tensors]):
             rank = t.ndim
@@ -74,4 +77,7 @@ def _descriptors(plan, values: dict, consts: dict) -> list[str]:
                        f"{tuple(t.strides[:rank])} dtype code {t.dtype} device {t.device}")
         out += [f"{name} = {scalars[i]}" for i, name in enumerate(plan.scalars)]
         out += [f"{name} = {cs[i]}" for i, name in enumerate(plan.consts)]
+        if plan.launch_slots:
+            words = [cs[len(plan.consts) + i] for i in range(plan.launch_slots)]
+            out.append(f"launch: grid {tuple(words[:3])} hints {tuple(words[3:])}")
     return out

@@ -77,8 +77,9 @@ def format_check(name: str, response: CheckResponse) -> str:
     for result in response.results:
         cells = side_cells(result)
         if result.get("cross"):
-            cross = result["cross"]
-            cells.append(f"rust-vs-python {cross.get('rel_error', float('nan')):.2e}")
+            error = result["cross"].get("rel_error")       # None: a side gave no values
+            cells.append(f"rust-vs-python {error:.2e}" if error is not None
+                         else "rust-vs-python -")
         lines.append(f"  {result['label']}: " + "; ".join(cells))
     for owner in response.owners:
         lines.append(f"  owner of case {owner['case']} ({owner['failure']}): {owner['owner']}: "

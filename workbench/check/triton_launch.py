@@ -39,11 +39,19 @@ def grid_of(target, values: dict, case) -> tuple:
     return tuple(grid) + (1,) * (3 - len(grid))
 
 
+def jit_kernel(fn):
+    """The JITFunction under @autotune / @heuristics wrappers (their `.fn`), launched with the
+    case's own constants; a JITFunction's own `.fn` is the plain Python function."""
+    from triton.runtime.jit import JITFunction
+    while not isinstance(fn, JITFunction) and hasattr(fn, "fn"):
+        fn = fn.fn
+    return fn
+
+
 def triton_launcher(target, torch):
     from triton.tools.tensor_descriptor import TensorDescriptor
     source = target.source()
-    fn = source.jit_function()
-    fn = getattr(fn, "fn", fn)                 # under @autotune the JITFunction is .fn
+    fn = jit_kernel(source.jit_function())
     runtime = source.runtime_params
     defaults = {p.name: p.default for p in source.constexpr_params if p.has_default}
 
@@ -73,12 +81,15 @@ def derived_launcher(target, op, torch):
     return launch
 
 
-def rust_side(op, library, torch):
+def rust_side(target, op, library, torch):
+    """The Rust port on the Triton kernel's grid, as the derived kernel is launched (a port
+    without a partitioned output has no grid of its own to infer)."""
     from ..rust.ffi import rust_launcher
     inner = rust_launcher(op, library, torch)
 
     def launch(values: dict, case) -> None:
-        inner(values, op.case(case.index).consts, torch.cuda.current_stream())
+        inner(values, op.case(case.index).consts, torch.cuda.current_stream(),
+              grid=grid_of(target, values, case))
     return launch
 
 
@@ -89,5 +100,5 @@ def launchers(target, op, library, torch) -> dict:
     except Exception:
         sides["derived"] = None
     if library:
-        sides["rust"] = rust_side(op, library, torch)
+        sides["rust"] = rust_side(target, op, library, torch)
     return sides

@@ -116,7 +116,8 @@ def _launchers(op, request: dict, torch) -> dict:
         launchers["python"] = _python_launcher(op, torch)
     if "rust" in request["sides"]:
         from ..rust.ffi import rust_launcher
-        launchers["rust"] = rust_launcher(op, request["rust_library"], torch)
+        launchers["rust"] = rust_launcher(op, request["rust_library"], torch,
+                                          grid_of=_grid_of(op))
     return launchers
 
 
@@ -135,12 +136,25 @@ def _python_launcher(op, torch):
     return launch
 
 
+def _grid_of(op):
+    """kernel.py's grid() as (values, consts) -> grid, for a port that takes its launch from
+    the caller (None where kernel.py has no grid())."""
+    grid_fn = getattr(_grid_module(op), "grid", None)
+    if grid_fn is None:
+        return None
+    return lambda values, consts: _call_by_name(grid_fn, {**values, **consts})
+
+
 def _grid_function(op):
+    return _grid_module(op).grid
+
+
+def _grid_module(op):
     import importlib.util
     spec = importlib.util.spec_from_file_location(f"wb_grid_{op.name}", op.kernel_file)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module.grid
+    return module
 
 
 def _call_by_name(fn, values: dict):

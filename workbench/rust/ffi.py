@@ -136,15 +136,23 @@ def const_word(value) -> int:
 
 
 def launch_words(grid, hints: dict) -> list[int]:
-    """The six trailing constants of a launch: the grid, then the hints (0: the kernel's own)."""
+    """The six trailing constants of a launch: the grid (x, y, z; missing dims are 1), then
+    the hints (0: the kernel's own)."""
     if grid is None:
-        raise ArgumentError("this port takes its launch from the caller: no grid given",
-                            "launch it through the catalog entry's launch rule")
+        raise ArgumentError("this port takes its launch from the caller (port.toml launch = "
+                            "true: no output of it is partitioned by the program's own tile, "
+                            "so cutile has no grid to infer): no grid given",
+                            "pass grid=: kernel.py's grid(), the entry's launch rule, or the "
+                            "Triton catalog's grid")
+    grid = tuple(int(g) for g in grid)
+    if not 1 <= len(grid) <= 3 or min(grid) < 1:
+        raise ArgumentError(f"grid {grid}: one to three dimensions, each at least 1",
+                            "give the launch grid as (x,), (x, y) or (x, y, z)")
     unknown = set(hints) - set(HINT_ORDER)
     if unknown:
         raise ArgumentError(f"hints {sorted(unknown)} cannot cross the C ABI",
                             "the port takes " + ", ".join(HINT_ORDER))
-    return [int(g) for g in grid] + [int(hints.get(h) or 0) for h in HINT_ORDER]
+    return list(grid + (1,) * (3 - len(grid))) + [int(hints.get(h) or 0) for h in HINT_ORDER]
 
 
 class CallPlan:
@@ -211,14 +219,19 @@ class CallPlan:
         return True
 
 
-def rust_launcher(op: Operator, library_path: str | None, torch):
-    """The worker's launcher for the Rust side: the given library (or a fresh build)."""
+def rust_launcher(op: Operator, library_path: str | None, torch, grid_of=None):
+    """The worker's launcher for the Rust side: the given library (or a fresh build).
+    `grid_of(values, consts)`: the launch grid where a call gives none (kernel.py's grid()),
+    for a port that takes its launch from the caller."""
     from pathlib import Path
     from .library import load, open_library
     library = open_library(op.name, Path(library_path)) if library_path else load(op)[0]
     plan = CallPlan(op)
 
     def launch(values: dict, consts: dict, stream, grid=None, hints=None) -> None:
+        if grid is None and grid_of is not None and plan.launch_slots:
+            grid = grid_of(values, consts)
         plan.launch(library, values, consts, stream.cuda_stream, grid, hints)
     launch.library, launch.plan = library, plan
+    launch.grid_of = grid_of if plan.launch_slots else None
     return launch

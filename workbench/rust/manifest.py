@@ -21,6 +21,12 @@ Ports of installed kernels (TileGym's) also say:
     raw = ["output", "input"]              # arrays the entry takes as cuTile Python's entry
                                            # does: pointer NAME, then NAME_shape0.., NAME_stride0..
     launch = true                          # the C call carries grid and hints (wb_ffi raw.rs)
+
+Drafted ports that take their launch say it too (workbench/port/rules/launch_form.py), and
+which outputs they still take as partitions (the others are plain tensors):
+
+    launch = true
+    partitions = ["Rstd"]
 """
 from __future__ import annotations
 

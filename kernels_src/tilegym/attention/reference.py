@@ -3,6 +3,8 @@ heads), causal with the queries at the end of the keys (input_pos = k_len - q_le
 PyTorch operation is scaled_dot_product_attention, as TileGym's tests time it."""
 import math
 
+from workbench.refmath import over_query_blocks
+
 
 def _scale(t, options):
     return float(options.get("sm_scale", 1.0 / math.sqrt(t["q"].shape[-1])))
@@ -12,13 +14,16 @@ def reference(t, torch, options):
     q, k, v = (t[n].double() for n in ("q", "k", "v"))
     groups = q.shape[1] // k.shape[1]
     k, v = k.repeat_interleave(groups, 1), v.repeat_interleave(groups, 1)
-    logits = torch.einsum("bhqd,bhkd->bhqk", q, k) * _scale(t, options)
-    if options.get("causal"):
-        q_len, k_len = q.shape[2], k.shape[2]
-        pos = torch.arange(q_len, device=q.device)[:, None] + (k_len - q_len)
-        logits = logits.masked_fill(torch.arange(k_len, device=q.device)[None, :] > pos,
-                                    float("-inf"))
-    return {"out": torch.einsum("bhqk,bhkd->bhqd", torch.softmax(logits, -1), v)}
+    q_len, k_len = q.shape[2], k.shape[2]
+
+    def attend(block, first):
+        logits = torch.einsum("bhqd,bhkd->bhqk", block, k) * _scale(t, options)
+        if options.get("causal"):
+            pos = torch.arange(block.shape[2], device=q.device)[:, None] + first + (k_len - q_len)
+            logits = logits.masked_fill(torch.arange(k_len, device=q.device)[None, :] > pos,
+                                        float("-inf"))
+        return torch.einsum("bhqk,bhkd->bhqd", torch.softmax(logits, -1), v)
+    return {"out": over_query_blocks(attend, q, k_len, torch)}
 
 
 def torch_op(t, torch, options):

@@ -2,6 +2,7 @@
 head's softmax over its visible keys and its sink logit, which takes probability but adds no
 value. Keys after the query's position (start_q + i) or older than the window are hidden.
 `options` are the case's (sm_scale, start_q, window)."""
+from workbench.refmath import over_query_blocks
 
 
 def mask(s_q, s_kv, start, window, device, torch):
@@ -13,7 +14,7 @@ def mask(s_q, s_kv, start, window, device, torch):
     return hidden
 
 
-def attend(q, k, v, sinks, hidden, scale, torch):
+def attend_all(q, k, v, sinks, hidden, scale, torch):
     groups = q.shape[1] // k.shape[1]
     k, v = k.repeat_interleave(groups, 1), v.repeat_interleave(groups, 1)
     logits = torch.einsum("bhqd,bhkd->bhqk", q, k) * scale
@@ -27,9 +28,13 @@ def attend(q, k, v, sinks, hidden, scale, torch):
 
 def _run(t, torch, options, cast):
     q, k, v = (cast(t[n]) for n in ("q", "k", "v"))
-    hidden = mask(q.shape[2], k.shape[2], int(options.get("start_q", 0)),
-                  int(options.get("window", 0)), q.device, torch)
-    return attend(q, k, v, cast(t["sinks"]), hidden, float(options.get("sm_scale", 0.125)), torch)
+    start, window = int(options.get("start_q", 0)), int(options.get("window", 0))
+    scale, sinks = float(options.get("sm_scale", 0.125)), cast(t["sinks"])
+
+    def attend(block, first):
+        hidden = mask(block.shape[2], k.shape[2], start + first, window, q.device, torch)
+        return attend_all(block, k, v, sinks, hidden, scale, torch)
+    return over_query_blocks(attend, q, k.shape[2], torch)
 
 
 def reference(t, torch, options):

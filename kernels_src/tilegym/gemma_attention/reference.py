@@ -4,17 +4,25 @@ outside the two-sided window |key - query| > window; the PyTorch operation is th
 reference in the inputs' dtype, as TileGym's perf test times it."""
 import math
 
+from workbench.refmath import over_query_blocks
+
 
 def _attend(q, k, v, options, torch, float_dtype):
     groups = q.shape[1] // k.shape[1]
     k, v = k.repeat_interleave(groups, 1), v.repeat_interleave(groups, 1)
+    return over_query_blocks(lambda block, first: _attend_block(block, first, k, v, options, torch,
+                                                                float_dtype), q, k.shape[2], torch)
+
+
+def _attend_block(q, first, k, v, options, torch, float_dtype):
+    """Queries first.. of the sequence against every key (k, v already one per query head)."""
     scale = float(options.get("sm_scale", 1.0 / math.sqrt(q.shape[-1])))
     logits = torch.einsum("bhqd,bhkd->bhqk", q, k) * scale
     cap = float(options.get("soft_cap", 0.0))
     if cap:
         logits = torch.tanh(logits / cap) * cap
     s_q, s_kv = q.shape[2], k.shape[2]
-    rows = torch.arange(s_q, device=q.device)[:, None]
+    rows = torch.arange(s_q, device=q.device)[:, None] + first
     cols = torch.arange(s_kv, device=q.device)[None, :]
     hidden = torch.zeros((s_q, s_kv), dtype=torch.bool, device=q.device)
     if options.get("causal"):

@@ -5,7 +5,7 @@ experts] and cumsum [experts + 1] start at zero, sorted_ids at numel (moe_align_
 Stage 1 one program per token range, stage 2 one per expert (over programs rounded up to a
 power of two), stage 3 a single program, stage 4 one per token range."""
 from workbench.argspec import ArgSpec
-from workbench.launchrules import INOUT, OUT, TEMP, Launch, Tensor, cdiv, next_power_of_2
+from workbench.launchrules import IN, INOUT, OUT, TEMP, Launch, Tensor, cdiv, next_power_of_2
 
 TARGET_TOKENS_PER_PROGRAM, SUB_CHUNK_CAP = 128, 256
 
@@ -24,7 +24,8 @@ def sizes(p) -> dict:
 def outputs(p):
     s = sizes(p)
     i32 = lambda *shape: ArgSpec("i32", shape=shape)
-    return {"sorted_ids": Tensor("sorted_ids", i32(s["padded"]), INOUT, fill="numel"),
+    return {"topk_ids": Tensor("topk_ids", p["topk_ids"].spec, IN, fill="expert_ids"),
+            "sorted_ids": Tensor("sorted_ids", i32(s["padded"]), INOUT, fill="numel"),
             "expert_ids": Tensor("expert_ids", i32(s["m_blocks"]), OUT),
             "num_tokens_post_pad": Tensor("num_tokens_post_pad", i32(1), OUT),
             "cumsum": Tensor("cumsum", i32(s["experts"] + 1), OUT),

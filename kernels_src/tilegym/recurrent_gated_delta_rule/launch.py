@@ -19,7 +19,11 @@ def outputs(p):
     batch, _, heads_v, dim_v = p["value"].shape
     dim_k = p["query"].shape[3]
     shape = (batch, heads_v, dim_k, dim_v) if p.option("state", True) else (1, 1, 1, 1)
-    return {"out": p["value"].spec,
+    # without the kernel's own L2 norm, q and k come in unit-normed (as the delta rule's
+    # users give them): a raw randn key has |k|^2 ~ K, and the state then grows without bound
+    unit = {} if p.option("l2norm", False) else {
+        n: Tensor(n, p[n].spec, IN, fill="unit_rows") for n in ("query", "key")}
+    return {"out": p["value"].spec, **unit,
             "g": Tensor("g", p["g"].spec, IN, fill="log_decay"),
             "beta": Tensor("beta", p["beta"].spec, IN, fill="sigmoid"),
             "state_in": Tensor("state_in", ArgSpec("f32", shape=shape), IN, fill="small"),
@@ -29,13 +33,16 @@ def outputs(p):
 
 def fill(t, p, made, torch):
     """As TileGym's tests make them: g = logsigmoid(randn) (a decay <= 1), beta =
-    sigmoid(randn); the initial state small; a dummy state zero."""
+    sigmoid(randn); q and k unit rows when the kernel does not normalize them; the initial
+    state small; a dummy state zero."""
     dtype = getattr(torch, {"f32": "float32", "f16": "float16", "bf16": "bfloat16"}[t.dtype])
     x = torch.randn(t.shape, dtype=torch.float32, device="cuda")
     if t.fill == "log_decay":
         x = torch.nn.functional.logsigmoid(x)
     elif t.fill == "sigmoid":
         x = torch.sigmoid(x)
+    elif t.fill == "unit_rows":
+        x = torch.nn.functional.normalize(x, p=2.0, dim=-1)
     elif t.fill == "small":
         x = x * 0.1
     else:

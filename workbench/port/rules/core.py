@@ -58,6 +58,7 @@ class Translator(Control, RuntimeIf, Inline, Attributes, Arithmetic, Broadcastin
         self.unported: set[str] = set()      # names whose assignment failed
         self.helpers: set[tuple] = set()     # (helper kind, rank) the module declares
         self.scattered: set[str] = set()     # arrays written by ct.scatter
+        self.store_sites: dict[str, list[bool]] = {}   # output -> per ct.store: own tile?
         self.inline_stack: list[dict] = []
         self.evaluated: dict[int, Value] = {}   # id(ast node) -> its value, used once
         for p in spec.params:

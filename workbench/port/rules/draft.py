@@ -14,6 +14,7 @@ from .token_dce import eliminate_dead_tokens
 from .render_kernel import render_kernel
 from .render_lib import FFI_DTYPES, render_lib
 from .render_toml import render_cargo, render_port_toml
+from .launch_form import partition_names, takes_launch
 from .types import KernelTypes
 from .dtypes import ARGSPEC_OF
 from .values import NeedConstants, NeedDtypes
@@ -165,8 +166,12 @@ def draft(spec: KernelSpec, source: str, op_name: str) -> Draft:
     diagnostics.sort(key=lambda d: d.line)
     split = [(name, combo) for name, _, combo in entries if combo] or None
     types = entries[0][1].types
+    translators = [t for _, t, _ in entries]
+    launch = takes_launch(translators)
     files = {"Cargo.toml": render_cargo(op_name),
-             "port.toml": render_port_toml(spec, op_name, types, split) if spec.arrays else "",
+             "port.toml": render_port_toml(spec, op_name, types, split, launch,
+                                           partition_names(spec, translators))
+             if spec.arrays else "",
              "src/kernel.rs": render_kernel([(name, t) for name, t, _ in entries], spec,
                                             op_name),
              "src/lib.rs": render_lib(entries, spec, op_name)}

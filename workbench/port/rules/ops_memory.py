@@ -14,6 +14,7 @@ from .loops import memory_ops
 from .registry import Family
 from .tokens import after_read, after_write, last_op_token, last_store_token
 from .values import ArrayRef, Fail, Lit, Scalar, Seq, Stmt, Tile, Value, shape_text
+from .launch_form import note_store
 
 FAMILY = Family("memory")
 
@@ -182,6 +183,7 @@ def store(t, call, hint=None):
         and arr.rank <= 3
     first = arr.name not in t.outputs
     raw = view_access(latency, tma)
+    note_store(t, arr.name, items)
     if arr.name in t.inplace:          # read and written: cuTile's token order, by hand
         index = t.index_values(index_value, arr.rank, "ct.store")
         t.outputs.setdefault(arr.name, {"form": "shared", "shape": shape})

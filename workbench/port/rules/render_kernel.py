@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..analyze import ARRAY, SCALAR, KernelSpec
 from .branches import entry_key
 from .core import Translator
+from .launch_form import partitioned
 from .ops_gather import HELPERS
 from .values import shape_text
 
@@ -14,11 +15,10 @@ def entry_params(t: Translator, spec: KernelSpec) -> list[str]:
     for p in spec.params:
         if p.kind == ARRAY:
             elem = t.types.array_generic(p.name)
-            out = t.outputs.get(p.name)
-            if out is None or out["form"] == "shared":
+            if not partitioned(t, p.name):      # an input, or an output written through its full view
                 params.append(f"{p.name}: &Tensor<{elem}, {{ [{', '.join(['-1'] * (p.rank or 0))}] }}>")
-            else:       # static and indexed: a launch partitions it by the tile shape
-                params.append(f"{p.name}: &mut Tensor<{elem}, {{ [{shape_text(out['shape'])}] }}>")
+            else:       # stored at the program's own tile: a launch partitions it by that tile
+                params.append(f"{p.name}: &mut Tensor<{elem}, {{ [{shape_text(t.outputs[p.name]['shape'])}] }}>")
         elif p.kind == SCALAR:
             params.append(f"{p.name}: {t.rust_dtype(t.env[p.name].kind.dtype)}")
     return params

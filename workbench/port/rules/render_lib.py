@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..analyze import KernelSpec
 from .core import Translator
+from .launch_form import LAUNCH_SLOTS, partitioned, takes_launch
 from .dtypes import ARGSPEC_OF
 from .render_toml import array_dtypes
 from .types import KernelTypes
@@ -39,13 +40,14 @@ def element(types: KernelTypes, spec: KernelSpec, name: str) -> str:
 
 
 def render_launch(t: Translator, spec: KernelSpec, op_name: str, fn_name: str, entry: str,
-                  cparams: str) -> str:
-    """A `fn <fn_name><E..>(call, constants..)` launching `entry` (the translator's outputs)."""
+                  cparams: str, launch: bool = False) -> str:
+    """A `fn <fn_name><E..>(call, constants..)` launching `entry` (the translator's outputs);
+    `launch`: on the caller's grid and hints (the constants after the kernel's own)."""
     types = t.types
     loads, args = [], []
     for i, p in enumerate(spec.arrays):
         elem = element(types, spec, p.name)
-        if p.name in t.outputs and t.outputs[p.name]["form"] != "shared":
+        if partitioned(t, p.name):
             loads.append(f"    let {p.name} = call.output::<{elem}>({i})?;")
             dims = ", ".join(const_var(spec, d) if not d.isdigit() else d
                              for d in t.outputs[p.name]["shape"])
@@ -61,10 +63,16 @@ def render_launch(t: Translator, spec: KernelSpec, op_name: str, fn_name: str, e
     args.sort(key=lambda a: order[a[0]])
     generics = ", ".join([f"{g}::DTYPE.as_str().to_string()" for g, _ in types.generics]
                          + [f"{const_var(spec, c.name)}.to_string()" for c in t.generic_constants()])
-    outs = [p for p in spec.arrays if p.name in t.outputs and t.outputs[p.name]["form"] != "shared"]
-    grid = (f"    // {outs[0].name} partitioned by its stored tile: the grid is its tile count "
-            "(check it against kernel.py's grid())") if outs else \
-        "    // no output partition: cutile's launch takes its grid from one; set it by hand"
+    outs = [p for p in spec.arrays if partitioned(t, p.name)]
+    if launch:
+        grid = (f"    // the caller's grid and hints (port.toml launch = true): cutile checks "
+                "them against every partitioned output\n"
+                f"    let caller = call.launch_at({len(spec.constants)})?;")
+    else:
+        grid = (f"    // {outs[0].name} partitioned by its stored tile: the grid is its tile count "
+                "(check it against kernel.py's grid())")
+    on_grid = ("\n            .grid(caller.grid)\n            .compile_options(caller.options)"
+               if launch else "")
     gp = generic_params(types)
     return f"""fn {fn_name}{'<' + gp + '>' if gp else ''}(call: &Call{cparams}) -> Result<(), Error> {{
 {chr(10).join(loads)}
@@ -72,7 +80,7 @@ def render_launch(t: Translator, spec: KernelSpec, op_name: str, fn_name: str, e
 {grid}
     unsafe {{
         {op_name}_port::{entry}({', '.join(a[1] for a in args)})
-            .generics(generics)
+            .generics(generics){on_grid}
             .async_on(&call.stream)
     }}
     .map(|_| ())
@@ -185,13 +193,17 @@ def render_lib(entries: list[tuple[str, Translator, dict]], spec: KernelSpec,
     checks += constant_checks(spec)
     cargs = "".join(f", {c}" for c in cvars)
     cparams = "".join(f", {c}: usize" for c in cvars)
+    launch = takes_launch([et for _, et, _ in entries])
     if len(entries) == 1 and not entries[0][2]:
-        launchers = render_launch(t, spec, op_name, "launch", spec.kernel_name, cparams)
+        launchers = render_launch(t, spec, op_name, "launch", spec.kernel_name, cparams, launch)
     else:
         launchers = "\n\n".join(
             [render_dispatch(entries, spec, op_name, cparams, cargs, types)]
-            + [render_launch(et, spec, op_name, f"launch_{name}", name, cparams)
+            + [render_launch(et, spec, op_name, f"launch_{name}", name, cparams, launch)
                for name, et, _ in entries])
+    n_consts = len(consts) + (LAUNCH_SLOTS if launch else 0)
+    caller = ", then the launch (grid x, y, z, occupancy, num_ctas, num_worker_warps)" \
+        if launch else ""
     return f"""//! The {op_name} port and its C ABI: `wb_{op_name}` launches, `wb_{op_name}_emit` compiles Tile IR.
 //! Drafted by workbench/port/rules: the launcher checks ranks and dtypes only.
 
@@ -206,9 +218,9 @@ use wb_ffi::{{Call, DTYPE_BF16, DTYPE_F16, DTYPE_F32, Error, set_error}};
 pub use kernel::{mod};
 
 wb_ffi::port! {{
-    /// {spec.kernel_name}({sig}): tensors [{', '.join(p.name for p in arrays)}], scalars [{', '.join(p.name for p in scalars)}], constants [{', '.join(c.name for c in consts)}].
+    /// {spec.kernel_name}({sig}): tensors [{', '.join(p.name for p in arrays)}], scalars [{', '.join(p.name for p in scalars)}], constants [{', '.join(c.name for c in consts)}]{caller}.
     wb_{op_name}, wb_{op_name}_emit, wb_{op_name}_build_id, {mod};
-    op "{op_name}", tensors {len(arrays)}, scalars {len(scalars)}, consts {len(consts)};
+    op "{op_name}", tensors {len(arrays)}, scalars {len(scalars)}, consts {n_consts};
     |call| {{
 {chr(10).join(checks + dtype_dispatch(spec, full, cargs, by_dtype))}
     }}

@@ -43,8 +43,12 @@ def case_dtypes(spec: KernelSpec) -> list[str]:
 
 
 def render_port_toml(spec: KernelSpec, op_name: str, types: KernelTypes,
-                     entries: list[tuple[str, dict]] | None = None) -> str:
-    """`entries`: (entry name, constant assignment) per split entry; None: one entry."""
+                     entries: list[tuple[str, dict]] | None = None,
+                     launch: bool = False, partitions: list[str] | None = None) -> str:
+    """`entries`: (entry name, constant assignment) per split entry; None: one entry.
+    `launch`: the port takes its grid and hints from the caller (rules/launch_form.py), and
+    `partitions` are the outputs it still takes as partitions (None: not the same in every
+    entry)."""
     generics = [f'"{g}"' for g in types.dtype_generics()] + \
         [f'"{c.name}"' for c in spec.constants if all(type(v) is int for v in c.values)]
     entry = entries[0][0] if entries else spec.kernel_name
@@ -52,6 +56,12 @@ def render_port_toml(spec: KernelSpec, op_name: str, types: KernelTypes,
              "# Drafted by workbench/port/rules.",
              f'module = "{op_name}_port"', f'entry = "{entry}"',
              f"generics = [{', '.join(generics)}]"]
+    if launch:
+        lines += ["# the grid and hints are the caller's: not every output is stored only "
+                  "at the program's own tile", "launch = true"]
+        if partitions is not None:
+            names = ", ".join(f'"{n}"' for n in partitions)
+            lines.append(f"partitions = [{names}]")
     for p in spec.arrays:
         dtypes = ", ".join(f'"{d}"' for d in array_dtypes(spec, p.name))
         lines += ["", f"[tensors.{p.name}]", f"rank = {p.rank}", f"dtypes = [{dtypes}]",
