@@ -10,6 +10,7 @@ from .branches import const_branch_names, entry_combinations, entry_name
 from .core import Translator
 from .module_scope import ModuleScope
 from .passes import eliminate_dead_lets, fuse_fma
+from .token_dce import eliminate_dead_tokens
 from .render_kernel import render_kernel
 from .render_lib import FFI_DTYPES, render_lib
 from .render_toml import render_cargo, render_port_toml
@@ -80,6 +81,8 @@ def translate_once(spec, fn, scope, types, tested, by_dtype=False):
         t.run()
         blocks = [t.prologue, t.blocks[0]]
         fuse_fma(blocks, t.fresh)
+        eliminate_dead_tokens(blocks, set(t.token_vars.values()) | set(t.stored_vars.values()),
+                              t.fresh)
         eliminate_dead_lets(blocks)
         out.append((entry_name(spec.kernel_name, key) if key else spec.kernel_name, t, key))
     return out

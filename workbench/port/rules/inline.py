@@ -84,8 +84,8 @@ class Inline:
 
     def return_statement(self, stmt: ast.Return):
         if not self.inline_stack:
-            if stmt.value is None:
-                return
+            if stmt.value is None:          # one that ends the kernel never gets here
+                self.refuse_return(stmt)
             raise Fail(stmt, "return", "a kernel returns nothing")
         frame = self.inline_stack[-1]
         frame["result"] = self.expr(stmt.value, hint=frame["name"].lstrip("_")) \

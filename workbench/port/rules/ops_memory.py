@@ -10,6 +10,7 @@ import ast
 
 import cuda.tile as ct
 
+from .loops import memory_ops
 from .registry import Family
 from .tokens import after_read, after_write, last_op_token, last_store_token
 from .values import ArrayRef, Fail, Lit, Scalar, Seq, Stmt, Tile, Value, shape_text
@@ -212,7 +213,9 @@ def store(t, call, hint=None):
                        "the full output view; the launcher must keep it in range")
     part = full_view(t, arr, shape)
     idx = ", ".join(v.expr for v in index)
-    if t.loop_stack and not parallel_store(t, arr, index):
+    if t.loop_stack and parallel_store(t, arr, index) and chained_parallel(t, arr):
+        parallel_store_chained(t, arr, part, tile, idx, latency, tma)
+    elif t.loop_stack and not parallel_store(t, arr, index):
         # cuTile orders this store after the previous iteration's (a loop-carried token):
         # the raw store takes and gives the token
         token = last_op_token(t, arr)
@@ -236,6 +239,37 @@ def parallel_store(t, arr: ArrayRef, index) -> bool:
         return False
     return frame["memory_ops"].get(arr.name, 0) == 1 and \
         any(v.origin == "loop" and v.expr == frame["var"] for v in index)
+
+
+def chained_parallel(t, arr: ArrayRef) -> bool:
+    """Whether a loop-parallel store's token flows on: an enclosing loop carries the array's
+    token (the store takes the enclosing body's), or the array is accessed after the loop."""
+    if len(t.loop_stack) > 1 or t.inline_stack:     # (the token's DCE drops what is unused)
+        return True
+    loop = t.loop_stack[-1]["node"]
+    end = getattr(loop, "end_lineno", loop.lineno)
+    return any(getattr(n, "lineno", 0) > end for n in t.folded_nodes(t.current_function().body)
+               if memory_ops([n]).get(arr.name))
+
+
+def parallel_store_chained(t, arr: ArrayRef, part: str, tile: Value, idx: str, latency,
+                           tma) -> None:
+    """cuTile's loop-parallel store whose token is waited for later: the store takes the
+    array's token from before the loop, and its token is joined into the array's last-op
+    token, which the loop carries (token_order._try_loop_parallel_store)."""
+    token = last_op_token(t, arr)
+    frame = t.loop_stack[-1]
+    before = frame["entry_tokens"].get(token)
+    if before is None:
+        before = frame["entry_tokens"][token] = t.fresh(f"{token}_at_loop")
+        frame["pre"].append(Stmt("raw", text=f"let {before}: Token = {token};", pure=False))
+    done = t.fresh(f"{arr.name}_stored")
+    lat = "None" if latency is None else f"Some({int(latency)})"
+    t.raw(f"let {done}: Token = unsafe {{ store_view_raw(&{part}, {tile.expr}, [{idx}], "
+          f"Some({before}), ordering::Weak, scope::TileBlock, "
+          f"tma::{'Disabled' if tma is False else 'Enabled'}, {lat}, "
+          f"[{', '.join(['false'] * arr.rank)}]) }};")
+    t.raw(f"{token} = join_tokens(&[{token}, {done}]);")
 
 
 def full_view(t, arr: ArrayRef, shape) -> str:
