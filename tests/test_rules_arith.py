@@ -1,0 +1,88 @@
+"""Arithmetic in drafted ports (workbench/port/rules/passes.py, arith.py): cuTile's
+multiply-add fusion rule (rewrite_patterns.py) on the fixture tests/fixtures/drafter/
+fma_rules.py, first as drafted Rust (no cargo), then drafted, built and diffed against the
+cuTile Python kernel's Tile IR (PASS or PASS_WITH_NOTES). Ports go to tmp_path."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from workbench.argspec import parse_arg
+from workbench.catalog import Case
+from workbench.port.analyze import analyze
+from workbench.port.rules import draft
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "drafter"
+TILE = ["f32[8,128]"]
+KERNELS = {
+    # kernel: (file, args, consts)
+    "fused_terms": ("fma_rules.py", TILE * 4 + ["i32"], {"TILE": 128}),
+    "split_fma": ("fma_rules.py", TILE * 3 + ["i32"], {"TILE": 128}),
+    "renamed_mul": ("fma_rules.py", TILE * 3 + ["i32"], {"TILE": 128}),
+}
+
+
+def kernel_rs(kernel: str) -> str:
+    file, args, consts = KERNELS[kernel]
+    source = (FIXTURES / file).read_text()
+    case = Case(index=0, args=tuple(parse_arg(a) for a in args), consts=consts)
+    d = draft(analyze(source, f"tests/fixtures/drafter/{file}", kernel, [case]), source, kernel)
+    assert d.ok, [str(x) for x in d.diagnostics]
+    return d.files["src/kernel.rs"]
+
+
+def let(rust: str, name: str) -> str:
+    found = re.search(rf"let (?:mut )?{name}: [^=]+= (.*);$", rust, re.M)
+    assert found, f"no let {name} in\n{rust}"
+    return found.group(1)
+
+
+def test_fusion_follows_cutiles_operand_rule():
+    rust = kernel_rs("fused_terms")
+    assert let(rust, "plus").startswith("fma(x_tile, y_tile, z_tile,")
+    assert let(rust, "minus").startswith("fma(x_tile, y_tile, z_tile_neg,")
+    assert let(rust, "z_tile_neg") == "negf(z_tile)"
+    assert let(rust, "rminus").startswith("fma(x_tile_neg, y_tile, z_tile,")
+    # a left mul with a second use fuses nothing: the right one is not tried
+    assert let(rust, "left_blocks") == "twice + prod_4"
+    assert let(rust, "prod_4") == "y_tile * z_tile"
+    # a use that dead code elimination removes first does not count
+    assert let(rust, "after_dead").startswith("fma(y_tile, z_tile, x_tile,")
+    # a different rounding mode or flush-to-zero: no fusion
+    assert let(rust, "rz") == "prod_5 + z_tile"
+    assert let(rust, "ftz_2").startswith("addf(prod_6, y_tile,")
+    # the mul before the loop moves into the fma in the loop
+    assert let(rust, "acc_next").startswith("fma(x_tile, y_tile, acc,")
+
+
+def test_split_loops_fuse_as_one_loop():
+    rust = kernel_rs("split_fma")
+    loops = re.findall(r"for j in .*?\n        \}", rust, re.S)
+    assert len(loops) == 2
+    for body in loops:
+        assert "let u: Tile<f32, { [1, TILE] }> = x_tile * w_tile;" in body
+        assert re.search(r"= fma\(acc, lit_\w+, prod_2,", body), body
+
+
+def test_assignment_is_a_rename_for_fusion():
+    rust = kernel_rs("renamed_mul")
+    assert let(rust, "state_next_2") == "x_tile + prod"
+    assert let(rust, "g_next_2").startswith("fma(g, lit_2_b, y_tile,")
+    assert "g_next: " not in rust
+
+
+@pytest.mark.parametrize("kernel", list(KERNELS))
+def test_fma_fixture_drafts_builds_and_matches(kernel, cli, tmp_path):
+    file, args, consts = KERNELS[kernel]
+    out = tmp_path / "port"
+    command = ["port", f"tests/fixtures/drafter/{file}:{kernel}", "--out", str(out)]
+    for a in args:
+        command += ["--arg", a]
+    for name, value in consts.items():
+        command += ["--const", f"{name}={value}"]
+    result = cli(*command, timeout=900)
+    assert "build          #1 BUILT" in result.stdout, result.stdout + result.stderr
+    assert re.search(r"final verdict: (PASS|PASS_WITH_NOTES)\b", result.stdout), \
+        result.stdout + result.stderr + (out / "src" / "kernel.rs").read_text()
