@@ -1,7 +1,8 @@
-"""Arithmetic in drafted ports (workbench/port/rules/passes.py, arith.py): cuTile's
-multiply-add fusion rule (rewrite_patterns.py) on the fixture tests/fixtures/drafter/
-fma_rules.py, first as drafted Rust (no cargo), then drafted, built and diffed against the
-cuTile Python kernel's Tile IR (PASS or PASS_WITH_NOTES). Ports go to tmp_path."""
+"""Arithmetic in drafted ports (workbench/port/rules/passes.py, ops_create.py, ops_matmul.py):
+cuTile's multiply-add fusion rule (rewrite_patterns.py) on tests/fixtures/drafter/fma_rules.py,
+literals of narrow float types (narrow_literals.py), first as drafted Rust (no cargo), then
+drafted, built and diffed against the cuTile Python kernel's Tile IR (PASS or
+PASS_WITH_NOTES). Ports go to tmp_path."""
 from __future__ import annotations
 
 import re
@@ -21,7 +22,10 @@ KERNELS = {
     "fused_terms": ("fma_rules.py", TILE * 4 + ["i32"], {"TILE": 128}),
     "split_fma": ("fma_rules.py", TILE * 3 + ["i32"], {"TILE": 128}),
     "renamed_mul": ("fma_rules.py", TILE * 3 + ["i32"], {"TILE": 128}),
+    "narrow_literals": ("narrow_literals.py", ["f16[64,32]", "f16[32,32]"] + ["f16[64,32]"] * 2,
+                        {"TILE": 32}),
 }
+BUILT = [*KERNELS, "narrow_literals:bf16"]
 
 
 def kernel_rs(kernel: str) -> str:
@@ -73,9 +77,21 @@ def test_assignment_is_a_rename_for_fusion():
     assert "g_next: " not in rust
 
 
-@pytest.mark.parametrize("kernel", list(KERNELS))
-def test_fma_fixture_drafts_builds_and_matches(kernel, cli, tmp_path):
+def test_narrow_literals_go_through_f32():
+    rust = kernel_rs("narrow_literals")
+    # cuTile's f16 constant of 0.3 holds 0.300048828125: that value, exact in f32, converted
+    assert "constant(0.300048828125f32, shape![TILE, TILE]);" in rust
+    assert let(rust, "fill") == "convert_tile(wide)"
+    # the tf32 matmul accumulates in f32 (cuTile's mma table), no tf32 zero is written
+    assert "mma(x_tile_f32_tf32, w_tile_f32_tf32, acc_2)" in rust
+    assert re.search(r"let acc_2: Tile<f32, [^=]+= constant\(0\.0f32", rust)
+
+
+@pytest.mark.parametrize("kernel", BUILT)
+def test_fixture_drafts_builds_and_matches(kernel, cli, tmp_path):
+    kernel, _, dtype = kernel.partition(":")
     file, args, consts = KERNELS[kernel]
+    args = [a.replace("f16", dtype) for a in args] if dtype else args
     out = tmp_path / "port"
     command = ["port", f"tests/fixtures/drafter/{file}:{kernel}", "--out", str(out)]
     for a in args:
