@@ -1,6 +1,8 @@
-"""Arithmetic in drafted ports (workbench/port/rules/passes.py, ops_create.py, ops_matmul.py):
+"""Arithmetic in drafted ports (workbench/port/rules/passes.py, ops_create.py, ops_matmul.py,
+ops_reduce.py):
 cuTile's multiply-add fusion rule (rewrite_patterns.py) on tests/fixtures/drafter/fma_rules.py,
-literals of narrow float types (narrow_literals.py), first as drafted Rust (no cargo), then
+literals of narrow float types (narrow_literals.py), reductions over every axis
+(reduce_all.py), first as drafted Rust (no cargo), then
 drafted, built and diffed against the cuTile Python kernel's Tile IR (PASS or
 PASS_WITH_NOTES). Ports go to tmp_path."""
 from __future__ import annotations
@@ -24,6 +26,7 @@ KERNELS = {
     "renamed_mul": ("fma_rules.py", TILE * 3 + ["i32"], {"TILE": 128}),
     "narrow_literals": ("narrow_literals.py", ["f16[64,32]", "f16[32,32]"] + ["f16[64,32]"] * 2,
                         {"TILE": 32}),
+    "reduce_all": ("reduce_all.py", ["f32[16,64]", "f32[16,64]"], {"TILE": 64}),
 }
 BUILT = [*KERNELS, "narrow_literals:bf16"]
 
@@ -85,6 +88,13 @@ def test_narrow_literals_go_through_f32():
     # the tf32 matmul accumulates in f32 (cuTile's mma table), no tf32 zero is written
     assert "mma(x_tile_f32_tf32, w_tile_f32_tf32, acc_2)" in rust
     assert re.search(r"let acc_2: Tile<f32, [^=]+= constant\(0\.0f32", rust)
+
+
+def test_reduction_over_every_axis_reduces_axis_0_per_axis():
+    rust = kernel_rs("reduce_all")
+    assert let(rust, "peak_red0") == "reduce_max(x_tile, 0i32)"
+    assert let(rust, "peak_red1") == "reduce_max(peak_red0, 0i32)"
+    assert let(rust, "total") == "total_red1.reshape(shape![1, 1])"
 
 
 @pytest.mark.parametrize("kernel", BUILT)
