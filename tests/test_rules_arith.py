@@ -112,3 +112,19 @@ def test_fixture_drafts_builds_and_matches(kernel, cli, tmp_path):
     assert "build          #1 BUILT" in result.stdout, result.stdout + result.stderr
     assert re.search(r"final verdict: (PASS|PASS_WITH_NOTES)\b", result.stdout), \
         result.stdout + result.stderr + (out / "src" / "kernel.rs").read_text()
+
+
+def test_a_unit_stride_before_the_last_dim_is_refused_before_building():
+    """cutile makes a call's unit strides static in the view and drops them from the strides
+    metadata: a port reading a stride by position would read another dim's (or panic)."""
+    source = (FIXTURES / "gather_scatter.py").read_text()
+    def drafted(x_arg):
+        case = Case(index=0, args=tuple(parse_arg(a) for a in [x_arg, "f32[100]", "f32[64,100]"]),
+                    consts={"N": 100, "TILE": 128})
+        spec = analyze(source, "tests/fixtures/drafter/gather_scatter.py", "gather_rows", [case])
+        return draft(spec, source, "gather_rows")
+    assert drafted("f32[64,100]").ok
+    refused = drafted("f32[64,1]:strides=(1,1)")
+    assert not refused.ok
+    assert any(d.construct == "strides" and "x has stride 1 in dim(s) 0" in d.message
+               for d in refused.diagnostics), [str(d) for d in refused.diagnostics]

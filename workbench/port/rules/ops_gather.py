@@ -78,10 +78,28 @@ def stride_u64(t, arr: ArrayRef, dim: int, shape, node) -> Value:
     if dim == arr.rank - 1:
         return t.let_prologue(f"{arr.name}_stride{dim}", Tile(t.types.of_name("uint64"), shape),
                               f"constant(1u64, shape![{shape_text(shape)}])")
+    refuse_unit_strides(t, arr, node)
     t.helpers.add(("strides", arr.rank))
     stride = t.let(f"{arr.name}_stride{dim}", Scalar(t.types.of_name("int32")),
                    f"get_shape_dim(tensor_strides_{arr.rank}({arr.name}), {dim}i32)")
     return t.fit(u64_of(t, stride, node), shape, node)
+
+
+def refuse_unit_strides(t, arr: ArrayRef, node) -> None:
+    """The strides helper reads the view's dynamic strides by position, which holds only when
+    no stride but the last is 1: cutile 0.4.0 makes every unit stride of a call static in the
+    tensor view (cutile-compiler specialization.rs: `stride_one = strides[i] == 1`), and the
+    `strides` metadata then holds only the others (the position of dim d moves)."""
+    for s in t.spec.specializations:
+        if any(s.constants.get(k) != v for k, v in t.const_values.items()):
+            continue                        # a case of another entry
+        units = s.unit_strides.get(arr.name, [])
+        if units:
+            raise Fail(node, "strides", f"{arr.name} has stride 1 in dim(s) "
+                       f"{', '.join(map(str, units))} (not the last) in case {s.case}: cutile "
+                       "0.4.0 makes each unit stride of a call static in the tensor view "
+                       "(specialization.rs stride_one) and keeps only the others in its strides "
+                       "metadata, so a port reading strides has no fixed position for them")
 
 
 def pointer_and_mask(t, arr: ArrayRef, value: Value, check_bounds: bool, custom, node):
