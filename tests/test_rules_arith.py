@@ -128,3 +128,19 @@ def test_a_unit_stride_before_the_last_dim_is_refused_before_building():
     assert not refused.ok
     assert any(d.construct == "strides" and "x has stride 1 in dim(s) 0" in d.message
                for d in refused.diagnostics), [str(d) for d in refused.diagnostics]
+
+
+def test_a_list_of_arrays_parameter_is_refused_by_name():
+    source = '''import cuda.tile as ct
+
+
+@ct.kernel
+def first_of(xs, out, T: ct.Constant[int]):
+    n = len(xs)
+    ct.store(out, index=(0,), tile=ct.load(xs[0], index=(0,), shape=(T,)) * n)
+'''
+    case = Case(index=0, args=(parse_arg("list[f32[64]]"), parse_arg("f32[64]")), consts={"T": 64})
+    d = draft(analyze(source, "first_of.py", "first_of", [case]), source, "first_of")
+    assert not d.ok
+    assert any(u.construct == "parameter" and "xs is a list of arrays" in u.message
+               for u in d.diagnostics), [str(u) for u in d.diagnostics]

@@ -293,6 +293,7 @@ def analyze(source: str, filename: str, kernel_name: str, cases: list[Case]) -> 
             p.values = [case.consts.get(name) for case in cases]
         params.append(p)
     by_name = {p.name: p for p in params}
+    listed: set[str] = set()
     for case in cases:
         dtypes, scalars, units = {}, {}, {}
         if len(case.args) == len(runtime):
@@ -301,6 +302,12 @@ def analyze(source: str, filename: str, kernel_name: str, cases: list[Case]) -> 
                 if arg.dtype not in p.dtypes:
                     p.dtypes.append(arg.dtype)
                 dtypes[name] = arg.dtype
+                if getattr(arg, "is_list", False) and name not in listed:
+                    listed.add(name)
+                    problems.append({"line": p.line, "construct": "parameter", "message":
+                                     f"{name} is a list of arrays: a cutile 0.4.0 entry takes "
+                                     "tensors, pointers and scalars only (cuda-async "
+                                     "device_context.rs ValidParamType), no list of tensors"})
                 if arg.is_array:
                     strides = arg.effective_strides()
                     units[name] = [d for d, st in enumerate(strides[:-1]) if st == 1]
