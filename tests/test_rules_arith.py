@@ -27,6 +27,7 @@ KERNELS = {
     "narrow_literals": ("narrow_literals.py", ["f16[64,32]", "f16[32,32]"] + ["f16[64,32]"] * 2,
                         {"TILE": 32}),
     "reduce_all": ("reduce_all.py", ["f32[16,64]", "f32[16,64]"], {"TILE": 64}),
+    "rescale": ("liveness.py", ["f16[256]", "f16[256]", "i32"], {"TILE": 64, "WIDE": True}),
 }
 BUILT = [*KERNELS, "narrow_literals:bf16"]
 
@@ -95,6 +96,11 @@ def test_reduction_over_every_axis_reduces_axis_0_per_axis():
     assert let(rust, "peak_red0") == "reduce_max(x_tile, 0i32)"
     assert let(rust, "peak_red1") == "reduce_max(peak_red0, 0i32)"
     assert let(rust, "total") == "total_red1.reshape(shape![1, 1])"
+
+
+def test_a_value_assigned_first_in_a_constant_branch_is_not_carried():
+    rust = kernel_rs("rescale")
+    assert "let mut acc" in rust and "let mut t" not in rust
 
 
 @pytest.mark.parametrize("kernel", BUILT)

@@ -137,21 +137,41 @@ class Loops:
         after the loop, or carried by an enclosing loop (cuTile carries only live values)."""
         if any(name in frame["carried"] for frame in self.loop_stack):
             return True
-        for s in stmt.body:
-            reads = {n.id for n in ast.walk(s) if isinstance(n, ast.Name)
-                     and isinstance(n.ctx, ast.Load)}
-            if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name):
-                reads.add(s.target.id)
-            if name in reads:
-                return True
-            if name in assigned_names([s]) and not isinstance(s, (ast.If, ast.For)):
-                break
+        if self.first_use(stmt.body, name) == "read":
+            return True
         end = getattr(stmt, "end_lineno", stmt.lineno)
         for event in name_events(self.current_function().body, name):
             line, kind = event
             if line > end:
                 return kind == "read"       # read again before any reassignment: live
         return False
+
+    def first_use(self, stmts, name: str) -> str | None:
+        """"read" when `stmts` may read `name` before assigning it, "write" when they assign
+        it first on every path, else None. An `if` on constants is its taken branch (cuTile
+        folds it); a runtime `if` assigns only when both branches do; a nested loop only reads."""
+        for s in stmts:
+            if isinstance(s, ast.If):
+                test = self.folded_test(s.test)
+                if isinstance(test, bool):
+                    found = self.first_use(s.body if test else s.orelse, name)
+                else:
+                    if name in loaded_names(s.test):
+                        return "read"
+                    sides = (self.first_use(s.body, name), self.first_use(s.orelse, name))
+                    found = "read" if "read" in sides else \
+                        "write" if sides == ("write", "write") else None
+                if found:
+                    return found
+                continue
+            reads = loaded_names(s)
+            if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name):
+                reads.add(s.target.id)
+            if name in reads:
+                return "read"
+            if name in assigned_names([s]) and not isinstance(s, (ast.For, ast.While)):
+                return "write"
+        return None
 
     def current_function(self) -> ast.FunctionDef:
         return self.inline_stack[-1]["node"] if self.inline_stack else self.fn
@@ -169,3 +189,7 @@ class Loops:
         for s in hoisted:
             self.emit(s)
         return kept
+
+
+def loaded_names(node) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
