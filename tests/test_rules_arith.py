@@ -28,8 +28,9 @@ KERNELS = {
                         {"TILE": 32}),
     "reduce_all": ("reduce_all.py", ["f32[16,64]", "f32[16,64]"], {"TILE": 64}),
     "rescale": ("liveness.py", ["f16[256]", "f16[256]", "i32"], {"TILE": 64, "WIDE": True}),
+    "row_total": ("single_element.py", ["f32[16,64]", "f32[16]"], {"TILE": 64}),
 }
-BUILT = [*KERNELS, "narrow_literals:bf16"]
+BUILT = [*KERNELS, "narrow_literals:bf16", "row_total:f16"]
 
 
 def kernel_rs(kernel: str) -> str:
@@ -103,11 +104,18 @@ def test_a_value_assigned_first_in_a_constant_branch_is_not_carried():
     assert "let mut acc" in rust and "let mut t" not in rust
 
 
+def test_a_one_element_pointer_assumes_its_element_alignment():
+    rust = kernel_rs("row_total")
+    assert "let x_ptrs_a: PointerTile<*mut f32, { [] }> = unsafe { assume_div_by::<_, 4>(x_ptrs) };" \
+        in rust
+    assert "assume_div_by::<_, 4>(totals_ptrs)" in rust
+
+
 @pytest.mark.parametrize("kernel", BUILT)
 def test_fixture_drafts_builds_and_matches(kernel, cli, tmp_path):
     kernel, _, dtype = kernel.partition(":")
     file, args, consts = KERNELS[kernel]
-    args = [a.replace("f16", dtype) for a in args] if dtype else args
+    args = [a.replace("f16", dtype).replace("f32", dtype) for a in args] if dtype else args
     out = tmp_path / "port"
     command = ["port", f"tests/fixtures/drafter/{file}:{kernel}", "--out", str(out)]
     for a in args:

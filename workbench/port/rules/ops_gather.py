@@ -11,7 +11,7 @@ at the top of the kernel; the others come from the tensor view's `strides` metad
 compiler op `Tensor::shape()` uses (`return_type_meta_field`, field "strides")."""
 from __future__ import annotations
 
-from .dtypes import DT, PromotionError, promote_dt
+from .dtypes import DT, PromotionError, bits, promote_dt
 from .registry import Family
 from .tokens import after_read, after_write, last_op_token, last_store_token
 from .values import ArrayRef, Const, Fail, Lit, Scalar, Seq, Tile, Value, broadcast_shape, shape_text
@@ -136,6 +136,10 @@ def pointer_and_mask(t, arr: ArrayRef, value: Value, check_bounds: bool, custom,
         base = t.let_typed(f"{arr.name}_base_b", pointer(shape),
                            f"{base}.broadcast(shape![{shape_text(shape)}])")
     ptrs = t.let_typed(f"{arr.name}_ptrs", pointer(shape), f"addptr_tile({base}, {offset.expr})")
+    aligned = element_alignment(arr.dtype) if all(d == "1" for d in shape) else 1
+    if aligned > 1:
+        ptrs = t.let_typed(f"{arr.name}_ptrs_a", pointer(shape),
+                           f"unsafe {{ assume_div_by::<_, {aligned}>({ptrs}) }}")
     if custom is not None:
         if not isinstance(custom.kind, Tile) or not custom.kind.dtype.boolean:
             raise Fail(node, "mask", "the mask must be a bool tile")
@@ -143,6 +147,16 @@ def pointer_and_mask(t, arr: ArrayRef, value: Value, check_bounds: bool, custom,
         mask = custom if mask is None else t.let("mask", custom.kind,
                                                  f"andi({mask.expr}, {custom.expr})")
     return ptrs, mask, shape
+
+
+def element_alignment(dt: DT) -> int:
+    """cuTile's divisibility of a single-element pointer (dataflow_analysis.py PointerOffset:
+    gcd(the base's div_by, the offset's div_by x the element's bytes), tiles of one element
+    only; written in `assume div_by` by propagate_divby.py). A base is at least element-aligned
+    and the offset divisible by 1, so the element's size is the part the drafter knows."""
+    if dt.uniform is None or bits(dt.uniform) % 8:
+        return 1
+    return bits(dt.uniform) // 8
 
 
 def latency_of(t, args) -> int:
