@@ -154,9 +154,10 @@ def element_alignment(dt: DT) -> int:
     gcd(the base's div_by, the offset's div_by x the element's bytes), tiles of one element
     only; written in `assume div_by` by propagate_divby.py). A base is at least element-aligned
     and the offset divisible by 1, so the element's size is the part the drafter knows."""
-    if dt.uniform is None or bits(dt.uniform) % 8:
+    widths = {bits(n) for n in dt.names}          # a generic type: one width in every case
+    if len(widths) != 1 or next(iter(widths)) % 8:
         return 1
-    return bits(dt.uniform) // 8
+    return next(iter(widths)) // 8
 
 
 def latency_of(t, args) -> int:
