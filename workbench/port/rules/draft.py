@@ -80,6 +80,7 @@ def translate_once(spec, fn, scope, types, tested, by_dtype=False):
         t = Translator(spec, fn, scope, consts, entry_types)
         t.run()
         blocks = [t.prologue, t.blocks[0]]
+        eliminate_dead_lets(blocks)     # cuTile fuses after its dead code elimination
         fuse_fma(blocks, t.fresh)
         eliminate_dead_tokens(blocks, set(t.token_vars.values()) | set(t.stored_vars.values()),
                               t.fresh)

@@ -1,8 +1,11 @@
 """Matrix multiply-accumulate: `ct.mma(a, b, acc)` (mixed accumulators: f16 x f16 + f32, tf32
 operands after ct.astype), `ct.matmul(a, b)` / `a @ b` (cuTile: mma into a zero accumulator of
-the promoted dtype)."""
+the operands' mma dtype, converted back to the operands' dtype)."""
 from __future__ import annotations
 
+from cuda.tile import _datatype as cdt
+
+from .dtypes import DT, cutile_dtype
 from .registry import Family
 from .values import Fail, Tile, shape_text
 
@@ -36,11 +39,15 @@ def matmul(t, node, hint):
     args = t.bind_args("matmul", node)
     a, b = t.expr(args["x"]), t.expr(args["y"])
     check_mma(node, a, b)
-    acc_dt = a.kind.dtype if not a.kind.dtype.integral else t.types.of_name("int32")
+    # cuTile: a zero accumulator of the mma dtype its table gives the operands' dtype (f32
+    # for f16 / bf16 / tf32 / fp8), then the product converted back to the operands' dtype
+    acc_dt = DT(tuple(cdt._resolve_mma_supported_dtype(cutile_dtype(n), cutile_dtype(n)).name
+                      for n in a.kind.dtype.names))
     shape = (a.kind.shape[0], b.kind.shape[1])
     zero = t.types.literal(0, acc_dt, node)
     acc = t.let("acc", Tile(acc_dt, shape), f"constant({zero}, shape![{shape_text(shape)}])")
-    return t.let(hint or "matmul", Tile(acc_dt, shape), f"mma({a.expr}, {b.expr}, {acc.expr})")
+    product = t.let(hint or "matmul", Tile(acc_dt, shape), f"mma({a.expr}, {b.expr}, {acc.expr})")
+    return t.convert(product, a.kind.dtype, node)
 
 
 FAMILY.refuse("mma_scaled", "block-scaled mma (cutile mmaf_scaled) takes packed scale tiles; "

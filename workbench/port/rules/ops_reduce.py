@@ -24,13 +24,12 @@ def reduction(t, node, hint, fname):
         x = t.scalar_tile(x, node)
     if not isinstance(x.kind, Tile) or not x.kind.shape:
         raise Fail(node, f"ct.{fname}", "the argument must be a tile of rank >= 1")
-    if "axis" not in args or t.static_value(args["axis"], "axis") is None:
-        raise Fail(node, f"ct.{fname}", "a reduction over every axis (axis=None) is not "
-                                        "ported; give one integer axis")
-    axis = t.static_value(args["axis"], "axis")
-    if not isinstance(axis, int):
-        raise Fail(node, f"ct.{fname}", "only one integer axis is ported")
+    axis = t.static_value(args["axis"], "axis") if "axis" in args else None
     keepdims = t.static_bool(args.get("keepdims"), "keepdims", False)
+    if axis is None:
+        return every_axis(t, x, fname, hint, keepdims)
+    if not isinstance(axis, int):
+        raise Fail(node, f"ct.{fname}", "only one integer axis or axis=None is ported")
     rank = len(x.kind.shape)
     ax = axis % rank
     reduced = tuple(d for i, d in enumerate(x.kind.shape) if i != ax)
@@ -44,6 +43,20 @@ def reduction(t, node, hint, fname):
         # cutile types a reduction's result with numbers ({[64]}); an identity convert_tile
         # (no op) gives it the constants' names, so binary ops with other tiles compile
         r = t.let(f"{r.expr}_t", Tile(x.kind.dtype, reduced), f"convert_tile({r.expr})")
+    return r
+
+
+def every_axis(t, x, fname, hint, keepdims):
+    """axis=None as cuTile lowers it (_ir/ops.py reduce): axis 0 reduced once per axis, then
+    a reshape to the result shape (all ones with keepdims)."""
+    r = x
+    for n in range(len(x.kind.shape)):
+        rest = r.kind.shape[1:]
+        r = t.let(f"{hint or fname}_red{n}", Tile(x.kind.dtype, rest),
+                  f"{REDUCE[fname]}({r.expr}, 0i32)")
+    if keepdims:
+        ones = ("1",) * len(x.kind.shape)
+        r = t.let(hint or fname, Tile(x.kind.dtype, ones), f"{r.expr}.reshape(shape![{shape_text(ones)}])")
     return r
 
 
