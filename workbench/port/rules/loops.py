@@ -239,7 +239,3 @@ class Loops:
         for s in hoisted:
             self.emit(s)
         return kept
-
-
-def loaded_names(node) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
