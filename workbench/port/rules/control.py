@@ -108,6 +108,14 @@ class Control:
         # the branch's statements join the enclosing block: Python folds the `if` away
         self.block(stmt.body if taken else stmt.orelse)
 
+    def static_test(self, test) -> bool | None:
+        """An `if` test's truth where this entry's constants decide it, else None (runtime,
+        or constants not known yet)."""
+        try:
+            return bool(self.static_value(test, "if"))
+        except (Fail, NeedConstants, NeedDtypes):
+            return None
+
     def if_expression(self, node: ast.IfExp, hint) -> Value:
         test = self.condition(node.test)
         if isinstance(test, bool):

@@ -5,6 +5,7 @@ loop variable against a bound cutile cannot relate to the arrays make the entry 
 from __future__ import annotations
 
 import ast
+import copy
 
 from .values import IDENT, Fail, Scalar, Stmt, Tile, Value, assigned_names
 
@@ -14,15 +15,33 @@ MEMORY_FUNCTIONS = {"load", "store", "gather", "scatter", "atomic_add", "atomic_
                     "atomic_cas"}
 
 
-def memory_ops(body) -> dict[str, int]:
-    """How many memory operations each array name takes in a loop body (as written)."""
+def memory_ops(body, taken=lambda test: None) -> dict[str, int]:
+    """How many memory operations each array name takes in a loop body: as written, but only
+    the taken arm of an `if` whose test `taken` decides (True / False; None: a runtime `if`),
+    since cuTile folds a constant `if` away before it orders memory."""
     counts: dict[str, int] = {}
-    for node in ast.walk(ast.Module(body=list(body), type_ignores=[])):
+    for node in ast.walk(ast.Module(body=fold_static_ifs(body, taken), type_ignores=[])):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
                 and node.func.attr in MEMORY_FUNCTIONS and node.args \
                 and isinstance(node.args[0], ast.Name):
             counts[node.args[0].id] = counts.get(node.args[0].id, 0) + 1
     return counts
+
+
+def fold_static_ifs(stmts, taken) -> list:
+    """`stmts` with every `if` that `taken` decides replaced by its taken arm (nested too)."""
+    out = []
+    for s in stmts:
+        if isinstance(s, ast.If):
+            branch = taken(s.test)
+            if branch is not None:
+                out += fold_static_ifs(s.body if branch else s.orelse, taken)
+                continue
+        if isinstance(s, (ast.For, ast.While, ast.If)):
+            s = copy.copy(s)
+            s.body, s.orelse = fold_static_ifs(s.body, taken), fold_static_ifs(s.orelse, taken)
+        out.append(s)
+    return out
 
 
 def name_events(stmts, name: str):
@@ -102,7 +121,7 @@ class Loops:
         saved = self.env.get(stmt.target.id)
         self.env[stmt.target.id] = Value(Scalar(self.types.of_name("int32")), var, origin="loop")
         self.loop_stack.append({"carried": carried, "var": var, "bound": stop_value,
-                                "loads": [], "memory_ops": memory_ops(stmt.body),
+                                "loads": [], "memory_ops": memory_ops(stmt.body, self.static_test),
                                 "regions": len(self.regions),
                                 "split": self.split_candidate(stmt, step)})
         try:
