@@ -247,3 +247,24 @@ def test_launch_rules_agree_with_the_corpus_manifest():
 def _names(rule: str) -> set[str]:
     """The names a corpus manifest rule reads."""
     return set(re.findall(r"[A-Za-z_]\w*", rule))
+
+
+def test_raw_arrays_scalars_carry_the_names_the_emitter_hints():
+    """cutile's launcher derives a divisibility hint for every integer scalar and raw pointer
+    parameter by its name on every call; the emitter hints `<array>`, `<array>_shape<d>` and
+    `<array>_stride<d>` (workbench/rust/emit.py). A port whose parameters are named otherwise
+    is diffed without facts the GPU runs with."""
+    from workbench.rust.manifest import load_manifest
+    checked = 0
+    for op in ENTRIES:
+        if not has_port(op):
+            continue
+        manifest = load_manifest(op)
+        kernel = (op.port_folder / "src" / "kernel.rs").read_text()
+        for name in manifest.raw:
+            params = [name] + [f"{name}_{kind}{d}" for kind in ("shape", "stride")
+                               for d in range(manifest.tensors[name].rank)]
+            missing = [p for p in params if not re.search(rf"\b{p}\s*:", kernel)]
+            assert not missing, f"{op.name}: no entry parameter named {missing}"
+            checked += 1
+    assert checked >= 10
