@@ -154,3 +154,91 @@ def test_hoist_branch_constants_moves_a_branch_constant_before_its_if_and_nothin
     kept = normalize(parse(text), ["hoist_branch_constants"])
     branch = next(op for op in kept.walk() if op.name == "if")
     assert branch.regions[0].block.ops[0].name == "constant"
+
+
+PASSTHROUGH = """entry @k(%arg0: tile<i32>, %arg1: tile<i1>, %arg2: tile<8xf32>) {
+  %1 = constant <i32: 0> : tile<i32>
+  %2 = constant <i32: 1> : tile<i32>
+  %3:2 = for %r0 in (%1 to %arg0, step %2) : tile<i32> iter_values(%r1 = %arg2, %r2 = %arg2) -> (tile<8xf32>, tile<8xf32>) {
+    %4:3 = if %arg1 -> (tile<8xf32>, tile<8xf32>, tile<8xf32>) {
+      %5 = addf %r2, %r2 : tile<8xf32>
+      yield %r1, %5, %r2 : tile<8xf32>, tile<8xf32>, tile<8xf32>
+    } else {
+      yield %r1, %r2, %r2 : tile<8xf32>, tile<8xf32>, tile<8xf32>
+    }
+    %6 = addf %4#0, %4#1 : tile<8xf32>
+    %7 = mulf %6, %4#2 : tile<8xf32>
+    continue %7, %4#1 : tile<8xf32>, tile<8xf32>
+  }
+  return
+}
+"""
+
+
+def test_passthrough_if_results_are_the_values_they_pass():
+    text = print_module(normalize(parse(PASSTHROUGH), ["canonical_names", "commutative_operands"]))
+    assert "%4 = if %arg1 -> (tile<8xf32>) {" in text           # only the changed one stays
+    assert "yield %5 : tile<8xf32>" in text and "yield %r2 : tile<8xf32>" in text
+    assert "%6 = addf %r1, %4 " in text and "%7 = mulf %6, %r2 " in text
+    assert "continue %7, %4 " in text
+    kept = print_module(normalize(parse(PASSTHROUGH), ["canonical_names",
+                                                       "passthrough_if_results"]))
+    assert "%4:3 = if" in kept
+
+
+def test_an_if_result_a_branch_changes_is_kept():
+    text = PASSTHROUGH.replace("yield %r1, %r2, %r2 : tile<8xf32>, tile<8xf32>, tile<8xf32>",
+                               "yield %5, %r2, %r1 : tile<8xf32>, tile<8xf32>, tile<8xf32>")
+    text = text.replace("    } else {\n", "    } else {\n      %5 = mulf %r1, %r1 : tile<8xf32>\n")
+    assert "%4:3 = if" in print_module(normalize(parse(text), ["canonical_names"]))
+
+
+EARLY_RETURN = """entry @k(%arg0: tile<i1>, %arg1: tile<i1>, %arg2: tile<8xf32>) {
+  %0 = make_token : token
+  %1 = if %arg0 -> (token) {
+    %2 = print_tko %arg2 token = %0 : tile<8xf32> -> token
+    return
+  } else {
+    yield %0 : token
+  }
+  if %arg1 {
+    return
+  } else {
+  }
+  %3 = addf %arg2, %arg2 : tile<8xf32>
+  %4 = print_tko %3 token = %1 : tile<8xf32> -> token
+  return
+}
+"""
+
+SUNK = """entry @k(%arg0: tile<i1>, %arg1: tile<i1>, %arg2: tile<8xf32>) {
+  %0 = make_token : token
+  if %arg0 {
+    %2 = print_tko %arg2 token = %0 : tile<8xf32> -> token
+  } else {
+    if %arg1 {
+    } else {
+      %3 = addf %arg2, %arg2 : tile<8xf32>
+      %4 = print_tko %3 token = %0 : tile<8xf32> -> token
+    }
+  }
+  return
+}
+"""
+
+
+def test_sink_after_return_reads_an_early_return_as_an_if_else():
+    def text(source, disabled=()):
+        return print_module(normalize(parse(source), ["canonical_names", *disabled]))
+    assert text(EARLY_RETURN) == text(SUNK)
+    assert text(EARLY_RETURN, ["sink_after_return"]) != text(SUNK, ["sink_after_return"])
+
+
+def test_ops_after_an_if_that_does_not_return_stay_after_it():
+    source = EARLY_RETURN.replace("    return\n  } else {\n    yield %0", "  } else {\n    yield %0")
+    source = source.replace("-> (token) {\n    %2 = print_tko %arg2 token = %0 : tile<8xf32> -> token\n  }",
+                            "-> (token) {\n    %2 = print_tko %arg2 token = %0 : tile<8xf32> -> token\n    yield %2 : token\n  }")
+    normalized = normalize(parse(source), ["canonical_names"])
+    assert [op.name for op in normalized.entries[0].block.ops][-2:] == ["if", "return"]
+    first_if = next(op for op in normalized.entries[0].block.ops if op.name == "if")
+    assert first_if.results                  # both branches reach what follows: kept

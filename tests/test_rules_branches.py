@@ -65,7 +65,7 @@ def test_runtime_if_yields_what_the_branches_assign():
 
 
 @pytest.mark.parametrize("kernel, line, words", [
-    ("early_exit", 12, "`return` under a runtime `if`"),
+    ("return_in_loop", 12, "`return` under a runtime `if` that does not end the kernel"),
     ("python_constant", 19, "k is a Python constant in both branches"),
     ("tuple_in_branch", 32, "pair gets a tuple in a branch"),
 ])

@@ -30,6 +30,23 @@ FAMILIES = {
     "runtime_if": ("branches.py:clamp_rows", ["f32[64,128]"] * 3 + ["i32", "f32"],
                    ["TILE=128", "SCALE=True"]),
     "loop_split": ("branches.py:causal_sum", ["f32[64,128]", "f32[64,128]", "i32"], ["TILE=128"]),
+    "loop_counter_and_tokens": ("loop_carry.py:walk_blocks", ["f32[1024]", "f32[64]", "f32[64]"],
+                                ["STEPS=8", "TILE=64"]),
+    "loop_parallel_store_folded": ("loop_carry.py:copy_rows", ["f32[64,64]"] * 3,
+                                   ["ROWS=8", "TILE=64", "TWICE=True"]),
+    "loop_parallel_store_nested": ("loop_carry.py:nested_rows",
+                                   ["f32[64,512]", "f32[64,512]", "f32[64,64]"],
+                                   ["ROWS=64", "COLS=8", "TILE=64"]),
+    "if_unused_token": ("loop_carry.py:guarded_scatter", ["f32[256]", "f32[256]", "i32"],
+                        ["TILE=64"]),
+    "if_in_loop": ("loop_carry.py:damped_sum", ["f32[64,128]", "f32[64,128]", "i32"],
+                   ["STEPS=8", "TILE=128"]),
+    "loop_retyped_not_carried": ("loop_carry.py:retyped_in_loop",
+                                 ["f16[1024]", "f32[64]", "i32"], ["STEPS=8", "TILE=64"]),
+    "early_return": ("early_return.py:guarded_rows", ["f32[64,128]", "f32[64,128]", "i32[4]"],
+                     ["TILE=128"]),
+    "early_return_chain": ("early_return.py:clipped_copy", ["f32[1024]", "f32[1024]", "i32[4]"],
+                           ["TILE=64"]),
 }
 
 

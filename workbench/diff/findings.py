@@ -16,6 +16,7 @@ from ..ir.printer import op_header
 from .align import CHANGED, EXTRA, MISSING, MOVED, Alignment, OpPair, _attr_text
 from .fact_findings import fact_findings
 from .facts import FactContext
+from .token_order import TOKEN_OPS, TokenOrder, order_difference
 
 CRITICAL, PERF, HINT, ARITHMETIC, NOISE = "critical", "perf", "hint", "arithmetic", "noise"
 SEVERITY = {CRITICAL: "error", PERF: "error", ARITHMETIC: "error", HINT: "warning",
@@ -75,8 +76,9 @@ def noise_catalog() -> dict[str, dict]:
         return tomllib.load(f)
 
 
-def classify(pair: OpPair) -> list[tuple[str, str, str, str | None]]:
-    """(category, kind, detail, noise_id) for one aligned pair; [] when they agree."""
+def classify(pair: OpPair, orders=None) -> list[tuple[str, str, str, str | None]]:
+    """(category, kind, detail, noise_id) for one aligned pair; [] when they agree. `orders`
+    (pair -> its token-order finding or None) reads what a memory op waits for."""
     if pair.status == MISSING:
         return [_one_sided(pair.left, pair.parent, "missing in the port")]
     if pair.status == EXTRA:
@@ -87,7 +89,8 @@ def classify(pair: OpPair) -> list[tuple[str, str, str, str | None]]:
     if pair.status == MOVED and not pair.operand_mismatch:
         found.append((NOISE, "reordered", f"{pair.left.name} in another order", "reordered"))
     if pair.operand_mismatch:
-        found.append(_operands(pair))
+        ordered = orders(pair) if orders and _only_token_differs(pair) else None
+        found.append(ordered or _operands(pair))
     return found
 
 
@@ -187,8 +190,9 @@ def findings_for(alignment: Alignment, left_lines, right_lines, left_src, right_
         out.append(Finding(NOISE, "unused_arguments",
                            "entry arguments no op uses: " + ", ".join(alignment.unused_args),
                            None, None, "unused_entry_argument"))
+    orders = token_orders(alignment)
     for pair in alignment.pairs:
-        for category, kind, detail, noise_id in classify(pair):
+        for category, kind, detail, noise_id in classify(pair, orders):
             out.append(Finding(category, kind, detail,
                                describe_side(pair.left, left_lines, left_src),
                                describe_side(pair.right, right_lines, right_src), noise_id))
@@ -196,3 +200,42 @@ def findings_for(alignment: Alignment, left_lines, right_lines, left_src, right_
         out.append(Finding(category, kind, detail, describe_side(left, left_lines, left_src),
                            describe_side(right, right_lines, right_src), noise_id, fact))
     return out
+
+
+def token_orders(alignment: Alignment):
+    """pair -> the finding on what its memory op waits for on each side (token_order.py),
+    for ops that differ only in their token."""
+    graphs: dict[int, TokenOrder] = {}
+    for left, right in alignment.entries:
+        for entry in (left, right):
+            graph = TokenOrder(entry.block)
+            for op in entry.walk():
+                graphs[id(op)] = graph
+
+    def finding(pair: OpPair):
+        name = pair.left.name
+        left, right = graphs.get(id(pair.left)), graphs.get(id(pair.right))
+        if name not in TOKEN_OPS or left is None or right is None:
+            return None
+        dropped, added = order_difference(pair, left, right, alignment.pairs)
+        if not dropped and not added:
+            if name in LOAD_OPS and not left.waits_for(pair.left):
+                return NOISE, "token", f"`{name}` on another token", "readonly_load_token"
+            return NOISE, "token", f"`{name}` on another token that waits for the same ops", \
+                "token_same_order"
+        if dropped:
+            extra = f"; it waits for {_ops_text(added)} instead" if added else ""
+            return CRITICAL, "token_order", (
+                f"`{name}` is ordered after fewer memory ops in the port (a coarser order: an "
+                f"ordering the reference has is gone): it no longer waits for "
+                f"{_ops_text(dropped)}{extra}"), None
+        return PERF, "token_order", (
+            f"`{name}` is ordered after more memory ops in the port (a finer order: correct, "
+            f"but it serializes what the reference leaves free): it also waits for "
+            f"{_ops_text(added)}"), None
+
+    return finding
+
+
+def _ops_text(ops: list[Operation]) -> str:
+    return ", ".join(sorted(f"`{o.name}` (IR line {o.line})" for o in ops))

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
 
 from .attrs import rule_sort_dict_attrs, rule_target_hints
+from .branch_results import rule_passthrough_if_results, rule_sink_after_return
 from .fold import rule_fold_splat
 from .hoist import rule_hoist_branch_constants, rule_hoist_invariant
 from .locations import resolve_locations
@@ -298,12 +299,18 @@ def _print_body(op: Operation) -> str:
 
 
 RULES: list[Rule] = [
+    Rule("sink_after_return", "ops after an `if` whose other branch returns moved into the "
+         "branch that reaches them (an early return read as an if/else)",
+         rule_sink_after_return),
     Rule("hoist_invariant", "pure loop-invariant ops moved out of loop bodies (tileiras "
          "hoists them either way)", rule_hoist_invariant),
     Rule("fold_splat", "broadcast(reshape(scalar constant)) written as the splat constant it is",
          rule_fold_splat),
     Rule("hoist_branch_constants", "constants moved out of `if` branches to just before the `if`",
          rule_hoist_branch_constants),
+    Rule("passthrough_if_results", "`if` results both branches yield unchanged from before "
+         "the `if` replaced by that value (cutile yields every loop-carried value)",
+         rule_passthrough_if_results),
     Rule("cse_pure", "repeated constants, block-id reads and fresh tokens merged into the first",
          rule_cse_pure),
     Rule("fold_assumes", "assume chains folded into one `assume P1, P2, %root` per predicate set",

@@ -13,6 +13,7 @@ from .arith import Arithmetic
 from .attributes import Attributes
 from .broadcast import Broadcasting
 from .control import Control
+from .early_return import EarlyReturn
 from .inline import Inline
 from .loop_split import LoopSplit
 from .loops import Loops
@@ -25,7 +26,7 @@ from .values import (RESERVED, ArrayRef, Const, DType, Fail, Func, Lit, Scalar, 
 
 
 class Translator(Control, RuntimeIf, Inline, Attributes, Arithmetic, Broadcasting, Loops,
-                 LoopSplit):
+                 LoopSplit, EarlyReturn):
     def __init__(self, spec: KernelSpec, fn: ast.FunctionDef, scope: ModuleScope | None = None,
                  const_values: dict[str, object] | None = None,
                  types: KernelTypes | None = None):
@@ -40,7 +41,8 @@ class Translator(Control, RuntimeIf, Inline, Attributes, Arithmetic, Broadcastin
         self.prologue: list[Stmt] = []                 # constants cuTile puts at the top
         self.token_vars: dict[str, str] = {}           # array -> its `let mut` last-op token
         self.stored_vars: dict[str, str] = {}          # array -> its last-store token (in place)
-        self.inplace = inplace_arrays(fn)              # arrays read and written
+        self.inplace: set[str] = set()                 # arrays read and written (run())
+        self.token_order: dict[str, int] = {}          # array -> the order of its first token
         self.scope_ids: list[int] = [0]
         self.next_scope = 1
         self.used: set[str] = set(RESERVED) | {g for g, _ in self.types.generics}
@@ -159,15 +161,18 @@ class Translator(Control, RuntimeIf, Inline, Attributes, Arithmetic, Broadcastin
         body = self.fn.body
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
             body = body[1:]
+        self.inplace = inplace_arrays(self.folded_nodes(body))
+        self.tail = True
         self.block(body)
 
     def block(self, stmts):
-        for stmt in stmts:
+        for stmt, tail in self.tail_positions(stmts):
             if self.inline_stack:          # a helper's statement: its failure fails the call
                 if self.inline_stack[-1]["returned"]:
                     return
                 self.statement(stmt)
                 continue
+            saved, self.tail = self.tail, tail
             try:
                 self.statement(stmt)
             except Fail as f:
@@ -176,6 +181,8 @@ class Translator(Control, RuntimeIf, Inline, Attributes, Arithmetic, Broadcastin
                         if target is not None else set()
                 if not f.follows:
                     self.diag(f.line, f.construct, f.message)
+            finally:
+                self.tail = saved
 
     def statement(self, stmt):
         if isinstance(stmt, ast.Assign):
@@ -240,6 +247,8 @@ class Translator(Control, RuntimeIf, Inline, Attributes, Arithmetic, Broadcastin
 
     def bind(self, name: str, value: Value, stmt):
         carried = self.loop_stack and name in self.loop_stack[-1]["carried"]
+        if carried and isinstance(value.kind, (Lit, Const)):
+            value = self.carried_constant(name, value, stmt)
         if isinstance(value.kind, (ArrayRef, Lit, DType, Const, Seq, Static, Func)):
             if carried:
                 raise Fail(stmt, "assignment", f"{name} is loop-carried but assigned a "

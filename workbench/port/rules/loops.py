@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ast
 
-from .values import IDENT, Fail, Scalar, Stmt, Tile, Value, assigned_names
+from .values import IDENT, Const, Fail, Lit, Scalar, Stmt, Tile, Value, assigned_names
 
 
 MEMORY_FUNCTIONS = {"load", "store", "gather", "scatter", "atomic_add", "atomic_and",
@@ -14,10 +14,10 @@ MEMORY_FUNCTIONS = {"load", "store", "gather", "scatter", "atomic_add", "atomic_
                     "atomic_cas"}
 
 
-def memory_ops(body) -> dict[str, int]:
-    """How many memory operations each array name takes in a loop body (as written)."""
+def memory_ops(nodes) -> dict[str, int]:
+    """How many memory operations each array name takes among a loop body's AST nodes."""
     counts: dict[str, int] = {}
-    for node in ast.walk(ast.Module(body=list(body), type_ignores=[])):
+    for node in nodes:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
                 and node.func.attr in MEMORY_FUNCTIONS and node.args \
                 and isinstance(node.args[0], ast.Name):
@@ -85,6 +85,10 @@ class Loops:
             raise Fail(stmt, "for", "the loop variable must be one name")
         start, stop_value, step = self.range_bounds(stmt)
         self.loops += 1
+        for n in sorted(assigned_names(stmt.body)):
+            if n in self.env and isinstance(self.env[n].kind, (Lit, Const)) \
+                    and self.live_across(n, stmt):
+                self.materialize_carried(n, stmt)
         carried = {n for n in assigned_names(stmt.body) if n in self.env
                    and isinstance(self.env[n].kind, (Tile, Scalar))
                    and self.live_across(n, stmt)}
@@ -102,9 +106,10 @@ class Loops:
         saved = self.env.get(stmt.target.id)
         self.env[stmt.target.id] = Value(Scalar(self.types.of_name("int32")), var, origin="loop")
         self.loop_stack.append({"carried": carried, "var": var, "bound": stop_value,
-                                "loads": [], "memory_ops": memory_ops(stmt.body),
+                                "loads": [], "memory_ops": memory_ops(self.folded_nodes(stmt.body)),
                                 "regions": len(self.regions),
-                                "split": self.split_candidate(stmt, step)})
+                                "split": self.split_candidate(stmt, step),
+                                "node": stmt, "pre": [], "entry_tokens": {}})
         try:
             self.block(stmt.body)
         finally:
@@ -121,6 +126,8 @@ class Loops:
                 "cutile cannot relate to the arrays, so the entry is unsafe with "
                 "unchecked_accesses = true; the launcher must keep every index in range")
         kept = self.hoist_invariants(body, {var} | {self.env[n].expr for n in carried})
+        for s in frame["pre"]:          # tokens as the loop starts (a parallel store's)
+            self.emit(s)
         stop_expr = stop_value if isinstance(stop_value, str) else stop_value.expr
         if frame.get("split_stmt") is not None:
             frame["outer_vars"] = {self.env[n].expr for n in carried} | \
@@ -132,26 +139,89 @@ class Loops:
             f"for {var} in ({start}..{stop_expr}).step_by({step} as usize)"
         self.emit(Stmt("loop", header=header, body=kept, loop_var=var, pure=False))
 
+    def folded_nodes(self, stmts):
+        """The AST nodes of `stmts` as cuTile compiles them: an `if` decided at compile time
+        keeps only the branch it takes (the other is never lowered)."""
+        for s in stmts:
+            if isinstance(s, ast.If):
+                test = self.folded_test(s.test)
+                if isinstance(test, bool):
+                    yield from self.folded_nodes(s.body if test else s.orelse)
+                    continue
+                yield s
+                yield from ast.walk(s.test)
+                yield from self.folded_nodes(s.body)
+                yield from self.folded_nodes(s.orelse)
+            elif isinstance(s, (ast.For, ast.While)):
+                yield s
+                for part in (s.target, s.iter) if isinstance(s, ast.For) else (s.test,):
+                    yield from ast.walk(part)
+                yield from self.folded_nodes(s.body)
+                yield from self.folded_nodes(s.orelse)
+            else:
+                yield from ast.walk(s)
+
+    def materialize_carried(self, name: str, stmt: ast.For) -> None:
+        """A Python constant the loop reassigns and reads again (`n = 0` .. `n += 1`): cuTile
+        types the loop variable strictly (body_phi.propagate(.., allow_loose_typing=False)),
+        so the loop carries it as a 0-d tile of the constant's default dtype (int32, float32,
+        bool), made from the constant before the loop."""
+        kind = self.env[name].kind
+        value = kind.value if isinstance(kind, Lit) else 0
+        if not isinstance(value, (bool, int, float)):
+            return
+        dtype = "bool_" if isinstance(value, bool) else \
+            "int32" if isinstance(value, int) else "float32"
+        tile = self.as_tile(self.env[name], self.types.of_name(dtype), (), stmt)
+        self.env[name] = self.let(name, tile.kind, tile.expr, pure=False)
+
+    def carried_constant(self, name: str, value: Value, stmt) -> Value:
+        """A constant assigned to a loop-carried tile: that tile type's typed constant."""
+        old = self.env[name].kind
+        return self.as_tile(value, old.dtype, old.shape, stmt) if isinstance(old, Tile) \
+            else value
+
     def live_across(self, name: str, stmt: ast.For) -> bool:
         """Whether the loop carries `name`: read in the body before it is assigned there, read
         after the loop, or carried by an enclosing loop (cuTile carries only live values)."""
         if any(name in frame["carried"] for frame in self.loop_stack):
             return True
-        for s in stmt.body:
-            reads = {n.id for n in ast.walk(s) if isinstance(n, ast.Name)
-                     and isinstance(n.ctx, ast.Load)}
-            if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name):
-                reads.add(s.target.id)
-            if name in reads:
-                return True
-            if name in assigned_names([s]) and not isinstance(s, (ast.If, ast.For)):
-                break
+        if self.read_before_write(stmt.body, name)[0]:
+            return True
         end = getattr(stmt, "end_lineno", stmt.lineno)
         for event in name_events(self.current_function().body, name):
             line, kind = event
             if line > end:
                 return kind == "read"       # read again before any reassignment: live
         return False
+
+    def read_before_write(self, stmts, name: str) -> tuple[bool, bool]:
+        """(whether some path through `stmts` reads `name` before assigning it, whether every
+        path assigns it); branches decided at compile time count only as taken."""
+        for s in stmts:
+            if isinstance(s, ast.If):
+                test = self.folded_test(s.test)
+                if isinstance(test, bool):
+                    read, written = self.read_before_write(s.body if test else s.orelse, name)
+                else:
+                    if next(reads_of(s.test, name, 0), None):
+                        return True, False
+                    (r1, w1), (r2, w2) = (self.read_before_write(b, name)
+                                          for b in (s.body, s.orelse))
+                    read, written = r1 or r2, w1 and w2
+            elif isinstance(s, (ast.For, ast.While)):
+                head = s.iter if isinstance(s, ast.For) else s.test
+                read = bool(next(reads_of(head, name, 0), None)) or \
+                    self.read_before_write(s.body, name)[0]
+                written = False                 # the body may not run
+            else:
+                events = [kind for _, kind in name_events([s], name)]
+                read, written = events[:1] == ["read"], "write" in events
+            if read:
+                return True, False
+            if written:
+                return False, True
+        return False, False
 
     def current_function(self) -> ast.FunctionDef:
         return self.inline_stack[-1]["node"] if self.inline_stack else self.fn

@@ -10,9 +10,10 @@ import ast
 
 import cuda.tile as ct
 
+from .loops import memory_ops
 from .registry import Family
 from .tokens import after_read, after_write, last_op_token, last_store_token
-from .values import ArrayRef, Fail, Lit, Scalar, Seq, Stmt, Tile, Value, shape_text
+from .values import ArrayRef, Fail, Lit, NeedDtypes, Scalar, Seq, Stmt, Tile, Value, shape_text
 from .launch_form import note_store
 
 FAMILY = Family("memory")
@@ -74,8 +75,16 @@ def load(t, call, hint=None) -> Value:
     latency, tma = hints_of(t, args, call, "ct.load")
     t.loaded.add(arr.name)
     shape = t.const_shape(args["shape"], "ct.load")
+    if not shape and arr.rank:          # cuTile: a 0-d load is a tile of ones, reshaped to 0-d
+        one = load_tile(t, call, args, arr, ("1",) * arr.rank, latency, tma, None)
+        return t.let(hint or f"{arr.name}_item", Tile(arr.dtype, ()), f"{one.expr}.reshape(shape![])")
     if len(shape) != arr.rank:
         raise Fail(call, "ct.load", f"tile rank {len(shape)} != array rank {arr.rank}")
+    return load_tile(t, call, args, arr, shape, latency, tma, hint)
+
+
+def load_tile(t, call, args, arr: ArrayRef, shape, latency, tma, hint) -> Value:
+    """A load of a tile of `shape` (the array's rank) at `index`."""
     pad = None
     if "padding_mode" in args:
         mode = t.static_value(args["padding_mode"], "padding_mode")
@@ -156,6 +165,9 @@ def stored_tile(t, node, arr: ArrayRef, call) -> Value:
     if not isinstance(tile.kind, Tile):
         raise Fail(node, "ct.store", "the stored value is not a tile")
     if tile.kind.dtype != arr.dtype:
+        if t.types.generic_of(arr.dtype):   # a dtype branch (`if BF16:` casts): concrete entries
+            raise NeedDtypes(node, f"a {tile.kind.dtype.text()} tile stored to {arr.name}, "
+                             f"whose dtype is {arr.dtype.text()} over the cases")
         raise Fail(node, "ct.store", f"the stored tile is {tile.kind.dtype.text()}, the array "
                    f"holds {arr.dtype.text()}: ct.astype(tile, {arr.name}.dtype) first")
     if len(tile.kind.shape) != arr.rank:
@@ -212,7 +224,9 @@ def store(t, call, hint=None):
                        "the full output view; the launcher must keep it in range")
     part = full_view(t, arr, shape)
     idx = ", ".join(v.expr for v in index)
-    if t.loop_stack and not parallel_store(t, arr, index):
+    if t.loop_stack and parallel_store(t, arr, index) and chained_parallel(t, arr):
+        parallel_store_chained(t, arr, part, tile, idx, latency, tma)
+    elif t.loop_stack and not parallel_store(t, arr, index):
         # cuTile orders this store after the previous iteration's (a loop-carried token):
         # the raw store takes and gives the token
         token = last_op_token(t, arr)
@@ -236,6 +250,37 @@ def parallel_store(t, arr: ArrayRef, index) -> bool:
         return False
     return frame["memory_ops"].get(arr.name, 0) == 1 and \
         any(v.origin == "loop" and v.expr == frame["var"] for v in index)
+
+
+def chained_parallel(t, arr: ArrayRef) -> bool:
+    """Whether a loop-parallel store's token flows on: an enclosing loop carries the array's
+    token (the store takes the enclosing body's), or the array is accessed after the loop."""
+    if len(t.loop_stack) > 1 or t.inline_stack:     # (the token's DCE drops what is unused)
+        return True
+    loop = t.loop_stack[-1]["node"]
+    end = getattr(loop, "end_lineno", loop.lineno)
+    return any(getattr(n, "lineno", 0) > end for n in t.folded_nodes(t.current_function().body)
+               if memory_ops([n]).get(arr.name))
+
+
+def parallel_store_chained(t, arr: ArrayRef, part: str, tile: Value, idx: str, latency,
+                           tma) -> None:
+    """cuTile's loop-parallel store whose token is waited for later: the store takes the
+    array's token from before the loop, and its token is joined into the array's last-op
+    token, which the loop carries (token_order._try_loop_parallel_store)."""
+    token = last_op_token(t, arr)
+    frame = t.loop_stack[-1]
+    before = frame["entry_tokens"].get(token)
+    if before is None:
+        before = frame["entry_tokens"][token] = t.fresh(f"{token}_at_loop")
+        frame["pre"].append(Stmt("raw", text=f"let {before}: Token = {token};", pure=False))
+    done = t.fresh(f"{arr.name}_stored")
+    lat = "None" if latency is None else f"Some({int(latency)})"
+    t.raw(f"let {done}: Token = unsafe {{ store_view_raw(&{part}, {tile.expr}, [{idx}], "
+          f"Some({before}), ordering::Weak, scope::TileBlock, "
+          f"tma::{'Disabled' if tma is False else 'Enabled'}, {lat}, "
+          f"[{', '.join(['false'] * arr.rank)}]) }};")
+    t.raw(f"{token} = join_tokens(&[{token}, {done}]);")
 
 
 def full_view(t, arr: ArrayRef, shape) -> str:

@@ -8,8 +8,7 @@ has a value in both; cutile yields the variables the branches assign to (sorted 
 then branch's first), plus, inside a loop, every loop-carried variable. So each yielded name
 is assigned in the then branch (`x = x;` where it keeps its value: no op), a new name is
 declared before the `if` as an alias of a value of its type (no op either), and names only
-one branch defines stay branch-local. A `return` under a runtime `if` is refused: cutile 0.4.0
-lowers a `return` only at the top level of a function (compile_block.rs rejects it below)."""
+one branch defines stay branch-local. A `return` under a runtime `if` is early_return.py's."""
 from __future__ import annotations
 
 import ast
@@ -75,10 +74,8 @@ class RuntimeIf:
             self.block(stmt.body if test else stmt.orelse)
             return
         for node in ast.walk(ast.Module(body=stmt.body + stmt.orelse, type_ignores=[])):
-            if isinstance(node, ast.Return):
-                raise Fail(node, "return", "a `return` under a runtime `if`: cutile 0.4.0 "
-                           "lowers `return` only at a function's top level (compile_block.rs: "
-                           "\"`return` is only supported at the top level of a function body\")")
+            if isinstance(node, ast.Return) and not self.tail:   # early_return.py
+                self.refuse_return(node)
         cond = self.let("cond", Scalar(self.types.of_name("bool_")), test)
         live = self.live_after_if(stmt)
         before = dict(self.env)
@@ -185,7 +182,7 @@ class RuntimeIf:
                 and self.ty(old.kind) == self.ty(kind):
             shared = any(v is old for _, v in self.cache.values())    # reused elsewhere
             if old.expr == name and old.stmt is not None and old.stmt.kind == "let" \
-                    and name not in params and not shared:
+                    and name not in params and not shared and not self.outside_loop(name, old):
                 old.stmt.mutable = True
                 old.stmt.pure = False
                 return Value(kind, old.expr)
@@ -200,6 +197,15 @@ class RuntimeIf:
         value = self.let(name, kind, alias.expr, pure=False)
         value.stmt.mutable = True
         return Value(kind, value.expr)
+
+    def outside_loop(self, name: str, old: Value) -> bool:
+        """Whether `old` is a let before the innermost loop that the loop does not carry:
+        assigning it in the body would make cutile carry it (it carries what a body
+        assigns), so the branches assign a name of the body's own."""
+        if not self.loop_stack or name in self.loop_stack[-1]["carried"]:
+            return False
+        return any(s is old.stmt for block in self.blocks[:self.loop_stack[-1]["regions"]]
+                   for s in block)
 
     def branch_value(self, value: Value, kind, stmt, body: list[Stmt]) -> str:
         if not isinstance(value.kind, Lit):

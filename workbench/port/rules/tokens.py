@@ -3,7 +3,15 @@ has a last-store and a last-op token (both the entry token at first): a load tak
 last-store token and is joined into last-op; a store takes last-op and becomes both. Arrays
 only read keep the entry token (their joins are dead code); arrays only written need one
 token (`let mut x_token`); arrays both read and written (in place) need both
-(`x_token` = last op, `x_stored` = last store). Loops carry the `let mut` tokens."""
+(last op and last store). Loops carry the `let mut` tokens.
+
+cuTile puts a loop's (and an `if`'s) tokens after the kernel's own carried values, per array in
+the order the body first touches the arrays, last op before last store (token_order.py:
+append_new_carried_var after the loop's own values). cutile carries a loop's mutated variables
+in name order (collect_mutated_variables returns a BTreeSet), so a token's name sorts after
+any value's name: `zt<N>_<array>` (N: the order the kernel first touches the array) for the
+last op and `zt<N>_<array>_st` for the last store. Tokens nothing waits for are dropped
+afterwards (token_dce.py), as cuTile's dead code elimination drops them."""
 from __future__ import annotations
 
 import ast
@@ -14,10 +22,11 @@ READS = {"load", "gather"}
 WRITES = {"store", "scatter"}
 
 
-def inplace_arrays(fn: ast.FunctionDef) -> set[str]:
-    """Array names the kernel both reads and writes (first argument of a memory call)."""
+def inplace_arrays(nodes) -> set[str]:
+    """Array names the kernel both reads and writes (first argument of a memory call) among
+    `nodes` (the kernel's AST nodes, branches folded away at compile time left out)."""
     reads, writes = set(), set()
-    for node in ast.walk(fn):
+    for node in nodes:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args \
                 and isinstance(node.args[0], ast.Name):
             if node.func.attr in READS:
@@ -35,10 +44,17 @@ def declare(t, var: str, arr: str, why: str) -> None:
     outer.append(Stmt("raw", text=f"let mut {var}: Token = {arr}.token();  // {why}", pure=False))
 
 
+def token_prefix(t, arr: ArrayRef) -> str:
+    """`zt<N>`: N orders the kernel's arrays by their first token (two digits, so that
+    names sort as numbers do)."""
+    order = t.token_order.setdefault(arr.name, len(t.token_order))
+    return f"zt{order:02d}"
+
+
 def last_op_token(t, arr: ArrayRef) -> str:
     """The `let mut` token a write to `arr` takes and replaces."""
     if arr.name not in t.token_vars:
-        t.token_vars[arr.name] = t.fresh(f"{arr.name}_token")
+        t.token_vars[arr.name] = t.fresh(f"{token_prefix(t, arr)}_{arr.name}")
         declare(t, t.token_vars[arr.name], arr.name, "ordered as cuTile orders its writes")
     return t.token_vars[arr.name]
 
@@ -48,7 +64,7 @@ def last_store_token(t, arr: ArrayRef) -> str:
     if arr.name in t.inplace:
         last_op_token(t, arr)
         if arr.name not in t.stored_vars:
-            t.stored_vars[arr.name] = t.fresh(f"{arr.name}_stored")
+            t.stored_vars[arr.name] = t.fresh(f"{token_prefix(t, arr)}_{arr.name}_st")
             declare(t, t.stored_vars[arr.name], arr.name, "its last store, which reads wait for")
         return t.stored_vars[arr.name]
     return t.cached(("token", arr.name),
