@@ -72,6 +72,9 @@ class Specialization:
     dtypes: dict[str, str]              # array/scalar name -> dtype
     constants: dict[str, object]
     scalars: dict[str, object]          # runtime scalar values of the case
+    # array name -> the dims but the last whose stride is 1 in the case (cutile makes each
+    # such stride static in the tensor view: specialization.rs `stride_one`)
+    unit_strides: dict[str, list[int]] = field(default_factory=dict)
 
 
 @dataclass
@@ -290,15 +293,24 @@ def analyze(source: str, filename: str, kernel_name: str, cases: list[Case]) -> 
             p.values = [case.consts.get(name) for case in cases]
         params.append(p)
     by_name = {p.name: p for p in params}
+    listed: set[str] = set()
     for case in cases:
-        dtypes, scalars = {}, {}
+        dtypes, scalars, units = {}, {}, {}
         if len(case.args) == len(runtime):
             for name, arg in zip(runtime, case.args):
                 p = by_name[name]
                 if arg.dtype not in p.dtypes:
                     p.dtypes.append(arg.dtype)
                 dtypes[name] = arg.dtype
+                if getattr(arg, "is_list", False) and name not in listed:
+                    listed.add(name)
+                    problems.append({"line": p.line, "construct": "parameter", "message":
+                                     f"{name} is a list of arrays: a cutile 0.4.0 entry takes "
+                                     "tensors, pointers and scalars only (cuda-async "
+                                     "device_context.rs ValidParamType), no list of tensors"})
                 if arg.is_array:
+                    strides = arg.effective_strides()
+                    units[name] = [d for d, st in enumerate(strides[:-1]) if st == 1]
                     if p.rank is None:
                         p.rank = len(arg.shape)
                     elif p.rank != len(arg.shape):
@@ -309,7 +321,7 @@ def analyze(source: str, filename: str, kernel_name: str, cases: list[Case]) -> 
                     scalars[name] = arg.value
         specs.append(Specialization(case=case.index, dtypes=dtypes,
                                     constants={n: case.consts.get(n) for n in const_names},
-                                    scalars=scalars))
+                                    scalars=scalars, unit_strides=units))
 
     accesses, ops, branches, loops, outputs = [], [], [], [], []
     for node in ast.walk(fn):

@@ -94,6 +94,12 @@ class Broadcasting:
         constant at the kernel's top (cuTile's dataflow folds the broadcast); otherwise the
         0-d constant is made where the literal was read when it has the literal's own type
         (float32 / int32 / bool), else where it is used, then reshaped and broadcast."""
+        wide = self.types.narrow_literal(value, dt) if rust_value is None else None
+        if wide is not None:
+            f32 = self.let("wide", Tile(self.types.of_name("float32"), ()),
+                           self.constant_expr(wide, (), node))
+            return self.fit(self.let("lit", Tile(dt, ()), self.conversion(f32, dt, node)),
+                            shape, node)
         text = rust_value if rust_value is not None else self.types.literal(value, dt, node)
         if not dt.floating and shape:
             return self.let_prologue("c" + text.replace("-", "m"), Tile(dt, tuple(shape)),

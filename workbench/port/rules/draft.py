@@ -18,6 +18,7 @@ from .launch_form import partition_names, takes_launch
 from .types import KernelTypes
 from .dtypes import ARGSPEC_OF
 from .values import NeedConstants, NeedDtypes
+from ...rust.library import symbol_stem
 
 MAX_SPLITS = 8
 
@@ -80,6 +81,7 @@ def translate_once(spec, fn, scope, types, tested, by_dtype=False):
         t = Translator(spec, fn, scope, consts, entry_types)
         t.run()
         blocks = [t.prologue, t.blocks[0]]
+        eliminate_dead_lets(blocks)     # cuTile fuses after its dead code elimination
         fuse_fma(blocks, t.fresh)
         eliminate_dead_tokens(blocks, set(t.token_vars.values()) | set(t.stored_vars.values()),
                               t.fresh)
@@ -168,11 +170,13 @@ def draft(spec: KernelSpec, source: str, op_name: str) -> Draft:
     types = entries[0][1].types
     translators = [t for _, t, _ in entries]
     launch = takes_launch(translators)
-    files = {"Cargo.toml": render_cargo(op_name),
-             "port.toml": render_port_toml(spec, op_name, types, split, launch,
+    ident = symbol_stem(op_name)       # a catalog entry's dots are no Rust identifier
+    where = f"{spec.filename.rpartition('site-packages/')[2]}:{spec.kernel_name}"
+    files = {"Cargo.toml": render_cargo(ident, where),
+             "port.toml": render_port_toml(spec, ident, types, split, launch,
                                            partition_names(spec, translators))
              if spec.arrays else "",
              "src/kernel.rs": render_kernel([(name, t) for name, t, _ in entries], spec,
-                                            op_name),
-             "src/lib.rs": render_lib(entries, spec, op_name)}
+                                            ident),
+             "src/lib.rs": render_lib(entries, spec, ident, op=op_name)}
     return Draft(files=files, diagnostics=diagnostics, notes=notes)

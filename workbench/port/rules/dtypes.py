@@ -151,3 +151,20 @@ def literal_text(value, dtype: str) -> str | None:
     if isinstance(value, float) and not value.is_integer():
         return None
     return f"{int(value)}{suffix}"
+
+
+# narrow floats cutile-rs spells no literal of: a literal of one is an f32 constant of the
+# value cuTile encodes (its own rounding, cuda.tile/_bytecode/float.py), converted
+NARROW_FLOATS = {"float16": "F16", "bfloat16": "BF16", "tfloat32": "TF32",
+                 "float8_e4m3fn": "F8E4M3FN", "float8_e5m2": "F8E5M2"}
+
+
+def narrow_value(value, dtype: str) -> float | None:
+    """The value cuTile Python's constant of `dtype` holds for a Python literal (every such
+    value is exact in f32), or None for a dtype that needs no detour."""
+    if dtype not in NARROW_FLOATS:
+        return None
+    from cuda.tile._bytecode.float import float_from_bits, float_to_bits
+    from cuda.tile._bytecode.type import SimpleType
+    ty = getattr(SimpleType, NARROW_FLOATS[dtype])
+    return float_from_bits(float_to_bits(float(value), ty), ty)

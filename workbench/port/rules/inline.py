@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ast
 
-from .values import Fail, Func, Static, Value
+from .values import Fail, Func, Scalar, Static, Tile, Value, assigned_names
 
 MAX_DEPTH = 16
 
@@ -33,6 +33,12 @@ class Inline:
                        "lowers it into a loop-with-break region; not drafted (assign the "
                        "result and return once at the end)")
         params = self.bind_helper_args(fn, node)
+        # a parameter the helper reassigns is the helper's own variable (Python binds the
+        # argument's value to a new name): a copy, so the caller's variable keeps its value
+        for name in sorted(assigned_names(fn.body) & set(params)):
+            value = params[name]
+            if isinstance(value.kind, (Tile, Scalar)):
+                params[name] = self.let(name, value.kind, value.expr)
         saved_env, saved_loops = self.env, self.loop_stack
         self.env = dict(params)
         # a helper's names are its own: nothing it assigns is carried by the caller's loop

@@ -91,7 +91,8 @@ def bool_(t, node, hint):
 def len_(t, node, hint):
     v = t.expr(node.args[0]) if len(node.args) == 1 else None
     if v is None or not isinstance(v.kind, Seq):
-        raise Fail(node, "len", "len() of a tuple")
+        raise Fail(node, "len", "len() of something that is no tuple the drafter knows (only "
+                                "a tuple's len() is a constant)")
     return Value(Lit(len(v.kind.items)))
 
 

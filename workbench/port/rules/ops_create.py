@@ -23,6 +23,11 @@ def dtype_arg(t, node, args, what, default=None):
 def filled(t, node, hint, shape, value: Value, dt, what: str) -> Value:
     kind = Tile(dt, shape)
     if isinstance(value.kind, Lit):
+        wide = t.types.narrow_literal(value.kind.value, dt)
+        if wide is not None:
+            f32 = t.let("wide", Tile(t.types.of_name("float32"), shape),
+                        t.constant_expr(wide, shape, node))
+            return t.let(hint or "full", kind, t.conversion(f32, dt, node))
         text = t.types.literal(value.kind.value, dt, node)
         return t.let(hint or "full", kind, t.constant_expr(text, shape, node))
     if isinstance(value.kind, Const):      # constant() takes no const generic: split on it

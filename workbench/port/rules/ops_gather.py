@@ -11,7 +11,7 @@ at the top of the kernel; the others come from the tensor view's `strides` metad
 compiler op `Tensor::shape()` uses (`return_type_meta_field`, field "strides")."""
 from __future__ import annotations
 
-from .dtypes import DT, PromotionError, promote_dt
+from .dtypes import DT, PromotionError, bits, promote_dt
 from .registry import Family
 from .tokens import after_read, after_write, last_op_token, last_store_token
 from .values import ArrayRef, Const, Fail, Lit, Scalar, Seq, Tile, Value, broadcast_shape, shape_text
@@ -78,10 +78,28 @@ def stride_u64(t, arr: ArrayRef, dim: int, shape, node) -> Value:
     if dim == arr.rank - 1:
         return t.let_prologue(f"{arr.name}_stride{dim}", Tile(t.types.of_name("uint64"), shape),
                               f"constant(1u64, shape![{shape_text(shape)}])")
+    refuse_unit_strides(t, arr, node)
     t.helpers.add(("strides", arr.rank))
     stride = t.let(f"{arr.name}_stride{dim}", Scalar(t.types.of_name("int32")),
                    f"get_shape_dim(tensor_strides_{arr.rank}({arr.name}), {dim}i32)")
     return t.fit(u64_of(t, stride, node), shape, node)
+
+
+def refuse_unit_strides(t, arr: ArrayRef, node) -> None:
+    """The strides helper reads the view's dynamic strides by position, which holds only when
+    no stride but the last is 1: cutile 0.4.0 makes every unit stride of a call static in the
+    tensor view (cutile-compiler specialization.rs: `stride_one = strides[i] == 1`), and the
+    `strides` metadata then holds only the others (the position of dim d moves)."""
+    for s in t.spec.specializations:
+        if any(s.constants.get(k) != v for k, v in t.const_values.items()):
+            continue                        # a case of another entry
+        units = s.unit_strides.get(arr.name, [])
+        if units:
+            raise Fail(node, "strides", f"{arr.name} has stride 1 in dim(s) "
+                       f"{', '.join(map(str, units))} (not the last) in case {s.case}: cutile "
+                       "0.4.0 makes each unit stride of a call static in the tensor view "
+                       "(specialization.rs stride_one) and keeps only the others in its strides "
+                       "metadata, so a port reading strides has no fixed position for them")
 
 
 def pointer_and_mask(t, arr: ArrayRef, value: Value, check_bounds: bool, custom, node):
@@ -118,6 +136,10 @@ def pointer_and_mask(t, arr: ArrayRef, value: Value, check_bounds: bool, custom,
         base = t.let_typed(f"{arr.name}_base_b", pointer(shape),
                            f"{base}.broadcast(shape![{shape_text(shape)}])")
     ptrs = t.let_typed(f"{arr.name}_ptrs", pointer(shape), f"addptr_tile({base}, {offset.expr})")
+    aligned = element_alignment(arr.dtype) if all(d == "1" for d in shape) else 1
+    if aligned > 1:
+        ptrs = t.let_typed(f"{arr.name}_ptrs_a", pointer(shape),
+                           f"unsafe {{ assume_div_by::<_, {aligned}>({ptrs}) }}")
     if custom is not None:
         if not isinstance(custom.kind, Tile) or not custom.kind.dtype.boolean:
             raise Fail(node, "mask", "the mask must be a bool tile")
@@ -125,6 +147,17 @@ def pointer_and_mask(t, arr: ArrayRef, value: Value, check_bounds: bool, custom,
         mask = custom if mask is None else t.let("mask", custom.kind,
                                                  f"andi({mask.expr}, {custom.expr})")
     return ptrs, mask, shape
+
+
+def element_alignment(dt: DT) -> int:
+    """cuTile's divisibility of a single-element pointer (dataflow_analysis.py PointerOffset:
+    gcd(the base's div_by, the offset's div_by x the element's bytes), tiles of one element
+    only; written in `assume div_by` by propagate_divby.py). A base is at least element-aligned
+    and the offset divisible by 1, so the element's size is the part the drafter knows."""
+    widths = {bits(n) for n in dt.names}          # a generic type: one width in every case
+    if len(widths) != 1 or next(iter(widths)) % 8:
+        return 1
+    return next(iter(widths)) // 8
 
 
 def latency_of(t, args) -> int:

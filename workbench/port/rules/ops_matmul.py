@@ -1,8 +1,12 @@
 """Matrix multiply-accumulate: `ct.mma(a, b, acc)` (mixed accumulators: f16 x f16 + f32, tf32
-operands after ct.astype), `ct.matmul(a, b)` / `a @ b` (cuTile: mma into a zero accumulator of
-the promoted dtype)."""
+operands after ct.astype), `ct.matmul(a, b)` / `a @ b` (cuTile's matmul_impl: mma into a zero
+accumulator of the operands' first supported accumulator dtype, f32 for bf16 / tf32 / f32,
+then the result converted back to the operands' dtype)."""
 from __future__ import annotations
 
+from cuda.tile import _datatype as cdt
+
+from .dtypes import DT, cutile_dtype
 from .registry import Family
 from .values import Fail, Tile, shape_text
 
@@ -36,11 +40,22 @@ def matmul(t, node, hint):
     args = t.bind_args("matmul", node)
     a, b = t.expr(args["x"]), t.expr(args["y"])
     check_mma(node, a, b)
-    acc_dt = a.kind.dtype if not a.kind.dtype.integral else t.types.of_name("int32")
+    acc_dt = mma_accumulator(a.kind.dtype)
     shape = (a.kind.shape[0], b.kind.shape[1])
     zero = t.types.literal(0, acc_dt, node)
     acc = t.let("acc", Tile(acc_dt, shape), f"constant({zero}, shape![{shape_text(shape)}])")
-    return t.let(hint or "matmul", Tile(acc_dt, shape), f"mma({a.expr}, {b.expr}, {acc.expr})")
+    product = t.let("mma" if acc_dt != a.kind.dtype else hint or "matmul", Tile(acc_dt, shape),
+                    f"mma({a.expr}, {b.expr}, {acc.expr})")
+    return t.convert(product, a.kind.dtype, node, hint=hint)
+
+
+def mma_accumulator(dt: DT) -> DT:
+    """cuTile's accumulator of ct.matmul for operands of `dt`, in every dtype combination
+    (cuda.tile._datatype._resolve_mma_supported_dtype with no accumulator given)."""
+    def acc(name: str) -> str:
+        x = cutile_dtype(name)
+        return cdt._resolve_mma_supported_dtype(x, x, None).name
+    return DT(tuple(acc(n) for n in dt.names))
 
 
 FAMILY.refuse("mma_scaled", "block-scaled mma (cutile mmaf_scaled) takes packed scale tiles; "

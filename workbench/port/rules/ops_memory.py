@@ -13,7 +13,7 @@ import cuda.tile as ct
 from .loops import memory_ops
 from .registry import Family
 from .tokens import after_read, after_write, last_op_token, last_store_token
-from .values import ArrayRef, Fail, Lit, Scalar, Seq, Stmt, Tile, Value, shape_text
+from .values import ArrayRef, Fail, Lit, NeedDtypes, Scalar, Seq, Stmt, Tile, Value, shape_text
 from .launch_form import note_store
 
 FAMILY = Family("memory")
@@ -75,8 +75,16 @@ def load(t, call, hint=None) -> Value:
     latency, tma = hints_of(t, args, call, "ct.load")
     t.loaded.add(arr.name)
     shape = t.const_shape(args["shape"], "ct.load")
+    if not shape and arr.rank:          # cuTile: a 0-d load is a tile of ones, reshaped to 0-d
+        one = load_tile(t, call, args, arr, ("1",) * arr.rank, latency, tma, None)
+        return t.let(hint or f"{arr.name}_item", Tile(arr.dtype, ()), f"{one.expr}.reshape(shape![])")
     if len(shape) != arr.rank:
         raise Fail(call, "ct.load", f"tile rank {len(shape)} != array rank {arr.rank}")
+    return load_tile(t, call, args, arr, shape, latency, tma, hint)
+
+
+def load_tile(t, call, args, arr: ArrayRef, shape, latency, tma, hint) -> Value:
+    """A load of a tile of `shape` (the array's rank) at `index`."""
     pad = None
     if "padding_mode" in args:
         mode = t.static_value(args["padding_mode"], "padding_mode")
@@ -157,6 +165,9 @@ def stored_tile(t, node, arr: ArrayRef, call) -> Value:
     if not isinstance(tile.kind, Tile):
         raise Fail(node, "ct.store", "the stored value is not a tile")
     if tile.kind.dtype != arr.dtype:
+        if t.types.generic_of(arr.dtype):   # a dtype branch (`if BF16:` casts): concrete entries
+            raise NeedDtypes(node, f"a {tile.kind.dtype.text()} tile stored to {arr.name}, "
+                             f"whose dtype is {arr.dtype.text()} over the cases")
         raise Fail(node, "ct.store", f"the stored tile is {tile.kind.dtype.text()}, the array "
                    f"holds {arr.dtype.text()}: ct.astype(tile, {arr.name}.dtype) first")
     if len(tile.kind.shape) != arr.rank:

@@ -1,5 +1,6 @@
-"""Reductions and scans along one axis: `ct.sum`, `ct.max`, `ct.min`, `ct.prod` (keepdims ->
-a reshape that keeps the axis as 1), `ct.cumsum` (`scan_sum`, forward or reverse)."""
+"""Reductions and scans: `ct.sum`, `ct.max`, `ct.min`, `ct.prod` over one axis, a tuple of
+axes or every axis (axis=None; cuTile reduces one axis after another; keepdims -> a reshape
+that keeps the axes as 1), `ct.cumsum` (`scan_sum`, forward or reverse)."""
 from __future__ import annotations
 
 from .registry import Family
@@ -24,27 +25,38 @@ def reduction(t, node, hint, fname):
         x = t.scalar_tile(x, node)
     if not isinstance(x.kind, Tile) or not x.kind.shape:
         raise Fail(node, f"ct.{fname}", "the argument must be a tile of rank >= 1")
-    if "axis" not in args or t.static_value(args["axis"], "axis") is None:
-        raise Fail(node, f"ct.{fname}", "a reduction over every axis (axis=None) is not "
-                                        "ported; give one integer axis")
-    axis = t.static_value(args["axis"], "axis")
-    if not isinstance(axis, int):
-        raise Fail(node, f"ct.{fname}", "only one integer axis is ported")
+    axes = reduced_axes(node, fname, t.static_value(args["axis"], "axis")
+                        if "axis" in args else None, len(x.kind.shape))
     keepdims = t.static_bool(args.get("keepdims"), "keepdims", False)
-    rank = len(x.kind.shape)
-    ax = axis % rank
-    reduced = tuple(d for i, d in enumerate(x.kind.shape) if i != ax)
-    kept = tuple("1" if i == ax else d for i, d in enumerate(x.kind.shape))
-    r = t.let(f"{hint}_red" if (hint and keepdims) else (hint or f"{fname}_red"),
-              Tile(x.kind.dtype, reduced), f"{REDUCE[fname]}({x.expr}, {ax}i32)")
+    kept = tuple("1" if i in axes else d for i, d in enumerate(x.kind.shape))
+    r = x
+    for i, ax in enumerate(axes):       # cuTile: one reduce per axis, the lowest first
+        shape = tuple(d for j, d in enumerate(r.kind.shape) if j != ax - i)
+        last = i == len(axes) - 1
+        name = (f"{hint}_red" if (hint and keepdims) else (hint or f"{fname}_red")) if last \
+            else f"{fname}_part"
+        r = t.let(name, Tile(x.kind.dtype, shape), f"{REDUCE[fname]}({r.expr}, {ax - i}i32)")
     if keepdims:
         r = t.let(hint or fname, Tile(x.kind.dtype, kept),
                   f"{r.expr}.reshape(shape![{shape_text(kept)}])")
-    elif any(not d.isdigit() for d in reduced):
+    elif any(not d.isdigit() for d in r.kind.shape):
         # cutile types a reduction's result with numbers ({[64]}); an identity convert_tile
         # (no op) gives it the constants' names, so binary ops with other tiles compile
-        r = t.let(f"{r.expr}_t", Tile(x.kind.dtype, reduced), f"convert_tile({r.expr})")
+        r = t.let(f"{r.expr}_t", r.kind, f"convert_tile({r.expr})")
     return r
+
+
+def reduced_axes(node, fname: str, axis, rank: int) -> list[int]:
+    """cuTile's reduction axes: every axis for None, one int or a tuple of ints, sorted."""
+    if axis is None:
+        return list(range(rank))
+    items = axis if isinstance(axis, (tuple, list)) else (axis,)
+    if not all(isinstance(a, int) and not isinstance(a, bool) for a in items):
+        raise Fail(node, f"ct.{fname}", "the axis must be an integer or a tuple of integers")
+    axes = sorted(a % rank for a in items)
+    if len(set(axes)) != len(axes):
+        raise Fail(node, f"ct.{fname}", f"repeated reduction axis in {axis}")
+    return axes
 
 
 def make_reduction(name):

@@ -179,8 +179,9 @@ def dtype_dispatch(spec: KernelSpec, types: KernelTypes, cargs: str,
 
 
 def render_lib(entries: list[tuple[str, Translator, dict]], spec: KernelSpec,
-               op_name: str) -> str:
-    """`entries`: (entry name, translator, constant assignment); one with {} when unsplit."""
+               op_name: str, op: str | None = None) -> str:
+    """`entries`: (entry name, translator, constant assignment); one with {} when unsplit.
+    `op_name` spells the port's identifiers (symbols, module), `op` the operator's name."""
     t = entries[0][1]
     types = t.types
     full = KernelTypes.of(spec)
@@ -220,7 +221,7 @@ pub use kernel::{mod};
 wb_ffi::port! {{
     /// {spec.kernel_name}({sig}): tensors [{', '.join(p.name for p in arrays)}], scalars [{', '.join(p.name for p in scalars)}], constants [{', '.join(c.name for c in consts)}]{caller}.
     wb_{op_name}, wb_{op_name}_emit, wb_{op_name}_build_id, {mod};
-    op "{op_name}", tensors {len(arrays)}, scalars {len(scalars)}, consts {n_consts};
+    op "{op or op_name}", tensors {len(arrays)}, scalars {len(scalars)}, consts {n_consts};
     |call| {{
 {chr(10).join(checks + dtype_dispatch(spec, full, cargs, by_dtype))}
     }}

@@ -10,10 +10,13 @@ CANONICAL = ["f32", "f16", "bf16", "f64", "f8e4m3", "f8e5m2", "i64", "i32", "i16
              "bool"]
 
 
-def render_cargo(op_name: str) -> str:
+def render_cargo(op_name: str, kernel: str = "") -> str:
+    """`kernel`: where the ported kernel comes from (FILE:KERNEL); the catalog's own
+    kernel.py when not given."""
+    source = kernel or f"kernels_src/{op_name}/kernel.py"
     return f"""[package]
 name = "port_{op_name}"
-description = "cuTile Rust port of kernels_src/{op_name}/kernel.py (drafted by workbench/port/rules)"
+description = "cuTile Rust port of {source} (drafted by workbench/port/rules)"
 edition.workspace = true
 version.workspace = true
 publish.workspace = true

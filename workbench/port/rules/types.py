@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..analyze import ARRAY, SCALAR, KernelSpec
-from .dtypes import ARGSPEC, DT, NO_RUST_TYPE, RUST_NAMES, literal_text
+from .dtypes import ARGSPEC, DT, NO_RUST_TYPE, RUST_NAMES, literal_text, narrow_value
 from .values import Fail, NeedDtypes
 
 
@@ -93,6 +93,15 @@ class KernelTypes:
                        "a half value only as ZERO, ONE, NEG_INFINITY, INFINITY or E); ct.astype "
                        "to float32")
         return text
+
+    def narrow_literal(self, value, dt: DT) -> str | None:
+        """For a literal a narrow float type (f16 / bf16 / tf32 / fp8) of `dt` spells no
+        Rust literal of: the f32 literal of the value cuTile's constant holds (the port
+        converts it; the IR diff folds `constant f32; ftof` when exact), else None."""
+        if self.generic_of(dt) or dt.uniform is None or literal_text(value, dt.uniform):
+            return None
+        narrow = narrow_value(value, dt.uniform)
+        return None if narrow is None else literal_text(narrow, "float32")
 
     def restrict(self, index: int) -> "KernelTypes":
         """The types of one dtype combination: every element type concrete."""

@@ -61,11 +61,11 @@ pub mod sink_decode_port {
         Q: &Tensor<bf16, { [-1, -1, -1, -1] }>,
         K: &Tensor<bf16, { [-1, -1, -1, -1] }>,
         V: &Tensor<bf16, { [-1, -1, -1, -1] }>,
-        Sinks: *mut bf16, sinks_shape0: i32, sinks_stride0: i32,
-        Att_Out: *mut bf16, ao_shape0: i32, ao_shape1: i32, ao_shape2: i32, ao_shape3: i32, ao_shape4: i32,
-        ao_stride0: i32, ao_stride1: i32, ao_stride2: i32, ao_stride3: i32, ao_stride4: i32,
-        LSE_Out: *mut f32, lse_shape0: i32, lse_shape1: i32, lse_shape2: i32, lse_shape3: i32,
-        lse_stride0: i32, lse_stride1: i32, lse_stride2: i32, lse_stride3: i32,
+        Sinks: *mut bf16, Sinks_shape0: i32, Sinks_stride0: i32,
+        Att_Out: *mut bf16, Att_Out_shape0: i32, Att_Out_shape1: i32, Att_Out_shape2: i32, Att_Out_shape3: i32, Att_Out_shape4: i32,
+        Att_Out_stride0: i32, Att_Out_stride1: i32, Att_Out_stride2: i32, Att_Out_stride3: i32, Att_Out_stride4: i32,
+        LSE_Out: *mut f32, LSE_Out_shape0: i32, LSE_Out_shape1: i32, LSE_Out_shape2: i32, LSE_Out_shape3: i32,
+        LSE_Out_stride0: i32, LSE_Out_stride1: i32, LSE_Out_stride2: i32, LSE_Out_stride3: i32,
         Start_q: &Tensor<i32, { [-1] }>,
         softmax_scale: f32,
         stride_mid_ob: i32, stride_mid_oh: i32, stride_mid_os: i32, stride_mid_lseb: i32, stride_mid_lsem: i32,
@@ -76,26 +76,26 @@ pub mod sink_decode_port {
         let unit_2d: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE, HEAD_DIM] }> = ones2::<QUERY_GROUP_BLOCK_SIZE, HEAD_DIM>();
         let unit_1d: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE] }> = ones1::<QUERY_GROUP_BLOCK_SIZE>();
         // what cuTile Python states of the raw arrays' extents and strides (last strides 1)
-        let ao_shape0 = unsafe { assume_bounds_lower::<_, 0>(ao_shape0) };
-        let ao_shape1 = unsafe { assume_bounds_lower::<_, 0>(ao_shape1) };
-        let ao_shape2 = unsafe { assume_bounds_lower::<_, 0>(ao_shape2) };
-        let ao_shape3 = unsafe { assume_bounds_lower::<_, 0>(ao_shape3) };
-        let ao_shape4 = unsafe { assume_bounds_lower::<_, 0>(ao_shape4) };
-        let ao_stride0 = unsafe { assume_bounds_lower::<_, 0>(ao_stride0) };
-        let ao_stride1 = unsafe { assume_bounds_lower::<_, 0>(ao_stride1) };
-        let ao_stride2 = unsafe { assume_bounds_lower::<_, 0>(ao_stride2) };
-        let ao_stride3 = unsafe { assume_bounds_lower::<_, 0>(ao_stride3) };
-        let lse_shape0 = unsafe { assume_bounds_lower::<_, 0>(lse_shape0) };
-        let lse_shape1 = unsafe { assume_bounds_lower::<_, 0>(lse_shape1) };
-        let lse_shape2 = unsafe { assume_bounds_lower::<_, 0>(lse_shape2) };
-        let lse_shape3 = unsafe { assume_bounds_lower::<_, 0>(lse_shape3) };
-        let lse_stride0 = unsafe { assume_bounds_lower::<_, 0>(lse_stride0) };
-        let lse_stride1 = unsafe { assume_bounds_lower::<_, 0>(lse_stride1) };
-        let lse_stride2 = unsafe { assume_bounds_lower::<_, 0>(lse_stride2) };
+        let Att_Out_shape0 = unsafe { assume_bounds_lower::<_, 0>(Att_Out_shape0) };
+        let Att_Out_shape1 = unsafe { assume_bounds_lower::<_, 0>(Att_Out_shape1) };
+        let Att_Out_shape2 = unsafe { assume_bounds_lower::<_, 0>(Att_Out_shape2) };
+        let Att_Out_shape3 = unsafe { assume_bounds_lower::<_, 0>(Att_Out_shape3) };
+        let Att_Out_shape4 = unsafe { assume_bounds_lower::<_, 0>(Att_Out_shape4) };
+        let Att_Out_stride0 = unsafe { assume_bounds_lower::<_, 0>(Att_Out_stride0) };
+        let Att_Out_stride1 = unsafe { assume_bounds_lower::<_, 0>(Att_Out_stride1) };
+        let Att_Out_stride2 = unsafe { assume_bounds_lower::<_, 0>(Att_Out_stride2) };
+        let Att_Out_stride3 = unsafe { assume_bounds_lower::<_, 0>(Att_Out_stride3) };
+        let LSE_Out_shape0 = unsafe { assume_bounds_lower::<_, 0>(LSE_Out_shape0) };
+        let LSE_Out_shape1 = unsafe { assume_bounds_lower::<_, 0>(LSE_Out_shape1) };
+        let LSE_Out_shape2 = unsafe { assume_bounds_lower::<_, 0>(LSE_Out_shape2) };
+        let LSE_Out_shape3 = unsafe { assume_bounds_lower::<_, 0>(LSE_Out_shape3) };
+        let LSE_Out_stride0 = unsafe { assume_bounds_lower::<_, 0>(LSE_Out_stride0) };
+        let LSE_Out_stride1 = unsafe { assume_bounds_lower::<_, 0>(LSE_Out_stride1) };
+        let LSE_Out_stride2 = unsafe { assume_bounds_lower::<_, 0>(LSE_Out_stride2) };
         // the unit strides, the strides cuTile Python's launcher passes but the kernel never
         // reads, and the sizes it takes as integers
-        let sinks_shape0 = unsafe { assume_bounds_lower::<_, 0>(sinks_shape0) };
-        let _ = (sinks_stride0, ao_stride4, lse_stride3, stride_mid_ob, stride_mid_oh, stride_mid_os, stride_mid_lseb,
+        let Sinks_shape0 = unsafe { assume_bounds_lower::<_, 0>(Sinks_shape0) };
+        let _ = (Sinks_stride0, Att_Out_stride4, LSE_Out_stride3, stride_mid_ob, stride_mid_oh, stride_mid_os, stride_mid_lseb,
                  stride_mid_lsem, B, H_qo, H_kv);
         let entry: Token = new_token_unordered();
         // the sinks gather's padding: a scalar of a concrete type (cutile 0.4 cannot spell a
@@ -149,7 +149,7 @@ pub mod sink_decode_port {
             let offs_h: Tile<i32, { [QUERY_GROUP_BLOCK_SIZE] }> =
                 lanes_h + h0.reshape(const_shape![1]).broadcast(const_shape![QUERY_GROUP_BLOCK_SIZE]);
             let hs: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE] }> = lanes_u64::<QUERY_GROUP_BLOCK_SIZE>(offs_h);
-            let n: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE] }> = lanes1::<QUERY_GROUP_BLOCK_SIZE>(sinks_shape0);
+            let n: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE] }> = lanes1::<QUERY_GROUP_BLOCK_SIZE>(Sinks_shape0);
             let ok: Tile<bool, { [QUERY_GROUP_BLOCK_SIZE] }> = cmpi(hs, n, predicate::LessThan);
             let off: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE] }> = unit_1d * hs;
             let base: PointerTile<*mut bf16, { [] }> = pointer_to_tile(Sinks);
@@ -257,9 +257,9 @@ pub mod sink_decode_port {
                 out.reshape(const_shape![1, 1, QUERY_GROUP_BLOCK_SIZE, 1, HEAD_DIM]);
             let base: PointerTile<*mut bf16, { [] }> = pointer_to_tile(Att_Out);
             let shape: Shape<{ [-1, -1, -1, -1, -1] }> = Shape::<{ [-1, -1, -1, -1, -1] }> {
-                dims: &[ao_shape0, ao_shape1, ao_shape2, ao_shape3, ao_shape4] };
+                dims: &[Att_Out_shape0, Att_Out_shape1, Att_Out_shape2, Att_Out_shape3, Att_Out_shape4] };
             let strides: Array<{ [-1, -1, -1, -1, 1] }> = Array::<{ [-1, -1, -1, -1, 1] }> {
-                dims: &[ao_stride0, ao_stride1, ao_stride2, ao_stride3, 1i32] };
+                dims: &[Att_Out_stride0, Att_Out_stride1, Att_Out_stride2, Att_Out_stride3, 1i32] };
             let view: Tensor<bf16, { [-1, -1, -1, -1, -1] }> = make_tensor_view(base, shape, strides, entry);
             let mut tiles: PartitionMut<bf16, { [1, 1, QUERY_GROUP_BLOCK_SIZE, 1, HEAD_DIM] }> =
                 view.partition_full_mut(const_shape![1, 1, QUERY_GROUP_BLOCK_SIZE, 1, HEAD_DIM]);
@@ -271,33 +271,33 @@ pub mod sink_decode_port {
             let cols: Tile<i32, { [HEAD_DIM] }> = iota(const_shape![HEAD_DIM]);
             let cols: Tile<i32, { [1, HEAD_DIM] }> = cols.reshape(const_shape![1, HEAD_DIM]);
             let idx0: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE, HEAD_DIM] }> = lanes2::<QUERY_GROUP_BLOCK_SIZE, HEAD_DIM>(batch_id);
-            let n0: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE, HEAD_DIM] }> = lanes2::<QUERY_GROUP_BLOCK_SIZE, HEAD_DIM>(ao_shape0);
+            let n0: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE, HEAD_DIM] }> = lanes2::<QUERY_GROUP_BLOCK_SIZE, HEAD_DIM>(Att_Out_shape0);
             let ok: Tile<bool, { [QUERY_GROUP_BLOCK_SIZE, HEAD_DIM] }> = cmpi(idx0, n0, predicate::LessThan);
-            let s0: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE, HEAD_DIM] }> = lanes2::<QUERY_GROUP_BLOCK_SIZE, HEAD_DIM>(ao_stride0);
+            let s0: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE, HEAD_DIM] }> = lanes2::<QUERY_GROUP_BLOCK_SIZE, HEAD_DIM>(Att_Out_stride0);
             let off: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE, HEAD_DIM] }> = idx0 * s0;
             let idx1: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE, HEAD_DIM] }> = lanes2::<QUERY_GROUP_BLOCK_SIZE, HEAD_DIM>(head_id);
-            let n1: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE, HEAD_DIM] }> = lanes2::<QUERY_GROUP_BLOCK_SIZE, HEAD_DIM>(ao_shape1);
+            let n1: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE, HEAD_DIM] }> = lanes2::<QUERY_GROUP_BLOCK_SIZE, HEAD_DIM>(Att_Out_shape1);
             let ok1: Tile<bool, { [QUERY_GROUP_BLOCK_SIZE, HEAD_DIM] }> = cmpi(idx1, n1, predicate::LessThan);
             let ok: Tile<bool, { [QUERY_GROUP_BLOCK_SIZE, HEAD_DIM] }> = andi(ok, ok1);
-            let s1: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE, HEAD_DIM] }> = lanes2::<QUERY_GROUP_BLOCK_SIZE, HEAD_DIM>(ao_stride1);
+            let s1: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE, HEAD_DIM] }> = lanes2::<QUERY_GROUP_BLOCK_SIZE, HEAD_DIM>(Att_Out_stride1);
             let off1: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE, HEAD_DIM] }> = idx1 * s1;
             let off: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE, HEAD_DIM] }> = off + off1;
             let idx2: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE, HEAD_DIM] }> = rows_u64::<QUERY_GROUP_BLOCK_SIZE, HEAD_DIM>(rows);
-            let n2: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE, HEAD_DIM] }> = lanes2::<QUERY_GROUP_BLOCK_SIZE, HEAD_DIM>(ao_shape2);
+            let n2: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE, HEAD_DIM] }> = lanes2::<QUERY_GROUP_BLOCK_SIZE, HEAD_DIM>(Att_Out_shape2);
             let ok2: Tile<bool, { [QUERY_GROUP_BLOCK_SIZE, HEAD_DIM] }> = cmpi(idx2, n2, predicate::LessThan);
             let ok: Tile<bool, { [QUERY_GROUP_BLOCK_SIZE, HEAD_DIM] }> = andi(ok, ok2);
-            let s2: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE, HEAD_DIM] }> = lanes2::<QUERY_GROUP_BLOCK_SIZE, HEAD_DIM>(ao_stride2);
+            let s2: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE, HEAD_DIM] }> = lanes2::<QUERY_GROUP_BLOCK_SIZE, HEAD_DIM>(Att_Out_stride2);
             let off2: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE, HEAD_DIM] }> = idx2 * s2;
             let off: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE, HEAD_DIM] }> = off + off2;
             let idx3: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE, HEAD_DIM] }> = lanes2::<QUERY_GROUP_BLOCK_SIZE, HEAD_DIM>(tile_id);
-            let n3: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE, HEAD_DIM] }> = lanes2::<QUERY_GROUP_BLOCK_SIZE, HEAD_DIM>(ao_shape3);
+            let n3: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE, HEAD_DIM] }> = lanes2::<QUERY_GROUP_BLOCK_SIZE, HEAD_DIM>(Att_Out_shape3);
             let ok3: Tile<bool, { [QUERY_GROUP_BLOCK_SIZE, HEAD_DIM] }> = cmpi(idx3, n3, predicate::LessThan);
             let ok: Tile<bool, { [QUERY_GROUP_BLOCK_SIZE, HEAD_DIM] }> = andi(ok, ok3);
-            let s3: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE, HEAD_DIM] }> = lanes2::<QUERY_GROUP_BLOCK_SIZE, HEAD_DIM>(ao_stride3);
+            let s3: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE, HEAD_DIM] }> = lanes2::<QUERY_GROUP_BLOCK_SIZE, HEAD_DIM>(Att_Out_stride3);
             let off3: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE, HEAD_DIM] }> = idx3 * s3;
             let off: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE, HEAD_DIM] }> = off + off3;
             let idx4: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE, HEAD_DIM] }> = cols_u64::<QUERY_GROUP_BLOCK_SIZE, HEAD_DIM>(cols);
-            let n4: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE, HEAD_DIM] }> = lanes2::<QUERY_GROUP_BLOCK_SIZE, HEAD_DIM>(ao_shape4);
+            let n4: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE, HEAD_DIM] }> = lanes2::<QUERY_GROUP_BLOCK_SIZE, HEAD_DIM>(Att_Out_shape4);
             let ok4: Tile<bool, { [QUERY_GROUP_BLOCK_SIZE, HEAD_DIM] }> = cmpi(idx4, n4, predicate::LessThan);
             let ok: Tile<bool, { [QUERY_GROUP_BLOCK_SIZE, HEAD_DIM] }> = andi(ok, ok4);
             let off4: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE, HEAD_DIM] }> = unit_2d * idx4;
@@ -315,26 +315,26 @@ pub mod sink_decode_port {
         // LSE_Out[batch, head, q, split] for q < group, bounds checked, latency 1
         let rows: Tile<i32, { [QUERY_GROUP_BLOCK_SIZE] }> = iota(const_shape![QUERY_GROUP_BLOCK_SIZE]);
         let idx0: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE] }> = lanes1::<QUERY_GROUP_BLOCK_SIZE>(batch_id);
-        let n0: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE] }> = lanes1::<QUERY_GROUP_BLOCK_SIZE>(lse_shape0);
+        let n0: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE] }> = lanes1::<QUERY_GROUP_BLOCK_SIZE>(LSE_Out_shape0);
         let ok: Tile<bool, { [QUERY_GROUP_BLOCK_SIZE] }> = cmpi(idx0, n0, predicate::LessThan);
-        let s0: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE] }> = lanes1::<QUERY_GROUP_BLOCK_SIZE>(lse_stride0);
+        let s0: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE] }> = lanes1::<QUERY_GROUP_BLOCK_SIZE>(LSE_Out_stride0);
         let off: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE] }> = idx0 * s0;
         let idx1: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE] }> = lanes1::<QUERY_GROUP_BLOCK_SIZE>(head_id);
-        let n1: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE] }> = lanes1::<QUERY_GROUP_BLOCK_SIZE>(lse_shape1);
+        let n1: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE] }> = lanes1::<QUERY_GROUP_BLOCK_SIZE>(LSE_Out_shape1);
         let ok1: Tile<bool, { [QUERY_GROUP_BLOCK_SIZE] }> = cmpi(idx1, n1, predicate::LessThan);
         let ok: Tile<bool, { [QUERY_GROUP_BLOCK_SIZE] }> = andi(ok, ok1);
-        let s1: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE] }> = lanes1::<QUERY_GROUP_BLOCK_SIZE>(lse_stride1);
+        let s1: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE] }> = lanes1::<QUERY_GROUP_BLOCK_SIZE>(LSE_Out_stride1);
         let off1: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE] }> = idx1 * s1;
         let off: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE] }> = off + off1;
         let idx2: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE] }> = lanes_u64::<QUERY_GROUP_BLOCK_SIZE>(rows);
-        let n2: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE] }> = lanes1::<QUERY_GROUP_BLOCK_SIZE>(lse_shape2);
+        let n2: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE] }> = lanes1::<QUERY_GROUP_BLOCK_SIZE>(LSE_Out_shape2);
         let ok2: Tile<bool, { [QUERY_GROUP_BLOCK_SIZE] }> = cmpi(idx2, n2, predicate::LessThan);
         let ok: Tile<bool, { [QUERY_GROUP_BLOCK_SIZE] }> = andi(ok, ok2);
-        let s2: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE] }> = lanes1::<QUERY_GROUP_BLOCK_SIZE>(lse_stride2);
+        let s2: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE] }> = lanes1::<QUERY_GROUP_BLOCK_SIZE>(LSE_Out_stride2);
         let off2: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE] }> = idx2 * s2;
         let off: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE] }> = off + off2;
         let idx3: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE] }> = lanes1::<QUERY_GROUP_BLOCK_SIZE>(tile_id);
-        let n3: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE] }> = lanes1::<QUERY_GROUP_BLOCK_SIZE>(lse_shape3);
+        let n3: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE] }> = lanes1::<QUERY_GROUP_BLOCK_SIZE>(LSE_Out_shape3);
         let ok3: Tile<bool, { [QUERY_GROUP_BLOCK_SIZE] }> = cmpi(idx3, n3, predicate::LessThan);
         let ok: Tile<bool, { [QUERY_GROUP_BLOCK_SIZE] }> = andi(ok, ok3);
         let off3: Tile<u64, { [QUERY_GROUP_BLOCK_SIZE] }> = unit_1d * idx3;

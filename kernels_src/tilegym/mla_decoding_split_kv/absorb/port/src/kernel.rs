@@ -71,20 +71,20 @@ pub mod mla_split_kv_port {
         V: &Tensor<E, { [-1, -1, -1] }>,
         KPE: &Tensor<E, { [-1, -1, -1] }>,
         Att_Out: &Tensor<E, { [-1, -1, -1, -1] }>,
-        LSE_Out: *mut f32, lse_shape0: i32, lse_shape1: i32, lse_shape2: i32,
-        lse_stride0: i32, lse_stride1: i32, lse_stride2: i32,
+        LSE_Out: *mut f32, LSE_Out_shape0: i32, LSE_Out_shape1: i32, LSE_Out_shape2: i32,
+        LSE_Out_stride0: i32, LSE_Out_stride1: i32, LSE_Out_stride2: i32,
         sm_scale: f32,
         B: i32,
         NUM_HEADS: i32,
         S_kv: i32,
     ) {
         let unit: Tile<u64, { [TILE_H] }> = ones::<TILE_H>();     // first, as in cuTile Python's IR
-        let lse_shape0 = unsafe { assume_bounds_lower::<_, 0>(lse_shape0) };
-        let lse_shape1 = unsafe { assume_bounds_lower::<_, 0>(lse_shape1) };
-        let lse_shape2 = unsafe { assume_bounds_lower::<_, 0>(lse_shape2) };
-        let lse_stride0 = unsafe { assume_bounds_lower::<_, 0>(lse_stride0) };
-        let lse_stride1 = unsafe { assume_bounds_lower::<_, 0>(lse_stride1) };
-        let _ = (lse_stride2, B, NUM_HEADS);
+        let LSE_Out_shape0 = unsafe { assume_bounds_lower::<_, 0>(LSE_Out_shape0) };
+        let LSE_Out_shape1 = unsafe { assume_bounds_lower::<_, 0>(LSE_Out_shape1) };
+        let LSE_Out_shape2 = unsafe { assume_bounds_lower::<_, 0>(LSE_Out_shape2) };
+        let LSE_Out_stride0 = unsafe { assume_bounds_lower::<_, 0>(LSE_Out_stride0) };
+        let LSE_Out_stride1 = unsafe { assume_bounds_lower::<_, 0>(LSE_Out_stride1) };
+        let _ = (LSE_Out_stride2, B, NUM_HEADS);
         let entry: Token = new_token_unordered();
         let pid_x: i32 = get_tile_block_id().0;
         let batch_idx: i32 = get_tile_block_id().1;
@@ -188,19 +188,19 @@ pub mod mla_split_kv_port {
         let lanes_h: Tile<i32, { [TILE_H] }> = iota(const_shape![TILE_H]);
         let idx_head: Tile<i32, { [TILE_H] }> = lanes_h + h0.reshape(const_shape![1]).broadcast(const_shape![TILE_H]);
         let b: Tile<u64, { [TILE_H] }> = lanes::<TILE_H>(batch_idx);
-        let nb: Tile<u64, { [TILE_H] }> = lanes::<TILE_H>(lse_shape0);
+        let nb: Tile<u64, { [TILE_H] }> = lanes::<TILE_H>(LSE_Out_shape0);
         let ok: Tile<bool, { [TILE_H] }> = cmpi(b, nb, predicate::LessThan);
-        let sb: Tile<u64, { [TILE_H] }> = lanes::<TILE_H>(lse_stride0);
+        let sb: Tile<u64, { [TILE_H] }> = lanes::<TILE_H>(LSE_Out_stride0);
         let off: Tile<u64, { [TILE_H] }> = b * sb;
         let h: Tile<u64, { [TILE_H] }> = lanes_u64::<TILE_H>(idx_head);
-        let nh: Tile<u64, { [TILE_H] }> = lanes::<TILE_H>(lse_shape1);
+        let nh: Tile<u64, { [TILE_H] }> = lanes::<TILE_H>(LSE_Out_shape1);
         let ok_h: Tile<bool, { [TILE_H] }> = cmpi(h, nh, predicate::LessThan);
         let ok: Tile<bool, { [TILE_H] }> = andi(ok, ok_h);
-        let sh: Tile<u64, { [TILE_H] }> = lanes::<TILE_H>(lse_stride1);
+        let sh: Tile<u64, { [TILE_H] }> = lanes::<TILE_H>(LSE_Out_stride1);
         let off_h: Tile<u64, { [TILE_H] }> = h * sh;
         let off: Tile<u64, { [TILE_H] }> = off + off_h;
         let t: Tile<u64, { [TILE_H] }> = lanes::<TILE_H>(tile_idx);
-        let nt: Tile<u64, { [TILE_H] }> = lanes::<TILE_H>(lse_shape2);
+        let nt: Tile<u64, { [TILE_H] }> = lanes::<TILE_H>(LSE_Out_shape2);
         let ok_t: Tile<bool, { [TILE_H] }> = cmpi(t, nt, predicate::LessThan);
         let ok: Tile<bool, { [TILE_H] }> = andi(ok, ok_t);
         let off_t: Tile<u64, { [TILE_H] }> = unit * t;

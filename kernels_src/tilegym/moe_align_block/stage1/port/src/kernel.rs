@@ -51,8 +51,8 @@ pub mod moe_stage1_port {
         const SUB_CHUNK: i32,
         const NUM_EXPERTS_POW2: i32,
     >(
-        topk_ids: *mut i64, ids_shape0: i32, ids_stride0: i32,
-        tokens_cnts: *mut i32, cnts_shape0: i32, cnts_stride0: i32,
+        topk_ids: *mut i64, topk_ids_shape0: i32, topk_ids_stride0: i32,
+        tokens_cnts: *mut i32, tokens_cnts_shape0: i32, tokens_cnts_stride0: i32,
     ) {
         // (bid + 1 before the splats: their expansion writes scalar 1s, and cuTile Python's
         // `1` is defined after the block id)
@@ -66,16 +66,16 @@ pub mod moe_stage1_port {
         let pad: Tile<i32, { [SUB_CHUNK] }> = broadcast_scalar(NUM_EXPERTS, const_shape![SUB_CHUNK]);
         let pad: Tile<i64, { [SUB_CHUNK] }> = exti(pad);
         let cnts_unit: Tile<u64, { [NUM_EXPERTS_POW2] }> = constant(1u64, const_shape![NUM_EXPERTS_POW2]);
-        let ids_shape0 = unsafe { assume_bounds_lower::<_, 0>(ids_shape0) };
-        let cnts_shape0 = unsafe { assume_bounds_lower::<_, 0>(cnts_shape0) };
-        let _ = (ids_stride0, cnts_stride0);
+        let topk_ids_shape0 = unsafe { assume_bounds_lower::<_, 0>(topk_ids_shape0) };
+        let tokens_cnts_shape0 = unsafe { assume_bounds_lower::<_, 0>(tokens_cnts_shape0) };
+        let _ = (topk_ids_stride0, tokens_cnts_stride0);
         let entry: Token = new_token_unordered();
 
         let expert_idx: Tile<i32, { [NUM_EXPERTS_POW2] }> = iota(const_shape![NUM_EXPERTS_POW2]);
         let expert_mask: Tile<bool, { [NUM_EXPERTS_POW2] }> = lt_tile(expert_idx, experts);
         let mut counts: Tile<i32, { [NUM_EXPERTS_POW2] }> = constant(0i32, const_shape![NUM_EXPERTS_POW2]);
         let sub_arange: Tile<i32, { [SUB_CHUNK] }> = iota(const_shape![SUB_CHUNK]);
-        let ids_extent: Tile<u64, { [SUB_CHUNK] }> = lanes::<SUB_CHUNK>(ids_shape0);
+        let ids_extent: Tile<u64, { [SUB_CHUNK] }> = lanes::<SUB_CHUNK>(topk_ids_shape0);
         let ids_base: PointerTile<*mut i64, { [] }> = pointer_to_tile(topk_ids);
         let ids_base: PointerTile<*mut i64, { [1] }> = ids_base.reshape(const_shape![1]);
         let ids_base: PointerTile<*mut i64, { [SUB_CHUNK] }> = ids_base.broadcast(const_shape![SUB_CHUNK]);
@@ -107,7 +107,7 @@ pub mod moe_stage1_port {
         let offs: Tile<i32, { [NUM_EXPERTS_POW2] }> = expert_idx + splat::<NUM_EXPERTS_POW2>(off_c);
         let offs: Tile<u64, { [NUM_EXPERTS_POW2] }> = exti(offs);
         let in_bounds: Tile<bool, { [NUM_EXPERTS_POW2] }> =
-            cmpi(offs, lanes::<NUM_EXPERTS_POW2>(cnts_shape0), predicate::LessThan);
+            cmpi(offs, lanes::<NUM_EXPERTS_POW2>(tokens_cnts_shape0), predicate::LessThan);
         let offs: Tile<u64, { [NUM_EXPERTS_POW2] }> = cnts_unit * offs;
         let base: PointerTile<*mut i32, { [] }> = pointer_to_tile(tokens_cnts);
         let base: PointerTile<*mut i32, { [1] }> = base.reshape(const_shape![1]);

@@ -33,15 +33,15 @@ pub mod moe_stage2_port {
 
     #[cutile::entry(unchecked_accesses = true)]
     pub unsafe fn moe_stage2<const NUM_EXPERTS: i32, const NUM_EXPERTS_POW2: i32>(
-        tokens_cnts: *mut i32, cnts_shape0: i32, cnts_stride0: i32,
+        tokens_cnts: *mut i32, tokens_cnts_shape0: i32, tokens_cnts_stride0: i32,
     ) {
         let bid: i32 = get_tile_block_id().0;
         let base_offset: i32 = NUM_EXPERTS + bid;
         let experts: Tile<i32, { [NUM_EXPERTS_POW2] }> = broadcast_scalar(NUM_EXPERTS, const_shape![NUM_EXPERTS_POW2]);
         let unit: Tile<u64, { [NUM_EXPERTS_POW2] }> = constant(1u64, const_shape![NUM_EXPERTS_POW2]);
         let zeros: Tile<i32, { [NUM_EXPERTS_POW2] }> = constant(0i32, const_shape![NUM_EXPERTS_POW2]);
-        let cnts_shape0 = unsafe { assume_bounds_lower::<_, 0>(cnts_shape0) };
-        let _ = cnts_stride0;
+        let tokens_cnts_shape0 = unsafe { assume_bounds_lower::<_, 0>(tokens_cnts_shape0) };
+        let _ = tokens_cnts_stride0;
         let entry: Token = new_token_unordered();
 
         let rows: Tile<i32, { [NUM_EXPERTS_POW2] }> = iota(const_shape![NUM_EXPERTS_POW2]);
@@ -51,7 +51,7 @@ pub mod moe_stage2_port {
         let offsets: Tile<i32, { [NUM_EXPERTS_POW2] }> = rows + base.broadcast(const_shape![NUM_EXPERTS_POW2]);
         let wide: Tile<u64, { [NUM_EXPERTS_POW2] }> = exti(offsets);
         let inside: Tile<bool, { [NUM_EXPERTS_POW2] }> =
-            cmpi(wide, lanes::<NUM_EXPERTS_POW2>(cnts_shape0), predicate::LessThan);
+            cmpi(wide, lanes::<NUM_EXPERTS_POW2>(tokens_cnts_shape0), predicate::LessThan);
         let scaled: Tile<u64, { [NUM_EXPERTS_POW2] }> = unit * wide;
         let b: PointerTile<*mut i32, { [] }> = pointer_to_tile(tokens_cnts);
         let b: PointerTile<*mut i32, { [1] }> = b.reshape(const_shape![1]);
@@ -65,7 +65,7 @@ pub mod moe_stage2_port {
         // (the scatter's addresses computed again, as cuTile Python writes them)
         let wide: Tile<u64, { [NUM_EXPERTS_POW2] }> = exti(offsets);
         let inside: Tile<bool, { [NUM_EXPERTS_POW2] }> =
-            cmpi(wide, lanes::<NUM_EXPERTS_POW2>(cnts_shape0), predicate::LessThan);
+            cmpi(wide, lanes::<NUM_EXPERTS_POW2>(tokens_cnts_shape0), predicate::LessThan);
         let scaled: Tile<u64, { [NUM_EXPERTS_POW2] }> = unit * wide;
         let b: PointerTile<*mut i32, { [] }> = pointer_to_tile(tokens_cnts);
         let b: PointerTile<*mut i32, { [1] }> = b.reshape(const_shape![1]);

@@ -35,18 +35,18 @@ pub mod moe_stage3_port {
 
     #[cutile::entry(unchecked_accesses = true)]
     pub unsafe fn moe_stage3<const NUM_EXPERTS: i32, const BLOCK_SIZE: i32, const NUM_PROGRAMS: i32>(
-        total: *mut i32, total_shape0: i32, total_stride0: i32,
-        max_out: *mut i32, max_shape0: i32, max_stride0: i32,
-        tokens_cnts: *mut i32, cnts_shape0: i32, cnts_stride0: i32,
+        total_tokens_post_pad: *mut i32, total_tokens_post_pad_shape0: i32, total_tokens_post_pad_stride0: i32,
+        max_expert_cnt: *mut i32, max_expert_cnt_shape0: i32, max_expert_cnt_stride0: i32,
+        tokens_cnts: *mut i32, tokens_cnts_shape0: i32, tokens_cnts_stride0: i32,
         cumsum: *mut i32, cumsum_shape0: i32, cumsum_stride0: i32,
     ) {
         let unit: Tile<u64, { [1] }> = constant(1u64, const_shape![1]);
         let zeros: Tile<i32, { [1] }> = constant(0i32, const_shape![1]);
-        let total_shape0 = unsafe { assume_bounds_lower::<_, 0>(total_shape0) };
-        let max_shape0 = unsafe { assume_bounds_lower::<_, 0>(max_shape0) };
-        let cnts_shape0 = unsafe { assume_bounds_lower::<_, 0>(cnts_shape0) };
+        let total_tokens_post_pad_shape0 = unsafe { assume_bounds_lower::<_, 0>(total_tokens_post_pad_shape0) };
+        let max_expert_cnt_shape0 = unsafe { assume_bounds_lower::<_, 0>(max_expert_cnt_shape0) };
+        let tokens_cnts_shape0 = unsafe { assume_bounds_lower::<_, 0>(tokens_cnts_shape0) };
         let cumsum_shape0 = unsafe { assume_bounds_lower::<_, 0>(cumsum_shape0) };
-        let _ = (total_stride0, max_stride0, cnts_stride0, cumsum_stride0);
+        let _ = (total_tokens_post_pad_stride0, max_expert_cnt_stride0, tokens_cnts_stride0, cumsum_stride0);
         let entry: Token = new_token_unordered();
 
         let off_cnt: i32 = NUM_PROGRAMS * NUM_EXPERTS;
@@ -62,10 +62,12 @@ pub mod moe_stage3_port {
             let at: Tile<i32, { [] }> = scalar_to_tile(at);
             let cnt_offset: Tile<i32, { [1] }> = first_lane + at.reshape(const_shape![1]);
             let wide: Tile<u64, { [1] }> = exti(cnt_offset);
-            let inside: Tile<bool, { [1] }> = cmpi(wide, lane(cnts_shape0), predicate::LessThan);
+            let inside: Tile<bool, { [1] }> = cmpi(wide, lane(tokens_cnts_shape0), predicate::LessThan);
             let p: PointerTile<*mut i32, { [] }> = pointer_to_tile(tokens_cnts);
             let p: PointerTile<*mut i32, { [1] }> = p.reshape(const_shape![1]);
             let p: PointerTile<*mut i32, { [1] }> = p.offset_tile(unit * wide);
+            // an i32 element's address: 4-byte aligned (the base is checked 16), as cuTile states it
+            let p: PointerTile<*mut i32, { [1] }> = unsafe { assume_div_by::<_, 4>(p) };
             let (token_cnt, _): (Tile<i32, { [1] }>, Token) = unsafe {
                 load_ptr_padded(p, ordering::Weak, None::<scope::TileBlock>, Some(inside), Some(zeros), Some(entry), Latency::<0>)
             };
@@ -79,20 +81,22 @@ pub mod moe_stage3_port {
             let p: PointerTile<*mut i32, { [] }> = pointer_to_tile(cumsum);
             let p: PointerTile<*mut i32, { [1] }> = p.reshape(const_shape![1]);
             let p: PointerTile<*mut i32, { [1] }> = p.offset_tile(unit * wide);
+            // an i32 element's address: 4-byte aligned (the base is checked 16), as cuTile states it
+            let p: PointerTile<*mut i32, { [1] }> = unsafe { assume_div_by::<_, 4>(p) };
             stored = unsafe {
                 store_ptr_tko(p, last_cumsum, ordering::Weak, None::<scope::TileBlock>, Some(inside), Some(stored), Latency::<0>)
             };
         }
         let zero_offset: Tile<u64, { [1] }> = constant(0u64, const_shape![1]);
-        let inside: Tile<bool, { [1] }> = cmpi(zero_offset, lane(total_shape0), predicate::LessThan);
-        let p: PointerTile<*mut i32, { [] }> = pointer_to_tile(total);
+        let inside: Tile<bool, { [1] }> = cmpi(zero_offset, lane(total_tokens_post_pad_shape0), predicate::LessThan);
+        let p: PointerTile<*mut i32, { [] }> = pointer_to_tile(total_tokens_post_pad);
         let p: PointerTile<*mut i32, { [1] }> = p.reshape(const_shape![1]);
         let p: PointerTile<*mut i32, { [1] }> = p.offset_tile(unit * zero_offset);
         let _t: Token = unsafe {
             store_ptr_tko(p, last_cumsum, ordering::Weak, None::<scope::TileBlock>, Some(inside), Some(entry), Latency::<0>)
         };
-        let inside: Tile<bool, { [1] }> = cmpi(zero_offset, lane(max_shape0), predicate::LessThan);
-        let p: PointerTile<*mut i32, { [] }> = pointer_to_tile(max_out);
+        let inside: Tile<bool, { [1] }> = cmpi(zero_offset, lane(max_expert_cnt_shape0), predicate::LessThan);
+        let p: PointerTile<*mut i32, { [] }> = pointer_to_tile(max_expert_cnt);
         let p: PointerTile<*mut i32, { [1] }> = p.reshape(const_shape![1]);
         let p: PointerTile<*mut i32, { [1] }> = p.offset_tile(unit * zero_offset);
         let _t: Token = unsafe {

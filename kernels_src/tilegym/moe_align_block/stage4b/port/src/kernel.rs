@@ -83,10 +83,10 @@ pub mod moe_stage4b_port {
         const SUB_CHUNK: i32,
         const NUM_EXPERTS_POW2: i32,
     >(
-        topk_ids: *mut i64, ids_shape0: i32, ids_stride0: i32,
-        sorted_token_ids: *mut i32, sorted_shape0: i32, sorted_stride0: i32,
-        expert_ids: *mut i32, experts_shape0: i32, experts_stride0: i32,
-        tokens_cnts: *mut i32, cnts_shape0: i32, cnts_stride0: i32,
+        topk_ids: *mut i64, topk_ids_shape0: i32, topk_ids_stride0: i32,
+        sorted_token_ids: *mut i32, sorted_token_ids_shape0: i32, sorted_token_ids_stride0: i32,
+        expert_ids: *mut i32, expert_ids_shape0: i32, expert_ids_stride0: i32,
+        tokens_cnts: *mut i32, tokens_cnts_shape0: i32, tokens_cnts_stride0: i32,
         cumsum: *mut i32, cumsum_shape0: i32, cumsum_stride0: i32,
     ) {
         // (bid + 1 before the splats: their expansion writes scalar 1s, and cuTile Python's
@@ -101,12 +101,12 @@ pub mod moe_stage4b_port {
         let per_thread: Tile<i32, { [SUB_CHUNK] }> = broadcast_scalar(TOKENS_PER_THREAD, const_shape![SUB_CHUNK]);
         let pad: Tile<i32, { [SUB_CHUNK] }> = broadcast_scalar(NUM_EXPERTS, const_shape![SUB_CHUNK]);
         let pad: Tile<i64, { [SUB_CHUNK] }> = exti(pad);
-        let ids_shape0 = unsafe { assume_bounds_lower::<_, 0>(ids_shape0) };
-        let sorted_shape0 = unsafe { assume_bounds_lower::<_, 0>(sorted_shape0) };
-        let experts_shape0 = unsafe { assume_bounds_lower::<_, 0>(experts_shape0) };
-        let cnts_shape0 = unsafe { assume_bounds_lower::<_, 0>(cnts_shape0) };
+        let topk_ids_shape0 = unsafe { assume_bounds_lower::<_, 0>(topk_ids_shape0) };
+        let sorted_token_ids_shape0 = unsafe { assume_bounds_lower::<_, 0>(sorted_token_ids_shape0) };
+        let expert_ids_shape0 = unsafe { assume_bounds_lower::<_, 0>(expert_ids_shape0) };
+        let tokens_cnts_shape0 = unsafe { assume_bounds_lower::<_, 0>(tokens_cnts_shape0) };
         let cumsum_shape0 = unsafe { assume_bounds_lower::<_, 0>(cumsum_shape0) };
-        let _ = (ids_stride0, sorted_stride0, experts_stride0, cnts_stride0, cumsum_stride0);
+        let _ = (topk_ids_stride0, sorted_token_ids_stride0, expert_ids_stride0, tokens_cnts_stride0, cumsum_stride0);
         let entry: Token = new_token_unordered();
 
         let off_t: i32 = NUM_EXPERTS * bid;
@@ -117,6 +117,8 @@ pub mod moe_stage4b_port {
         let inside: Tile<bool, { [] }> = cmpi(at, wide(cumsum_shape0), predicate::LessThan);
         let p: PointerTile<*mut i32, { [] }> = pointer_to_tile(cumsum);
         let p: PointerTile<*mut i32, { [] }> = p.offset_tile(unit * at);
+        // an i32 element's address: 4-byte aligned (the base is checked 16), as cuTile states it
+        let p: PointerTile<*mut i32, { [] }> = unsafe { assume_div_by::<_, 4>(p) };
         let (start_c, _): (Tile<i32, { [] }>, Token) = unsafe {
             load_ptr_padded0(p, ordering::Weak, None::<scope::TileBlock>, Some(inside), Some(zero), Some(entry), Latency::<0>)
         };
@@ -124,6 +126,8 @@ pub mod moe_stage4b_port {
         let inside: Tile<bool, { [] }> = cmpi(at, wide(cumsum_shape0), predicate::LessThan);
         let p: PointerTile<*mut i32, { [] }> = pointer_to_tile(cumsum);
         let p: PointerTile<*mut i32, { [] }> = p.offset_tile(unit * at);
+        // an i32 element's address: 4-byte aligned (the base is checked 16), as cuTile states it
+        let p: PointerTile<*mut i32, { [] }> = unsafe { assume_div_by::<_, 4>(p) };
         let (end_c, _): (Tile<i32, { [] }>, Token) = unsafe {
             load_ptr_padded0(p, ordering::Weak, None::<scope::TileBlock>, Some(inside), Some(zero), Some(entry), Latency::<0>)
         };
@@ -138,9 +142,11 @@ pub mod moe_stage4b_port {
         for i in 0i32..num_blocks {
             let i_t: Tile<i32, { [] }> = scalar_to_tile(i);
             let at: Tile<u64, { [] }> = exti(start_block + i_t);
-            let inside: Tile<bool, { [] }> = cmpi(at, wide(experts_shape0), predicate::LessThan);
+            let inside: Tile<bool, { [] }> = cmpi(at, wide(expert_ids_shape0), predicate::LessThan);
             let p: PointerTile<*mut i32, { [] }> = pointer_to_tile(expert_ids);
             let p: PointerTile<*mut i32, { [] }> = p.offset_tile(unit * at);
+            // an i32 element's address: 4-byte aligned (the base is checked 16), as cuTile states it
+            let p: PointerTile<*mut i32, { [] }> = unsafe { assume_div_by::<_, 4>(p) };
             stamped = unsafe {
                 store_ptr_tko(p, bid_t, ordering::Weak, None::<scope::TileBlock>, Some(inside), Some(stamped), Latency::<0>)
             };
@@ -152,7 +158,7 @@ pub mod moe_stage4b_port {
         let offs: Tile<i32, { [NUM_EXPERTS_POW2] }> = expert_idx + splat::<NUM_EXPERTS_POW2>(off_t);
         let offs: Tile<u64, { [NUM_EXPERTS_POW2] }> = exti(offs);
         let inside: Tile<bool, { [NUM_EXPERTS_POW2] }> =
-            cmpi(offs, lanes::<NUM_EXPERTS_POW2>(cnts_shape0), predicate::LessThan);
+            cmpi(offs, lanes::<NUM_EXPERTS_POW2>(tokens_cnts_shape0), predicate::LessThan);
         let offs: Tile<u64, { [NUM_EXPERTS_POW2] }> = unit_e * offs;
         let base: PointerTile<*mut i32, { [] }> = pointer_to_tile(tokens_cnts);
         let base: PointerTile<*mut i32, { [1] }> = base.reshape(const_shape![1]);
@@ -178,7 +184,7 @@ pub mod moe_stage4b_port {
 
         let start_idx_tokens: i32 = TOKENS_PER_THREAD * bid;
         let sub_arange: Tile<i32, { [SUB_CHUNK] }> = iota(const_shape![SUB_CHUNK]);
-        let ids_extent: Tile<u64, { [SUB_CHUNK] }> = lanes::<SUB_CHUNK>(ids_shape0);
+        let ids_extent: Tile<u64, { [SUB_CHUNK] }> = lanes::<SUB_CHUNK>(topk_ids_shape0);
         let ids_base: PointerTile<*mut i64, { [] }> = pointer_to_tile(topk_ids);
         let ids_base: PointerTile<*mut i64, { [1] }> = ids_base.reshape(const_shape![1]);
         let ids_base: PointerTile<*mut i64, { [SUB_CHUNK] }> = ids_base.broadcast(const_shape![SUB_CHUNK]);
@@ -186,7 +192,7 @@ pub mod moe_stage4b_port {
         let row64: Tile<i64, { [1, NUM_EXPERTS_POW2] }> = exti(row32);
         let expert_row: Tile<i64, { [SUB_CHUNK, NUM_EXPERTS_POW2] }> =
             row64.broadcast(const_shape![SUB_CHUNK, NUM_EXPERTS_POW2]);
-        let sorted_extent: Tile<u64, { [SUB_CHUNK] }> = lanes::<SUB_CHUNK>(sorted_shape0);
+        let sorted_extent: Tile<u64, { [SUB_CHUNK] }> = lanes::<SUB_CHUNK>(sorted_token_ids_shape0);
         let sorted_base: PointerTile<*mut i32, { [] }> = pointer_to_tile(sorted_token_ids);
         let sorted_base: PointerTile<*mut i32, { [1] }> = sorted_base.reshape(const_shape![1]);
         let sorted_base: PointerTile<*mut i32, { [SUB_CHUNK] }> = sorted_base.broadcast(const_shape![SUB_CHUNK]);

@@ -62,8 +62,8 @@ pub mod gdr_decode_port {
         Query: &Tensor<E, { [-1, -1, -1, -1] }>,
         Key: &Tensor<E, { [-1, -1, -1, -1] }>,
         Value: &Tensor<E, { [-1, -1, -1, -1] }>,
-        Gate: *mut f32, g_shape0: i32, g_shape1: i32, g_shape2: i32, g_stride0: i32, g_stride1: i32, g_stride2: i32,
-        Beta: *mut E, b_shape0: i32, b_shape1: i32, b_shape2: i32, b_stride0: i32, b_stride1: i32, b_stride2: i32,
+        Gate: *mut f32, Gate_shape0: i32, Gate_shape1: i32, Gate_shape2: i32, Gate_stride0: i32, Gate_stride1: i32, Gate_stride2: i32,
+        Beta: *mut E, Beta_shape0: i32, Beta_shape1: i32, Beta_shape2: i32, Beta_stride0: i32, Beta_stride1: i32, Beta_stride2: i32,
         Output: &Tensor<E, { [-1, -1, -1, -1] }>,
         StateIn: &Tensor<f32, { [-1, -1, -1, -1] }>,
         StateOut: &Tensor<f32, { [-1, -1, -1, -1] }>,
@@ -71,11 +71,11 @@ pub mod gdr_decode_port {
     ) {
         let one: i32 = 1i32;     // the loop step and the unit stride, first as in cuTile Python
         let unit: Tile<i64, { [] }> = constant(1i64, const_shape![]);
-        let g_stride0 = unsafe { assume_bounds_lower::<_, 0>(g_stride0) };
-        let g_stride1 = unsafe { assume_bounds_lower::<_, 0>(g_stride1) };
-        let b_stride0 = unsafe { assume_bounds_lower::<_, 0>(b_stride0) };
-        let b_stride1 = unsafe { assume_bounds_lower::<_, 0>(b_stride1) };
-        let _ = (one, g_shape0, g_shape1, g_shape2, g_stride2, b_shape0, b_shape1, b_shape2, b_stride2,
+        let Gate_stride0 = unsafe { assume_bounds_lower::<_, 0>(Gate_stride0) };
+        let Gate_stride1 = unsafe { assume_bounds_lower::<_, 0>(Gate_stride1) };
+        let Beta_stride0 = unsafe { assume_bounds_lower::<_, 0>(Beta_stride0) };
+        let Beta_stride1 = unsafe { assume_bounds_lower::<_, 0>(Beta_stride1) };
+        let _ = (one, Gate_shape0, Gate_shape1, Gate_shape2, Gate_stride2, Beta_shape0, Beta_shape1, Beta_shape2, Beta_stride2,
                  SMALL_TILE_USE_TMA, LARGE_TILE_USE_TMA);
         let entry: Token = new_token_unordered();
         let idx_bhv: i32 = get_tile_block_id().0;
@@ -119,8 +119,8 @@ pub mod gdr_decode_port {
 
         // g[idx_b, 0, idx_hv] and beta[..]: 0-d gathers, no bounds checks (the literal 0 a constant)
         let t0: Tile<i64, { [] }> = constant(0i64, const_shape![]);
-        let g_off: Tile<i64, { [] }> = wide(idx_b) * wide(g_stride0);
-        let g_off: Tile<i64, { [] }> = g_off + t0 * wide(g_stride1);
+        let g_off: Tile<i64, { [] }> = wide(idx_b) * wide(Gate_stride0);
+        let g_off: Tile<i64, { [] }> = g_off + t0 * wide(Gate_stride1);
         let g_off: Tile<i64, { [] }> = g_off + unit * wide(idx_hv);
         let g_ptr: PointerTile<*mut f32, { [] }> = pointer_to_tile(Gate);
         let g_ptr: PointerTile<*mut f32, { [] }> = g_ptr.offset_tile(g_off);
@@ -129,8 +129,8 @@ pub mod gdr_decode_port {
         let (gate, _t): (Tile<f32, { [] }>, Token) = unsafe {
             load_ptr_padded(g_ptr, ordering::Weak, None::<scope::TileBlock>, None, Some(g_pad), Some(entry), Latency::<0>)
         };
-        let b_off: Tile<i64, { [] }> = wide(idx_b) * wide(b_stride0);
-        let b_off: Tile<i64, { [] }> = b_off + t0 * wide(b_stride1);
+        let b_off: Tile<i64, { [] }> = wide(idx_b) * wide(Beta_stride0);
+        let b_off: Tile<i64, { [] }> = b_off + t0 * wide(Beta_stride1);
         let b_off: Tile<i64, { [] }> = b_off + unit * wide(idx_hv);
         let b_ptr: PointerTile<*mut E, { [] }> = pointer_to_tile(Beta);
         let b_ptr: PointerTile<*mut E, { [] }> = b_ptr.offset_tile(b_off);

@@ -66,8 +66,8 @@ pub mod gdr_persistent_port {
         Query: &Tensor<E, { [-1, -1, -1, -1] }>,
         Key: &Tensor<E, { [-1, -1, -1, -1] }>,
         Value: &Tensor<E, { [-1, -1, -1, -1] }>,
-        Gate: *mut f32, g_shape0: i32, g_shape1: i32, g_shape2: i32, g_stride0: i32, g_stride1: i32, g_stride2: i32,
-        Beta: *mut E, b_shape0: i32, b_shape1: i32, b_shape2: i32, b_stride0: i32, b_stride1: i32, b_stride2: i32,
+        Gate: *mut f32, Gate_shape0: i32, Gate_shape1: i32, Gate_shape2: i32, Gate_stride0: i32, Gate_stride1: i32, Gate_stride2: i32,
+        Beta: *mut E, Beta_shape0: i32, Beta_shape1: i32, Beta_shape2: i32, Beta_stride0: i32, Beta_stride1: i32, Beta_stride2: i32,
         Output: &Tensor<E, { [-1, -1, -1, -1] }>,
         StateIn: &Tensor<f32, { [-1, -1, -1, -1] }>,
         StateOut: &Tensor<f32, { [-1, -1, -1, -1] }>,
@@ -75,12 +75,12 @@ pub mod gdr_persistent_port {
     ) {
         let one: i32 = 1i32;     // the loop step and the unit stride, first as in cuTile Python
         let unit: Tile<i64, { [] }> = constant(1i64, const_shape![]);
-        let g_stride0 = unsafe { assume_bounds_lower::<_, 0>(g_stride0) };
-        let g_stride1 = unsafe { assume_bounds_lower::<_, 0>(g_stride1) };
-        let b_stride0 = unsafe { assume_bounds_lower::<_, 0>(b_stride0) };
-        let b_stride1 = unsafe { assume_bounds_lower::<_, 0>(b_stride1) };
+        let Gate_stride0 = unsafe { assume_bounds_lower::<_, 0>(Gate_stride0) };
+        let Gate_stride1 = unsafe { assume_bounds_lower::<_, 0>(Gate_stride1) };
+        let Beta_stride0 = unsafe { assume_bounds_lower::<_, 0>(Beta_stride0) };
+        let Beta_stride1 = unsafe { assume_bounds_lower::<_, 0>(Beta_stride1) };
         // no bounds checks: the extents and the unit strides go unread
-        let _ = (one, g_shape0, g_shape1, g_shape2, g_stride2, b_shape0, b_shape1, b_shape2, b_stride2,
+        let _ = (one, Gate_shape0, Gate_shape1, Gate_shape2, Gate_stride2, Beta_shape0, Beta_shape1, Beta_shape2, Beta_stride2,
                  SMALL_TILE_USE_TMA, LARGE_TILE_USE_TMA);
         let entry: Token = new_token_unordered();
         let idx_cga: i32 = get_tile_block_id().0;
@@ -152,8 +152,8 @@ pub mod gdr_persistent_port {
                     let v: Tile<f32, { [BLOCK_V] }> = convert_tile(v);
 
                     // g[idx_b, idx_t, idx_hv] and beta[..]: 0-d gathers, no bounds checks
-                    let g_off: Tile<i64, { [] }> = wide(idx_b) * wide(g_stride0);
-                    let g_off: Tile<i64, { [] }> = g_off + wide(g_stride1) * wide(idx_t);
+                    let g_off: Tile<i64, { [] }> = wide(idx_b) * wide(Gate_stride0);
+                    let g_off: Tile<i64, { [] }> = g_off + wide(Gate_stride1) * wide(idx_t);
                     let g_off: Tile<i64, { [] }> = unit * wide(idx_hv) + g_off;
                     let g_ptr: PointerTile<*mut f32, { [] }> = pointer_to_tile(Gate);
                     let g_ptr: PointerTile<*mut f32, { [] }> = g_ptr.offset_tile(g_off);
@@ -162,8 +162,8 @@ pub mod gdr_persistent_port {
                     let (gate, _t): (Tile<f32, { [] }>, Token) = unsafe {
                         load_ptr_padded(g_ptr, ordering::Weak, None::<scope::TileBlock>, None, Some(g_pad), Some(entry), Latency::<0>)
                     };
-                    let b_off: Tile<i64, { [] }> = wide(idx_b) * wide(b_stride0);
-                    let b_off: Tile<i64, { [] }> = b_off + wide(b_stride1) * wide(idx_t);
+                    let b_off: Tile<i64, { [] }> = wide(idx_b) * wide(Beta_stride0);
+                    let b_off: Tile<i64, { [] }> = b_off + wide(Beta_stride1) * wide(idx_t);
                     let b_off: Tile<i64, { [] }> = unit * wide(idx_hv) + b_off;
                     let b_ptr: PointerTile<*mut E, { [] }> = pointer_to_tile(Beta);
                     let b_ptr: PointerTile<*mut E, { [] }> = b_ptr.offset_tile(b_off);
@@ -238,8 +238,8 @@ pub mod gdr_persistent_port {
                     let v: Tile<f32, { [BLOCK_V] }> = convert_tile(v);
 
                     // g[idx_b, idx_t, idx_hv] and beta[..]: 0-d gathers, no bounds checks
-                    let g_off: Tile<i64, { [] }> = wide(idx_b) * wide(g_stride0);
-                    let g_off: Tile<i64, { [] }> = g_off + wide(g_stride1) * wide(idx_t);
+                    let g_off: Tile<i64, { [] }> = wide(idx_b) * wide(Gate_stride0);
+                    let g_off: Tile<i64, { [] }> = g_off + wide(Gate_stride1) * wide(idx_t);
                     let g_off: Tile<i64, { [] }> = unit * wide(idx_hv) + g_off;
                     let g_ptr: PointerTile<*mut f32, { [] }> = pointer_to_tile(Gate);
                     let g_ptr: PointerTile<*mut f32, { [] }> = g_ptr.offset_tile(g_off);
@@ -248,8 +248,8 @@ pub mod gdr_persistent_port {
                     let (gate, _t): (Tile<f32, { [] }>, Token) = unsafe {
                         load_ptr_padded(g_ptr, ordering::Weak, None::<scope::TileBlock>, None, Some(g_pad), Some(entry), Latency::<0>)
                     };
-                    let b_off: Tile<i64, { [] }> = wide(idx_b) * wide(b_stride0);
-                    let b_off: Tile<i64, { [] }> = b_off + wide(b_stride1) * wide(idx_t);
+                    let b_off: Tile<i64, { [] }> = wide(idx_b) * wide(Beta_stride0);
+                    let b_off: Tile<i64, { [] }> = b_off + wide(Beta_stride1) * wide(idx_t);
                     let b_off: Tile<i64, { [] }> = unit * wide(idx_hv) + b_off;
                     let b_ptr: PointerTile<*mut E, { [] }> = pointer_to_tile(Beta);
                     let b_ptr: PointerTile<*mut E, { [] }> = b_ptr.offset_tile(b_off);

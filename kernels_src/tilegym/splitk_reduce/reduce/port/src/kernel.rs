@@ -30,18 +30,18 @@ pub mod splitk_reduce_port {
         const USE_DOT: i32,
     >(
         attn_splitk_out: &Tensor<E, { [-1, -1, -1, -1] }>,
-        lse: *mut f32, lse_shape0: i32, lse_shape1: i32, lse_shape2: i32,
-        lse_stride0: i32, lse_stride1: i32, lse_stride2: i32,
+        lse_splitk_out: *mut f32, lse_splitk_out_shape0: i32, lse_splitk_out_shape1: i32, lse_splitk_out_shape2: i32,
+        lse_splitk_out_stride0: i32, lse_splitk_out_stride1: i32, lse_splitk_out_stride2: i32,
         attn_out: &Tensor<E, { [-1, -1, -1] }>,
     ) {
         let unit: Tile<u64, { [NUM_KV_SPLITS_POW2] }> = constant(1u64, const_shape![NUM_KV_SPLITS_POW2]);
         // what cuTile Python states of lse's extents and strides (the last stride is 1)
-        let lse_shape0 = unsafe { assume_bounds_lower::<_, 0>(lse_shape0) };
-        let lse_shape1 = unsafe { assume_bounds_lower::<_, 0>(lse_shape1) };
-        let lse_shape2 = unsafe { assume_bounds_lower::<_, 0>(lse_shape2) };
-        let lse_stride0 = unsafe { assume_bounds_lower::<_, 0>(lse_stride0) };
-        let lse_stride1 = unsafe { assume_bounds_lower::<_, 0>(lse_stride1) };
-        let _ = lse_stride2;
+        let lse_splitk_out_shape0 = unsafe { assume_bounds_lower::<_, 0>(lse_splitk_out_shape0) };
+        let lse_splitk_out_shape1 = unsafe { assume_bounds_lower::<_, 0>(lse_splitk_out_shape1) };
+        let lse_splitk_out_shape2 = unsafe { assume_bounds_lower::<_, 0>(lse_splitk_out_shape2) };
+        let lse_splitk_out_stride0 = unsafe { assume_bounds_lower::<_, 0>(lse_splitk_out_stride0) };
+        let lse_splitk_out_stride1 = unsafe { assume_bounds_lower::<_, 0>(lse_splitk_out_stride1) };
+        let _ = lse_splitk_out_stride2;
         let batch_id: i32 = get_tile_block_id().0;
         let head_id: i32 = get_tile_block_id().1;
         let tile_id: i32 = get_tile_block_id().2;
@@ -58,23 +58,23 @@ pub mod splitk_reduce_port {
         let offs: Tile<i32, { [NUM_KV_SPLITS_POW2] }> = iota(const_shape![NUM_KV_SPLITS_POW2]);
         let b: Tile<u64, { [NUM_KV_SPLITS_POW2] }> = lanes::<NUM_KV_SPLITS_POW2>(batch_id);
         let b_ok: Tile<bool, { [NUM_KV_SPLITS_POW2] }> =
-            cmpi(b, lanes::<NUM_KV_SPLITS_POW2>(lse_shape0), predicate::LessThan);
-        let stride0: Tile<u64, { [NUM_KV_SPLITS_POW2] }> = lanes::<NUM_KV_SPLITS_POW2>(lse_stride0);
+            cmpi(b, lanes::<NUM_KV_SPLITS_POW2>(lse_splitk_out_shape0), predicate::LessThan);
+        let stride0: Tile<u64, { [NUM_KV_SPLITS_POW2] }> = lanes::<NUM_KV_SPLITS_POW2>(lse_splitk_out_stride0);
         let b_off: Tile<u64, { [NUM_KV_SPLITS_POW2] }> = b * stride0;
         let h: Tile<u64, { [NUM_KV_SPLITS_POW2] }> = lanes::<NUM_KV_SPLITS_POW2>(head_id);
         let h_ok: Tile<bool, { [NUM_KV_SPLITS_POW2] }> =
-            cmpi(h, lanes::<NUM_KV_SPLITS_POW2>(lse_shape1), predicate::LessThan);
+            cmpi(h, lanes::<NUM_KV_SPLITS_POW2>(lse_splitk_out_shape1), predicate::LessThan);
         let ok: Tile<bool, { [NUM_KV_SPLITS_POW2] }> = andi(b_ok, h_ok);
-        let stride1: Tile<u64, { [NUM_KV_SPLITS_POW2] }> = lanes::<NUM_KV_SPLITS_POW2>(lse_stride1);
+        let stride1: Tile<u64, { [NUM_KV_SPLITS_POW2] }> = lanes::<NUM_KV_SPLITS_POW2>(lse_splitk_out_stride1);
         let h_off: Tile<u64, { [NUM_KV_SPLITS_POW2] }> = h * stride1;
         let off: Tile<u64, { [NUM_KV_SPLITS_POW2] }> = b_off + h_off;
         let s: Tile<u64, { [NUM_KV_SPLITS_POW2] }> = exti(offs);
         let s_ok: Tile<bool, { [NUM_KV_SPLITS_POW2] }> =
-            cmpi(s, lanes::<NUM_KV_SPLITS_POW2>(lse_shape2), predicate::LessThan);
+            cmpi(s, lanes::<NUM_KV_SPLITS_POW2>(lse_splitk_out_shape2), predicate::LessThan);
         let ok: Tile<bool, { [NUM_KV_SPLITS_POW2] }> = andi(ok, s_ok);
         let s_off: Tile<u64, { [NUM_KV_SPLITS_POW2] }> = unit * s;
         let off: Tile<u64, { [NUM_KV_SPLITS_POW2] }> = off + s_off;
-        let base: PointerTile<*mut f32, { [] }> = pointer_to_tile(lse);
+        let base: PointerTile<*mut f32, { [] }> = pointer_to_tile(lse_splitk_out);
         let base: PointerTile<*mut f32, { [1] }> = base.reshape(const_shape![1]);
         let base: PointerTile<*mut f32, { [NUM_KV_SPLITS_POW2] }> = base.broadcast(const_shape![NUM_KV_SPLITS_POW2]);
         let ptrs: PointerTile<*mut f32, { [NUM_KV_SPLITS_POW2] }> = base.offset_tile(off);

@@ -1,0 +1,160 @@
+"""Arithmetic in drafted ports (workbench/port/rules/passes.py, ops_create.py, ops_matmul.py,
+ops_reduce.py):
+cuTile's multiply-add fusion rule (rewrite_patterns.py) on tests/fixtures/drafter/fma_rules.py,
+literals of narrow float types (narrow_literals.py), reductions over every axis
+(reduce_all.py), first as drafted Rust (no cargo), then
+drafted, built and diffed against the cuTile Python kernel's Tile IR (PASS or
+PASS_WITH_NOTES). Ports go to tmp_path."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from workbench.argspec import parse_arg
+from workbench.catalog import Case
+from workbench.port.analyze import analyze
+from workbench.port.rules import draft
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "drafter"
+TILE = ["f32[8,128]"]
+KERNELS = {
+    # kernel: (file, args, consts)
+    "fused_terms": ("fma_rules.py", TILE * 4 + ["i32"], {"TILE": 128}),
+    "split_fma": ("fma_rules.py", TILE * 3 + ["i32"], {"TILE": 128}),
+    "renamed_mul": ("fma_rules.py", TILE * 3 + ["i32"], {"TILE": 128}),
+    "narrow_literals": ("narrow_literals.py", ["f16[64,32]", "f16[32,32]"] + ["f16[64,32]"] * 2,
+                        {"TILE": 32}),
+    "reduce_all": ("reduce_all.py", ["f32[16,64]", "f32[16,64]"], {"TILE": 64}),
+    "rescale": ("liveness.py", ["f16[256]", "f16[256]", "i32"], {"TILE": 64, "WIDE": True}),
+    "row_total": ("single_element.py", ["f32[16,64]", "f32[16]"], {"TILE": 64}),
+}
+BUILT = [*KERNELS, "narrow_literals:bf16", "row_total:f16"]
+
+
+def kernel_rs(kernel: str) -> str:
+    file, args, consts = KERNELS[kernel]
+    source = (FIXTURES / file).read_text()
+    case = Case(index=0, args=tuple(parse_arg(a) for a in args), consts=consts)
+    d = draft(analyze(source, f"tests/fixtures/drafter/{file}", kernel, [case]), source, kernel)
+    assert d.ok, [str(x) for x in d.diagnostics]
+    return d.files["src/kernel.rs"]
+
+
+def let(rust: str, name: str) -> str:
+    found = re.search(rf"let (?:mut )?{name}: [^=]+= (.*);$", rust, re.M)
+    assert found, f"no let {name} in\n{rust}"
+    return found.group(1)
+
+
+def test_fusion_follows_cutiles_operand_rule():
+    rust = kernel_rs("fused_terms")
+    assert let(rust, "plus").startswith("fma(x_tile, y_tile, z_tile,")
+    assert let(rust, "minus").startswith("fma(x_tile, y_tile, z_tile_neg,")
+    assert let(rust, "z_tile_neg") == "negf(z_tile)"
+    assert let(rust, "rminus").startswith("fma(x_tile_neg, y_tile, z_tile,")
+    # a left mul with a second use fuses nothing: the right one is not tried
+    assert let(rust, "left_blocks") == "twice + prod_4"
+    assert let(rust, "prod_4") == "y_tile * z_tile"
+    # a use that dead code elimination removes first does not count
+    assert let(rust, "after_dead").startswith("fma(y_tile, z_tile, x_tile,")
+    # a different rounding mode or flush-to-zero: no fusion
+    assert let(rust, "rz") == "prod_5 + z_tile"
+    assert let(rust, "ftz_2").startswith("addf(prod_6, y_tile,")
+    # the mul before the loop moves into the fma in the loop
+    assert let(rust, "acc_next").startswith("fma(x_tile, y_tile, acc,")
+
+
+def test_split_loops_fuse_as_one_loop():
+    rust = kernel_rs("split_fma")
+    loops = re.findall(r"for j in .*?\n        \}", rust, re.S)
+    assert len(loops) == 2
+    for body in loops:
+        assert "let u: Tile<f32, { [1, TILE] }> = x_tile * w_tile;" in body
+        assert re.search(r"= fma\(acc, lit_\w+, prod_2,", body), body
+
+
+def test_assignment_is_a_rename_for_fusion():
+    rust = kernel_rs("renamed_mul")
+    assert let(rust, "state_next_2") == "x_tile + prod"
+    assert let(rust, "g_next_2").startswith("fma(g, lit_2_b, y_tile,")
+    assert "g_next: " not in rust
+
+
+def test_narrow_literals_go_through_f32():
+    rust = kernel_rs("narrow_literals")
+    # cuTile's f16 constant of 0.3 holds 0.300048828125: that value, exact in f32, converted
+    assert "constant(0.300048828125f32, shape![TILE, TILE]);" in rust
+    assert let(rust, "fill") == "convert_tile(wide)"
+    # the tf32 matmul accumulates in f32 (cuTile's mma table), no tf32 zero is written
+    assert "mma(x_tile_f32_tf32, w_tile_f32_tf32, acc_2)" in rust
+    assert re.search(r"let acc_2: Tile<f32, [^=]+= constant\(0\.0f32", rust)
+
+
+def test_reduction_over_every_axis_reduces_axis_0_per_axis():
+    rust = kernel_rs("reduce_all")
+    assert let(rust, "peak_red0") == "reduce_max(x_tile, 0i32)"
+    assert let(rust, "peak_red1") == "reduce_max(peak_red0, 0i32)"
+    assert let(rust, "total") == "total_red1.reshape(shape![1, 1])"
+
+
+def test_a_value_assigned_first_in_a_constant_branch_is_not_carried():
+    rust = kernel_rs("rescale")
+    assert "let mut acc" in rust and "let mut t" not in rust
+
+
+def test_a_one_element_pointer_assumes_its_element_alignment():
+    rust = kernel_rs("row_total")
+    assert "let x_ptrs_a: PointerTile<*mut f32, { [] }> = unsafe { assume_div_by::<_, 4>(x_ptrs) };" \
+        in rust
+    assert "assume_div_by::<_, 4>(totals_ptrs)" in rust
+
+
+@pytest.mark.parametrize("kernel", BUILT)
+def test_fixture_drafts_builds_and_matches(kernel, cli, tmp_path):
+    kernel, _, dtype = kernel.partition(":")
+    file, args, consts = KERNELS[kernel]
+    args = [a.replace("f16", dtype).replace("f32", dtype) for a in args] if dtype else args
+    out = tmp_path / "port"
+    command = ["port", f"tests/fixtures/drafter/{file}:{kernel}", "--out", str(out)]
+    for a in args:
+        command += ["--arg", a]
+    for name, value in consts.items():
+        command += ["--const", f"{name}={value}"]
+    result = cli(*command, timeout=900)
+    assert "build          #1 BUILT" in result.stdout, result.stdout + result.stderr
+    assert re.search(r"final verdict: (PASS|PASS_WITH_NOTES)\b", result.stdout), \
+        result.stdout + result.stderr + (out / "src" / "kernel.rs").read_text()
+
+
+def test_a_unit_stride_before_the_last_dim_is_refused_before_building():
+    """cutile makes a call's unit strides static in the view and drops them from the strides
+    metadata: a port reading a stride by position would read another dim's (or panic)."""
+    source = (FIXTURES / "gather_scatter.py").read_text()
+    def drafted(x_arg):
+        case = Case(index=0, args=tuple(parse_arg(a) for a in [x_arg, "f32[100]", "f32[64,100]"]),
+                    consts={"N": 100, "TILE": 128})
+        spec = analyze(source, "tests/fixtures/drafter/gather_scatter.py", "gather_rows", [case])
+        return draft(spec, source, "gather_rows")
+    assert drafted("f32[64,100]").ok
+    refused = drafted("f32[64,1]:strides=(1,1)")
+    assert not refused.ok
+    assert any(d.construct == "strides" and "x has stride 1 in dim(s) 0" in d.message
+               for d in refused.diagnostics), [str(d) for d in refused.diagnostics]
+
+
+def test_a_list_of_arrays_parameter_is_refused_by_name():
+    source = '''import cuda.tile as ct
+
+
+@ct.kernel
+def first_of(xs, out, T: ct.Constant[int]):
+    n = len(xs)
+    ct.store(out, index=(0,), tile=ct.load(xs[0], index=(0,), shape=(T,)) * n)
+'''
+    case = Case(index=0, args=(parse_arg("list[f32[64]]"), parse_arg("f32[64]")), consts={"T": 64})
+    d = draft(analyze(source, "first_of.py", "first_of", [case]), source, "first_of")
+    assert not d.ok
+    assert any(u.construct == "parameter" and "xs is a list of arrays" in u.message
+               for u in d.diagnostics), [str(u) for u in d.diagnostics]
