@@ -44,3 +44,26 @@ def test_the_same_ops_through_another_token_are_noise():
     joined = module("%5", join="  %5 = join_tokens %0, %1 : token")
     report, found = token_findings(joined)
     assert [(f.category, f.noise_id) for f in found] == [("noise", "token_same_order")]
+
+
+LOOP = """entry @k(%arg0: tile<8xptr<f32>>, %arg1: tile<8xf32>, %arg2: tile<i32>) {
+  %0 = make_token : token
+  %1 = constant <i32: 0> : tile<i32>
+  %2 = constant <i32: 1> : tile<i32>
+  %3 = for %r0 in (%1 to %arg2, step %2) : tile<i32> iter_values(%r1 = %0) -> (token) {
+    %4 = store_ptr_tko weak %arg0, %arg1 token = STORE_TOKEN : tile<8xptr<f32>>, tile<8xf32> -> token
+    continue %4 : token
+  }
+  return
+}
+"""
+
+
+def test_a_store_that_no_longer_waits_for_the_previous_iteration_is_a_coarser_order():
+    chained = normalize(parse(LOOP.replace("STORE_TOKEN", "%r1")))
+    parallel = normalize(parse(LOOP.replace("STORE_TOKEN", "%0")))
+    found = [f for f in diff_modules(chained, parallel).findings if f.kind == "token_order"]
+    assert [f.category for f in found] == ["critical"], found
+    assert "no longer waits for `store_ptr_tko`" in found[0].detail
+    found = [f for f in diff_modules(parallel, chained).findings if f.kind == "token_order"]
+    assert [f.category for f in found] == ["perf"], found
