@@ -88,8 +88,7 @@ class Translator(Control, RuntimeIf, Inline, Attributes, Arithmetic, Broadcastin
 
     def fresh(self, hint: str) -> str:
         base = re.sub(r"\W", "_", hint) or "v"
-        if base[0].isdigit():
-            base = "v" + base
+        base = "v" + base if base[0].isdigit() else base
         name, n = base, 2
         while name in self.used:
             name, n = f"{base}_{n}", n + 1
