@@ -60,3 +60,63 @@ def test_descriptor_block_no_constexpr_names_is_refused(tmp_path):
                                          derived.translation.diagnostics}
     one = derive(target.source(), [target.cases[0]], target.label)
     assert one.ok and "shape=(8, 128)" in one.text
+
+
+def _kernel_target(tmp_path, body, args, consts=()):
+    kernel = tmp_path / "k.py"
+    kernel.write_text("import triton\nimport triton.language as tl\n\n\n@triton.jit\n" + body)
+    name = body.split("def ", 1)[1].split("(", 1)[0]
+    target = triton_target(f"{kernel}:{name}", args, list(consts))
+    return target, derive(target.source(), list(target.cases), target.label)
+
+
+def test_row_index_read_from_memory_indexes_the_rows(tmp_path):
+    # table + idx * D + cols: idx (an i32 read from memory) times the row stride is a row
+    # index; before, it was taken as a column offset into row 0 (rel. error 0.986 on GPU)
+    target, derived, irs = _derived_ir("triton_gather_rows", tmp_path)
+    assert "ct.load(table_ptr, index=(idx, 0), shape=(1, 128)" in derived.text
+    assert "(idx * 128)" not in derived.text
+    assert all("tile=(1x128)" in ir for ir in irs)
+
+
+def test_tile_of_row_indices_is_a_gather_by_rows(tmp_path):
+    _, derived = _kernel_target(tmp_path, (
+        "def gather_block(table_ptr, index_ptr, out_ptr, D: tl.constexpr, B: tl.constexpr):\n"
+        "    pid = tl.program_id(0)\n"
+        "    rows = tl.load(index_ptr + pid * B + tl.arange(0, B))\n"
+        "    cols = tl.arange(0, D)\n"
+        "    x = tl.load(table_ptr + rows[:, None] * D + cols[None, :])\n"
+        "    out = (pid * B + tl.arange(0, B))[:, None] * D + cols[None, :]\n"
+        "    tl.store(out_ptr + out, x)\n"),
+        ["f32[512,64]", "i32[256]", "f32[256,64]"], ["D=64", "B=16"])
+    assert derived.ok, derived.translation.diagnostics
+    # dimension 0 is indexed by the rows read from memory, dimension 1 by the columns
+    assert ("ct.gather(table_ptr, (ct.reshape(rows, (16, 1)), "
+            "ct.reshape(ct.arange(64, dtype=ct.int32), (1, 64)))") in derived.text
+
+
+def test_flat_offset_from_memory_on_a_2d_tensor_is_refused(tmp_path):
+    # idx + cols with idx read from memory: which row it lands in is not known
+    _, derived = _kernel_target(tmp_path, (
+        "def flat(table_ptr, index_ptr, out_ptr, D: tl.constexpr):\n"
+        "    pid = tl.program_id(0)\n"
+        "    idx = tl.load(index_ptr + pid)\n"
+        "    row = tl.load(table_ptr + idx + tl.arange(0, D))\n"
+        "    tl.store(out_ptr + pid * D + tl.arange(0, D), row)\n"),
+        ["f32[512,128]", "i32[64]", "f32[64,128]"], ["D=128"])
+    assert not derived.ok
+    diagnostics = derived.translation.diagnostics
+    assert [d["construct"] for d in diagnostics] == ["pointer arithmetic"]
+    assert diagnostics[0]["line"] == 9 and "idx" in diagnostics[0]["message"]
+
+
+def test_flat_offset_from_memory_on_a_1d_tensor_is_exact(tmp_path):
+    _, derived = _kernel_target(tmp_path, (
+        "def flat(table_ptr, index_ptr, out_ptr, D: tl.constexpr):\n"
+        "    pid = tl.program_id(0)\n"
+        "    idx = tl.load(index_ptr + pid)\n"
+        "    row = tl.load(table_ptr + idx + tl.arange(0, D))\n"
+        "    tl.store(out_ptr + pid * D + tl.arange(0, D), row)\n"),
+        ["f32[65536]", "i32[64]", "f32[8192]"], ["D=128"])
+    assert derived.ok, derived.translation.diagnostics
+    assert "ct.gather(table_ptr, idx + ct.arange(128" in derived.text
