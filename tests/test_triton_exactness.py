@@ -120,3 +120,27 @@ def test_flat_offset_from_memory_on_a_1d_tensor_is_exact(tmp_path):
         ["f32[65536]", "i32[64]", "f32[8192]"], ["D=128"])
     assert derived.ok, derived.translation.diagnostics
     assert "ct.gather(table_ptr, idx + ct.arange(128" in derived.text
+
+
+def test_programs_per_sm_from_triton_resources():
+    from workbench.sources.triton.residency import programs_per_sm
+    assert programs_per_sm(32, 1024, 4) == 16          # bounded by 2048 threads
+    assert programs_per_sm(255, 0, 4) == 2             # 64 K registers / (256 x 128)
+    assert programs_per_sm(32, 70000, 4) == 3          # 228 KB / (70000 + 1 KB)
+    assert programs_per_sm(255, 300000, 8) == 1
+
+
+def test_derived_kernel_asks_for_tritons_residency(tmp_path):
+    import pytest
+    pytest.importorskip("triton")
+    from workbench.port.triton_stages import translate_target
+    from workbench.port.analyze import analyze
+    from workbench.port.rules import draft
+    target = triton_catalog()["triton_rms_norm"]
+    derived, op, _, _ = translate_target(target, tmp_path / "work" / "port")
+    # Triton's kernel: 32 registers, 1 KB shared, 4 warps -> 16 programs per SM
+    assert "@ct.kernel(occupancy=16)\n" in derived.text
+    assert op.kernel_file.read_text() == derived.text
+    spec = analyze(derived.text, "derived.py", target.kernel_name, list(derived.cases))
+    kernel = draft(spec, derived.text, "triton_rms_norm").files["src/kernel.rs"]
+    assert "occupancy = 16" in kernel
