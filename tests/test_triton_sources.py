@@ -46,11 +46,6 @@ def test_mask_on_the_tensor_bounds_is_dropped(tmp_path):
     assert "n" not in derived.params and "ct.where" not in derived.text
 
 
-def test_offsets_from_memory_become_a_gather(tmp_path):
-    _, derived, _ = _derive("triton_gather_rows", tmp_path)
-    assert "ct.gather(table_ptr" in derived.text
-
-
 @pytest.mark.parametrize("name, construct", [
     ("triton_dropout_philox", "tl.rand"),
     ("triton_advancing_pointer", "loop-carried pointer"),

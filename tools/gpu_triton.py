@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -31,7 +32,12 @@ def pack() -> None:
         result = run_pipeline(target.operator(port))
         built = next((a for a in result.artifacts if a.stage == "build"
                       and a.verdict == "BUILT"), None)
+        translated = next((a for a in result.artifacts if a.stage == "translate"), None)
+        hint = [n["message"] for n in (translated.data.get("notes") or [])
+                if "occupancy" in n["message"]] if translated else []
+        match = re.search(r"occupancy=(\d+)", hint[0]) if hint else None
         entry = {"verdict": result.verdict, "library": None,
+                 "occupancy": [int(match[1]) if match else None, hint[0] if hint else ""],
                  "stages": [f"{a.stage}:{a.verdict}" for a in result.artifacts]}
         if built:
             lib = PACK / f"lib{name}.so"
@@ -55,7 +61,9 @@ def run() -> None:
     report = {}
     for name, target in triton_catalog().items():
         port = PACK / "ports" / name / "port"
-        derived, op, _, _ = translate_target(target, port)
+        # the pack's occupancy hint, so that the derived kernel is the one the port followed
+        derived, op, _, _ = translate_target(target, port, occupancy=tuple(
+            (manifest.get(name) or {}).get("occupancy") or ()) or None)
         row = {"pack": manifest.get(name), "translated": derived.ok,
                "diagnostics": derived.translation.diagnostics}
         if derived.ok:

@@ -42,7 +42,7 @@ def tile_copy_2d(x_ptr, out_ptr, M, N, stride_m, BM: tl.constexpr, BN: tl.conste
 
 @triton.jit
 def gather_rows(table_ptr, index_ptr, out_ptr, D: tl.constexpr, BLOCK: tl.constexpr):
-    """Element indices read from memory: not a block, so a ct.gather."""
+    """A row index read from memory times the row stride: a block at a data-dependent row."""
     pid = tl.program_id(0)
     idx = tl.load(index_ptr + pid)
     cols = tl.arange(0, BLOCK)

@@ -31,10 +31,13 @@ def derived_operator(target, derived, port: Path) -> Operator:
                     folder=path.parent.parent, kernel_path=path, port_path=Path(port))
 
 
-def translate_target(target, port: Path, keep_in: Path | None = None):
+def translate_target(target, port: Path, keep_in: Path | None = None,
+                     occupancy: tuple | None = None):
     """Translate, write the derived file (an older one is kept in `keep_in`), and return
-    (Derived, derived Operator, TTIR text or None, why there is no TTIR)."""
-    from ..sources.triton.derive import derive
+    (Derived, derived Operator, TTIR text or None, why there is no TTIR). `occupancy`:
+    (value, note) found earlier (the GPU host, where Triton's cubin may not be readable)."""
+    from ..sources.triton.derive import derive, with_occupancy
+    from ..sources.triton.residency import occupancy_hint
     from ..sources.triton.ttir import compile_ttir
     source = target.source()
     if not target.cases:
@@ -42,6 +45,9 @@ def translate_target(target, port: Path, keep_in: Path | None = None):
                              "pointers point at", "give --arg per runtime parameter and "
                              "--const per tl.constexpr")
     derived = derive(source, list(target.cases), target.label)
+    if derived.ok:
+        derived = with_occupancy(derived, *(occupancy or
+                                            occupancy_hint(source, list(target.cases))))
     path = derived_file(port, target.kernel_name)
     path.parent.mkdir(parents=True, exist_ok=True)
     if path.exists() and keep_in is not None and path.read_text() != derived.text:

@@ -42,7 +42,7 @@ class Accesses:
                 raise Fail(call, "tl.load(other=)", f"other={fill} at the tensor's bounds: "
                            "cuTile pads only with 0, -inf, +inf or nan")
             code = f"ct.where({explicit}, {code}, {fill})"
-        return Run(code, shape)
+        return Run(code, shape, is_int=self._int_tensor(ptr.param, call))
 
     def _gather(self, ptr, access, explicit, other, node):
         if ptr.shape is None:
@@ -53,7 +53,12 @@ class Accesses:
         index = indices[0] if len(indices) == 1 else "(" + ", ".join(indices) + ")"
         self.note(node, f"tl.load of {ptr.param}: the offsets are not a block, so the "
                         "access is a ct.gather")
-        return Run(f"ct.gather({ptr.param}, {index}{mask}, padding_value={pad})", ptr.shape)
+        return Run(f"ct.gather({ptr.param}, {index}{mask}, padding_value={pad})", ptr.shape,
+                   is_int=self._int_tensor(ptr.param, node))
+
+    def _int_tensor(self, param: str, node) -> bool:
+        """Values loaded from an integer tensor are integers: they can be offsets."""
+        return self.array_specs(param, node)[0].dtype.startswith(("i", "u"))
 
     def store(self, call: ast.Call):
         ptr = self.expr(arg(call, "pointer", 0))

@@ -38,6 +38,16 @@ class Derived:
         return not self.translation.diagnostics
 
 
+def with_occupancy(derived: Derived, occupancy: int | None, note: str) -> Derived:
+    """The derived kernel asking for `occupancy` programs per SM (no line moves)."""
+    from dataclasses import replace
+    notes = derived.notes + [{"line": 0, "message": note}]
+    if occupancy is None or not derived.ok:
+        return replace(derived, notes=notes)
+    text = derived.text.replace("\n@ct.kernel\n", f"\n@ct.kernel(occupancy={occupancy})\n", 1)
+    return replace(derived, text=text, notes=notes)
+
+
 def _annotation(values) -> str:
     kinds = {type(v) for v in values}
     if kinds <= {bool}:

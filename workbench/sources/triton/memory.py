@@ -92,10 +92,35 @@ def _match_stride(t, term: Term, specs, node):
                 big = [d for d in dims if specs[0].shape[d] > 1] or dims
                 dim = big[-1] if size == 0 else big[0]
                 rest = [f for i, f in enumerate(term.factors) if i not in subset]
+                if size == 0:
+                    _check_unit_stride_guess(term, dim, specs, node)
                 return dim, rest
     raise Fail(node, "pointer arithmetic", f"no dimension of {t.param_label(term)} has the "
                "stride of the offset term " + product_text(term.factors) +
                " in every case: give the tensor the shape and strides the kernel addresses")
+
+
+def _check_unit_stride_guess(term: Term, dim: int, specs, node) -> None:
+    """A term with no factor equal to a stride is an element count along the unit-stride
+    dimension. Triton's pointer arithmetic is flat: such a count may run past that
+    dimension's extent into the next one (`idx * D + col` with idx read from memory), and
+    cuTile indexes each dimension within its own extent. A block position (program ids,
+    loop variables, block sizes, aranges) is the block idiom and stays on that dimension; a
+    value computed from data has no known range, so unless no other dimension of more than
+    one element lies beyond it, it is refused, the term named."""
+    if not any(isinstance(f, Run) and f.kind == "value" for f in term.factors):
+        return
+    for spec in specs:
+        strides = spec.effective_strides()
+        outer = [d for d in range(len(strides)) if d != dim and spec.shape[d] > 1
+                 and strides[d] > strides[dim]]
+        if outer:
+            raise Fail(node, "pointer arithmetic", "the offset term " +
+                       product_text(term.factors) + " has no factor that is a stride of "
+                       f"the {len(spec.shape)}-D tensor it addresses, so the dimension it "
+                       "indexes is not known (it may cross rows): write it as "
+                       "index * stride with a stride the cases give, or give the tensor "
+                       "as 1-D")
 
 
 def _unflatten(constant: list, specs, node) -> list:

@@ -55,13 +55,23 @@ class Translator(Accesses, Exprs):
 
     # -- parameters ------------------------------------------------------------------------
     def _bind_params(self) -> None:
+        # constexprs first: a descriptor's block is named by the constexpr that equals it
+        for p in self.src.constexpr_params:
+            vals = tuple(c.consts.get(p.name, p.default if p.has_default else None)
+                         for c in self.cases)
+            static = Static(vals, p.name)
+            self.env[p.name] = literal(vals[0], self.n) if static.uniform else static
         runtime = self.src.runtime_params
         for i, p in enumerate(runtime):
             specs = [c.args[i] for c in self.cases if i < len(c.args)]
             if not specs:
                 self.env[p.name] = Run(p.name, kind="param")
             elif specs[0].is_array and getattr(specs[0], "block", None):
-                self.env[p.name] = Desc(p.name, self._block(specs, p.name))
+                try:
+                    self.env[p.name] = Desc(p.name, self._block(specs, p.name))
+                except Fail as e:
+                    self.fail(e)
+                    self.env[p.name] = Unknown(p.name)
             elif specs[0].is_array:
                 self.env[p.name] = Ptr(p.name)
             else:
@@ -71,21 +81,26 @@ class Translator(Accesses, Exprs):
                 if is_int:
                     run.terms = (Term((run,)),)
                 self.env[p.name] = run
-        for p in self.src.constexpr_params:
-            vals = tuple(c.consts.get(p.name, p.default if p.has_default else None)
-                         for c in self.cases)
-            static = Static(vals, p.name)
-            self.env[p.name] = literal(vals[0], self.n) if static.uniform else static
 
     def _block(self, specs, name: str) -> tuple:
+        """The descriptor's block shape as Statics. A block dimension that differs between
+        cases is spelled by a tl.constexpr equal to it in every case (the derived kernel is
+        one kernel for all the cases); with none, the block cannot be written: refused."""
         out = []
         for d in range(len(specs[0].block)):
             vals = tuple(s.block[d] for s in specs)
+            if len(set(vals)) == 1:
+                out.append(literal(vals[0], self.n))
+                continue
             named = [p.name for p in self.src.constexpr_params
-                     if not isinstance(self.env.get(p.name), type(None))
-                     and tuple(c.consts.get(p.name) for c in self.cases) == vals]
-            static = Static(vals, named[0] if named else repr(vals[0]))
-            out.append(literal(vals[0], self.n) if static.uniform else static)
+                     if isinstance(self.env.get(p.name), Static)
+                     and self.env[p.name].vals == vals]
+            if not named:
+                raise Fail(self.src.fn, "tensor descriptor block",
+                           f"dimension {d} of {name}'s block is {list(vals)} in the cases and "
+                           "no tl.constexpr has that value in every case: give each block "
+                           "shape its own target, or pass the block size as a tl.constexpr")
+            out.append(Static(vals, named[0]))
         return tuple(out)
 
     def array_specs(self, param: str, node):

@@ -49,6 +49,11 @@ def triton_version() -> str | None:
 
 def compile_ttir(source, case) -> str:
     """TTIR text of one case (sm_90); WorkbenchError with Triton's own message if it fails."""
+    return compile_triton(source, case).asm["ttir"]
+
+
+def compile_triton(source, case, warps: int = 4):
+    """Triton's compiled kernel of one case for sm_90 (TTIR .. cubin, metadata)."""
     if triton_version() is None:
         raise WorkbenchError("triton is not installed, so there is no TTIR",
                              "install the triton extra: pip install -e '.[triton]'")
@@ -60,10 +65,10 @@ def compile_ttir(source, case) -> str:
     try:
         compiled = triton.compile(ASTSource(fn, signature=sig, constexprs=consts),
                                   target=GPUTarget("cuda", 90, 32),
-                                  options={"num_warps": 4})
+                                  options={"num_warps": warps})
     except Exception as e:
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise WorkbenchError(f"{source.filename}:{source.line}: Triton {triton.__version__} "
                              f"did not compile {source.kernel_name}: {first}",
                              "check the case's arguments against the kernel's parameters")
-    return compiled.asm["ttir"]
+    return compiled

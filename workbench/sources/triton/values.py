@@ -132,6 +132,6 @@ def atom_terms(value) -> tuple | None:
     if isinstance(value, Run):
         if value.terms is not None:
             return value.terms
-        if not value.is_tile and value.is_int:
+        if value.is_int:             # a runtime integer, scalar or tile (read from memory)
             return (Term((value,)),)
     return None
