@@ -10,6 +10,7 @@ state both state arguments are 1-element f32 dummies."""
 import math
 
 from workbench.argspec import ArgSpec
+from workbench.refmath import delta_rule_input
 from workbench.launchrules import IN, OUT, TEMP, Launch, Tensor, cdiv, next_power_of_2, scalar
 
 INTRA, INTER = "_intra_chunk_prepare_kernel", "_chunk_inter_recurrence_kernel"
@@ -47,23 +48,7 @@ def outputs(p):
 
 
 def fill(t, p, made, torch):
-    """g = logsigmoid(randn) (a decay <= 1), beta = sigmoid(randn), as the recurrent family's
-    tests make them; without the kernel's L2 norm the keys are unit rows (as the delta rule's
-    users normalize them; raw randn keys make the recurrence grow without bound); the initial
-    state small; a dummy state zero."""
-    dtype = getattr(torch, {"f32": "float32", "f16": "float16", "bf16": "bfloat16"}[t.dtype])
-    x = torch.randn(t.shape, dtype=torch.float32, device="cuda")
-    if t.fill == "log_decay":
-        x = torch.nn.functional.logsigmoid(x)
-    elif t.fill == "sigmoid":
-        x = torch.sigmoid(x)
-    elif t.fill == "unit_rows":
-        x = torch.nn.functional.normalize(x, dim=-1)
-    elif t.fill == "small":
-        x = x * 0.1
-    else:
-        x = torch.zeros_like(x)
-    return x.to(dtype)
+    return delta_rule_input(t, torch)       # workbench/refmath.py says how each is made
 
 
 def launch(kernel, r, p, num_sm):

@@ -5,7 +5,7 @@ kernels leave o in their chunked layout [B, H, chunks, chunk_size, V] (f32, rows
 those tokens are zero-padded, so they neither answer nor change the state), and the final
 state [B, H, K, V] when the case has one. The PyTorch operation is the same loop in float32,
 laid out the same way."""
-import math
+from workbench.refmath import delta_rule_queries_keys
 
 
 def _run(t, torch, options, dtype):
@@ -13,10 +13,7 @@ def _run(t, torch, options, dtype):
     g, beta = t["g"].to(dtype), t["beta"].to(dtype)
     batch, tokens, heads, dim_k = q.shape
     dim_v = v.shape[3]
-    if options.get("l2norm"):
-        q = q * torch.rsqrt((q * q).sum(-1, keepdim=True) + 1e-6)
-        k = k * torch.rsqrt((k * k).sum(-1, keepdim=True) + 1e-6)
-    q = q / math.sqrt(dim_k)
+    q, k = delta_rule_queries_keys(q, k, options, torch)
     has_state = options.get("state", True)
     state = t["state_in"].to(dtype).clone() if has_state else \
         torch.zeros((batch, heads, dim_k, dim_v), dtype=dtype, device=q.device)

@@ -8,6 +8,7 @@ entry takes the cases its launcher would send it; the large decode case is decod
 import math
 
 from workbench.argspec import ArgSpec
+from workbench.refmath import delta_rule_input
 from workbench.launchrules import IN, OUT, Launch, Tensor, cdiv, next_power_of_2, scalar
 
 KERNELS = {"standard": "_recurrent_gated_delta_rule_fwd_kernel",
@@ -32,22 +33,7 @@ def outputs(p):
 
 
 def fill(t, p, made, torch):
-    """As TileGym's tests make them: g = logsigmoid(randn) (a decay <= 1), beta =
-    sigmoid(randn); q and k unit rows when the kernel does not normalize them; the initial
-    state small; a dummy state zero."""
-    dtype = getattr(torch, {"f32": "float32", "f16": "float16", "bf16": "bfloat16"}[t.dtype])
-    x = torch.randn(t.shape, dtype=torch.float32, device="cuda")
-    if t.fill == "log_decay":
-        x = torch.nn.functional.logsigmoid(x)
-    elif t.fill == "sigmoid":
-        x = torch.sigmoid(x)
-    elif t.fill == "unit_rows":
-        x = torch.nn.functional.normalize(x, p=2.0, dim=-1)
-    elif t.fill == "small":
-        x = x * 0.1
-    else:
-        x = torch.zeros_like(x)
-    return x.to(dtype)
+    return delta_rule_input(t, torch)       # workbench/refmath.py says how each is made
 
 
 def launch(kernel, r, p, num_sm):

@@ -3,7 +3,7 @@ per value head, S <- S * exp(g); S <- S + k (beta (v - S^T k))^T; o = S^T (q * s
 and k L2-normalized first when asked (eps 1e-6 under the root); the query/key head is shared
 by HV / H value heads. Returns o and the final state (when the case has one). The PyTorch
 operation is the same loop in float32."""
-import math
+from workbench.refmath import delta_rule_queries_keys
 
 
 def _run(t, torch, options, dtype):
@@ -13,10 +13,7 @@ def _run(t, torch, options, dtype):
     heads_v, dim_v = v.shape[2], v.shape[3]
     group = heads_v // heads
     q, k = q.repeat_interleave(group, 2), k.repeat_interleave(group, 2)
-    if options.get("l2norm"):
-        q = q * torch.rsqrt((q * q).sum(-1, keepdim=True) + 1e-6)
-        k = k * torch.rsqrt((k * k).sum(-1, keepdim=True) + 1e-6)
-    q = q / math.sqrt(dim_k)
+    q, k = delta_rule_queries_keys(q, k, options, torch)
     has_state = options.get("state", True)
     state = t["state_in"].to(dtype).clone() if has_state else \
         torch.zeros((batch, heads_v, dim_k, dim_v), dtype=dtype, device=q.device)
