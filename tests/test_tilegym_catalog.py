@@ -60,6 +60,14 @@ def test_every_case_matches_its_kernel_parameters(op):
         assert len(case.grid) == 3 and min(case.grid) >= 1
 
 
+# Memory-bound families whose kernel cannot take a 256 MiB case, each with why.
+SMALLER_LARGE_CASE = {
+    "tilegym.moe_align_block": "stage 2 holds one tile of next_power_of_2(programs) counters: "
+    "at 4M tokens x top 8 (262144 programs, ~400 MB moved) TileGym's own kernel fails to compile "
+    "(tileiras exit 5, seen on the H200), as does the port",
+}
+
+
 def test_each_family_has_an_odd_case_and_ends_with_a_large_one():
     for name in FAMILIES:
         rules = family_rules(name)
@@ -72,7 +80,8 @@ def test_each_family_has_an_odd_case_and_ends_with_a_large_one():
             continue
         moved = [sum(t.numel() * t.spec.itemsize for t in p.tensors.values())
                  for p in rules.problems]
-        assert moved[-1] == max(moved) and moved[-1] >= 256 << 20, name
+        assert moved[-1] == max(moved), name
+        assert moved[-1] >= 256 << 20 or name in SMALLER_LARGE_CASE, name
 
 
 def _flops(rules, problem) -> int:
