@@ -72,3 +72,23 @@ def test_kernel_hints_become_the_entry_hints(tmp_path):
     spec = analyze(computed, "softmax.py", op.kernel_name, list(op.cases))
     d = draft(spec, computed, "softmax")
     assert not d.ok and [u.construct for u in d.diagnostics] == ["ct.kernel(occupancy=..)"]
+
+
+def test_an_fp8_array_is_named_by_the_host_code_with_its_import():
+    """cutile's prelude has no fp8 element type: the launcher that takes an fp8 array imports
+    it from cutile::core (a drafted port without it failed rustc: `f8e4m3fn` not found)."""
+    source = '''import cuda.tile as ct
+
+
+@ct.kernel
+def widen(x, out, T: ct.Constant[int]):
+    b = ct.bid(0)
+    t = ct.load(x, index=(b,), shape=(T,))
+    ct.store(out, index=(b,), tile=ct.astype(t, ct.float32))
+'''
+    case = Case(index=0, args=(parse_arg("f8e4m3[256]"), parse_arg("f32[256]")), consts={"T": 64})
+    d = draft(analyze(source, "widen.py", "widen", [case]), source, "widen")
+    assert d.ok, [str(u) for u in d.diagnostics]
+    lib = d.files["src/lib.rs"]
+    assert "call.input::<f8e4m3fn>(0)" in lib and "use cutile::core::{f8e4m3fn};" in lib
+    assert "f8e5m2" not in lib

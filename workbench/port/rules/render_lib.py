@@ -205,13 +205,14 @@ def render_lib(entries: list[tuple[str, Translator, dict]], spec: KernelSpec,
     n_consts = len(consts) + (LAUNCH_SLOTS if launch else 0)
     caller = ", then the launch (grid x, y, z, occupancy, num_ctas, num_worker_warps)" \
         if launch else ""
+    narrow = narrow_float_imports(launchers)
     return f"""//! The {op_name} port and its C ABI: `wb_{op_name}` launches, `wb_{op_name}_emit` compiles Tile IR.
 //! Drafted by workbench/port/rules: the launcher checks ranks and dtypes only.
 
 mod kernel;
 
 #[allow(unused_imports)]
-use cutile::half::{{bf16, f16}};
+use cutile::half::{{bf16, f16}};{narrow}
 use cutile::prelude::*;
 #[allow(unused_imports)]
 use wb_ffi::{{Call, DTYPE_BF16, DTYPE_F16, DTYPE_F32, Error, set_error}};
@@ -229,3 +230,12 @@ wb_ffi::port! {{
 
 {launchers}
 """
+
+
+FP8_TYPES = ("f8e4m3fn", "f8e5m2")
+
+
+def narrow_float_imports(launchers: str) -> str:
+    """The fp8 element types the host code names: cutile's prelude has none (cutile::core)."""
+    used = [t for t in FP8_TYPES if f"<{t}>" in launchers]
+    return f"\nuse cutile::core::{{{', '.join(used)}}};" if used else ""
