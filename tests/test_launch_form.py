@@ -64,14 +64,20 @@ def test_scatter_only_port_takes_its_launch():
     assert ".partition([" not in lib
 
 
-def test_call_without_a_grid_is_refused_before_any_launch(tmp_path):
+def gather_operator(tmp_path) -> Operator:
+    """The drafted gather_rows port's manifest in tmp_path, as a catalog-like operator."""
     d, case = fixture_draft(*GATHER)
     port = tmp_path / "port"
     port.mkdir()
     (port / "port.toml").write_text(d.files["port.toml"])
-    op = Operator(name="gather_rows", summary="gather_rows", kernel_name="gather_rows",
-                  outputs=("out",), tolerance={}, cases=(case,), folder=tmp_path,
-                  kernel_path=FIXTURES / "gather_scatter.py", port_path=port)
+    return Operator(name="gather_rows", summary="gather_rows", kernel_name="gather_rows",
+                    outputs=("out",), tolerance={}, cases=(case,), folder=tmp_path,
+                    kernel_path=FIXTURES / "gather_scatter.py", port_path=port)
+
+
+def test_call_without_a_grid_is_refused_before_any_launch(tmp_path):
+    op = gather_operator(tmp_path)
+    case = op.cases[0]
     plan = CallPlan(op)
     assert plan.launch_slots == LAUNCH_SLOTS
     values = {"x": FakeArray((64, 100)), "w": FakeArray((100,)), "out": FakeArray((64, 100))}
@@ -141,17 +147,12 @@ def test_evidence_names_only_the_listed_partitions(tmp_path):
     """The port's entry arguments are named by port.toml's `partitions`: a plain output has
     no partition shape or strides among them."""
     from workbench.evidence import argument_names
-    d, case = fixture_draft(*GATHER)
-    port = tmp_path / "port"
-    port.mkdir()
-    op = Operator(name="gather_rows", summary="gather_rows", kernel_name="gather_rows",
-                  outputs=("out",), tolerance={}, cases=(case,), folder=tmp_path,
-                  kernel_path=FIXTURES / "gather_scatter.py", port_path=port)
-    (port / "port.toml").write_text(d.files["port.toml"])      # partitions = []
+    op = gather_operator(tmp_path)                # its port.toml: partitions = []
     names = list(argument_names(op, "rust").values())
     assert names[-5:] == ["out.base", "out.shape[0]", "out.shape[1]", "out.stride[0]",
                           "out.stride[1]"]
-    (port / "port.toml").write_text(d.files["port.toml"].replace("partitions = []\n", ""))
+    manifest = op.port_path / "port.toml"
+    manifest.write_text(manifest.read_text().replace("partitions = []\n", ""))
     assert "out.partition_shape[1]" in argument_names(op, "rust").values()
 
 
@@ -170,13 +171,8 @@ def test_rust_launcher_falls_back_on_the_grid_it_is_given(tmp_path, monkeypatch)
 
     import workbench.rust.library as library_module
     from workbench.rust.ffi import rust_launcher
-    d, case = fixture_draft(*GATHER)
-    port = tmp_path / "port"
-    port.mkdir()
-    (port / "port.toml").write_text(d.files["port.toml"])
-    op = Operator(name="gather_rows", summary="gather_rows", kernel_name="gather_rows",
-                  outputs=("out",), tolerance={}, cases=(case,), folder=tmp_path,
-                  kernel_path=FIXTURES / "gather_scatter.py", port_path=port)
+    op = gather_operator(tmp_path)
+    case = op.cases[0]
     library = RecordingLibrary()
     monkeypatch.setattr(library_module, "open_library", lambda name, path: library)
     launch = rust_launcher(op, str(tmp_path / "lib.so"), None,
