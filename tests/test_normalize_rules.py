@@ -242,3 +242,33 @@ def test_ops_after_an_if_that_does_not_return_stay_after_it():
     assert [op.name for op in normalized.entries[0].block.ops][-2:] == ["if", "return"]
     first_if = next(op for op in normalized.entries[0].block.ops if op.name == "if")
     assert first_if.results                  # both branches reach what follows: kept
+
+
+CSE = """entry @k(%arg0: tile<8xi32>, %arg1: tile<8xi32>, %arg2: tile<i1>) {
+  %0 = exti %arg0 signed : tile<8xi32> -> tile<8xi64>
+  %1 = exti %arg0 signed : tile<8xi32> -> tile<8xi64>
+  %2 = exti %arg1 signed : tile<8xi32> -> tile<8xi64>
+  %3 = addi %0, %2 : tile<8xi64>
+  %4 = addi %1, %2 : tile<8xi64>
+  %5 = if %arg2 -> (tile<8xi64>) {
+    %6 = exti %arg0 signed : tile<8xi32> -> tile<8xi64>
+    %7 = muli %6, %3 : tile<8xi64>
+    yield %7 : tile<8xi64>
+  } else {
+    %8 = muli %4, %4 : tile<8xi64>
+    yield %8 : tile<8xi64>
+  }
+  print_tko %5, %4
+  return
+}
+"""
+
+
+def test_repeated_pure_ops_of_the_same_operands_are_one_value():
+    """Three `exti %arg0` (one inside a branch) are one value, and so the two `addi` of it:
+    what is left is one exti per operand, one addi, the branch's muli."""
+    ops = [op for op in normalize(parse(CSE)).walk() if op.name != "entry"]
+    names = [op.name for op in ops]
+    assert names.count("exti") == 2 and names.count("addi") == 1 and names.count("muli") == 2
+    kept = normalize(parse(CSE), disabled=["cse_invariant"])
+    assert [op.name for op in kept.walk()].count("exti") == 4

@@ -8,7 +8,7 @@ from .facts import (CALL, GIVEN, IMPLIES, INCOMPARABLE, PORT, STRONGER, UNIT_RUL
                     WEAKER, FactContext, FactSet, compare_facts, direction, in_units, judge,
                     restricted)
 from .hints import describe, hint_differences, target_hints
-from .subjects import name_of, operand_pairs, subjects, view_layout
+from .subjects import name_of, operand_pairs, subjects, view_layout, zero_offset_aliases
 
 NOISE_BOUNDED = "extra_assume_bounded"
 
@@ -32,8 +32,16 @@ class _Sides:
         self.right_roles, _ = subjects(right, alignment.right_facts)
         self.right_view_index = {id(op): i for i, op in enumerate(
             op for e in right for op in e.walk() if op.name == "make_tensor_view")}
-        self.left_names = ctx.names.get("left", {})
-        self.right_names = ctx.names.get("right", {})
+        self.left_names = dict(ctx.names.get("left", {}))
+        self.right_names = dict(ctx.names.get("right", {}))
+        for entries, facts, roles, names in (
+                (left, alignment.left_facts, self.left_roles, self.left_names),
+                (right, alignment.right_facts, self.right_roles, self.right_names)):
+            for pointer, base in zero_offset_aliases(entries, facts).items():
+                if base in roles:
+                    roles[pointer] = roles[base]
+                if base in names:
+                    names[pointer] = names[base]
 
 
 # -- assumed facts ------------------------------------------------------------------------------

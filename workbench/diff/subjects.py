@@ -168,6 +168,34 @@ def subjects(entries: list[Entry], facts: dict) -> tuple[dict[str, Subject], lis
     return roles, views
 
 
+def zero_offset_aliases(entries: list[Entry], facts: dict) -> dict[str, str]:
+    """pointer -> the root it equals: `offset %p, %z` with %z zero (a gather or scatter at
+    index 0 of every axis points at the array's base: `0 * stride0 + 0` is zero whatever
+    the stride)."""
+    root = lambda text: facts.get(text, (text, ()))[0]     # noqa: E731
+    zeros, out = set(), {}
+    for entry in entries:
+        for op in entry.walk():
+            operands = [root(t.text) for t in op.operands()]
+            if len(op.results) == 1 and _is_zero(op, [o in zeros for o in operands]):
+                zeros.add(op.results[0].name)
+            elif op.name == "offset" and len(op.results) == 1 and len(op.operands()) == 2:
+                base, delta = (root(t.text) for t in op.operands())
+                if delta in zeros:
+                    out[op.results[0].name] = out.get(base, base)
+    return out
+
+
+def _is_zero(op: Operation, zero_operands: list[bool]) -> bool:
+    if op.name == "constant":
+        return bool((m := _INT_CONSTANT.search(_flat(op.body)))) and int(m[1]) == 0
+    if op.name == "muli":
+        return any(zero_operands)
+    if op.name in ("addi", "exti", "reshape", "broadcast"):
+        return bool(zero_operands) and all(zero_operands)
+    return False
+
+
 def _loop_index(op: Operation, root, constants: dict, roles: dict) -> Subject:
     """A `for` index counts up from its lower bound to below its upper bound (Tile IR loops
     step forward): its range, where the bounds are constants or values of a known range."""

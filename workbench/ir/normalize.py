@@ -12,7 +12,8 @@ from typing import Callable, Iterable, Iterator
 from .attrs import rule_sort_dict_attrs, rule_target_hints
 from .branch_results import rule_passthrough_if_results, rule_sink_after_return
 from .fold import rule_fold_splat
-from .hoist import rule_hoist_branch_constants, rule_hoist_invariant
+from .hoist import INVARIANT_OPS, rule_hoist_branch_constants, rule_hoist_invariant
+from .single_trip import rule_single_trip_index
 from .locations import resolve_locations
 from .model import (Block, Module, Node, Operation, Token, clone_module, gc_paused,
                     split_value_ref)
@@ -103,24 +104,41 @@ def _unique_block(block: Block, scope: dict[str, str], seen: set[str]) -> None:
 
 def rule_cse_pure(module: Module) -> None:
     """Merge repeated constants and repeated get_tile_block_id reads into the first one."""
+    _cse(module, lambda op: op.name in PURE_NO_OPERAND_OPS and not op.regions
+         and not list(op.operands()))
+
+
+def rule_cse_invariant(module: Module) -> None:
+    """Merge a pure op that repeats one already visible (same op, operands and types) into
+    it: `exti %offs` written once per gather (cuTile Python) or once per use (a port) is one
+    value, as tileiras makes it. Only single-result, region-free INVARIANT_OPS."""
+    _cse(module, lambda op: op.name in INVARIANT_OPS and not op.regions
+         and len(op.results) == 1 and op.results[0].count == 1 and bool(list(op.operands())))
+
+
+def _cse(module: Module, mergeable: Callable[[Operation], bool]) -> None:
     for entry in module.entries:
         mapping: dict[str, str] = {}
-        _cse_block(entry.block, {}, mapping)
+        _cse_block(entry.block, {}, mapping, mergeable)
         _rename_uses(entry.walk(), mapping)
 
 
-def _cse_block(block: Block, visible: dict[str, str], mapping: dict[str, str]) -> None:
+def _cse_block(block: Block, visible: dict[str, str], mapping: dict[str, str],
+               mergeable: Callable[[Operation], bool]) -> None:
+    """An op whose text (operands renamed as merged so far) repeats a visible one's is
+    that one: its results are mapped to the first's and it is dropped."""
     visible = dict(visible)
     kept = []
     for op in block.ops:
-        if op.name in PURE_NO_OPERAND_OPS and not op.regions and not list(op.operands()):
+        _rename_uses([op], mapping)
+        if mergeable(op):
             key = op.name + " " + _print_body(op)
             if key in visible:
                 mapping.update(zip([r.name for r in op.results], visible[key].split(",")))
                 continue
             visible[key] = ",".join(r.name for r in op.results)
         for region in op.regions:
-            _cse_block(region.block, visible, mapping)
+            _cse_block(region.block, visible, mapping, mergeable)
         kept.append(op)
     block.ops = kept
 
@@ -302,6 +320,9 @@ RULES: list[Rule] = [
     Rule("sink_after_return", "ops after an `if` whose other branch returns moved into the "
          "branch that reaches them (an early return read as an if/else)",
          rule_sink_after_return),
+    Rule("single_trip_index", "a loop index of a one-trip loop folded with constants into "
+         "the constant it computes (cutile folds it, cuTile Python does not)",
+         rule_single_trip_index),
     Rule("hoist_invariant", "pure loop-invariant ops moved out of loop bodies (tileiras "
          "hoists them either way)", rule_hoist_invariant),
     Rule("fold_splat", "broadcast(reshape(scalar constant)) written as the splat constant it is",
@@ -313,6 +334,8 @@ RULES: list[Rule] = [
          rule_passthrough_if_results),
     Rule("cse_pure", "repeated constants, block-id reads and fresh tokens merged into the first",
          rule_cse_pure),
+    Rule("cse_invariant", "repeated pure ops of the same operands (an `exti` per gather) merged "
+         "into the first visible one", rule_cse_invariant),
     Rule("fold_assumes", "assume chains folded into one `assume P1, P2, %root` per predicate set",
          rule_fold_assumes),
     Rule("dead_pure_ops", "unused constants, assumes, tokens and views removed",
