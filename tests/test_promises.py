@@ -99,6 +99,32 @@ def test_each_broken_unit_stride_promise_is_refused_before_any_cuda_call(name):
         assert f"{tensor}.stride[{dim}]" in manifest_promises(op)
 
 
+def _strides_read() -> list[tuple[str, str]]:
+    """(port, array) for every catalog port whose kernel reads an array's strides by position
+    (the `tensor_strides_N` helper the drafter writes for a gather or scatter)."""
+    import re
+    from workbench.catalog import all_operators
+    from workbench.rust.cargo import has_port
+    return sorted((name, array) for name, op in all_operators().items() if has_port(op)
+                  for array in set(re.findall(r"tensor_strides_\d\((\w+)\)",
+                                              (op.port_folder / "src" / "kernel.rs").read_text())))
+
+
+@pytest.mark.parametrize("name,array", _strides_read())
+def test_a_port_reading_strides_refuses_a_unit_stride_before_the_last_dim(name, array):
+    """cutile makes a unit stride static and drops it from the view's strides, so a port
+    reading them by position would read another dim's: port.toml says `strides_read` and
+    the C ABI refuses such a tensor (here [M, N] with stride 1 in dim 0) before any launch."""
+    op = get_operator(name)
+    manifest = tomllib.loads((op.port_folder / "port.toml").read_text())
+    assert manifest["tensors"][array].get("strides_read") is True
+    index = [n for n, _ in CallPlan(op).tensors].index(array)
+    unit_rows = lambda views: _replaced(views, index, strides=(1,) * len(views[index].shape))
+    with pytest.raises(PortError, match=rf"{array}: stride 1 in dim 0, not the last: the port "
+                                        r"reads this tensor's strides by position"):
+        call(op, unit_rows)
+
+
 def _other_rank(view) -> dict:
     """One dim fewer, or (for a vector) one more."""
     if len(view.shape) > 1:

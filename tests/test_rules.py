@@ -169,7 +169,10 @@ def test_draft_files_and_layout(name):
     assert cargo["dependencies"] == {"cutile": {"workspace": True}, "wb_ffi": {"workspace": True}}
     assert cargo["lib"]["crate-type"] == ["rlib", "cdylib"]
     manifest = tomllib.loads(d.files["port.toml"])
-    hand = tomllib.loads((load_catalog()[name].port_folder / "port.toml").read_text())
+    op = load_catalog()[name]
+    hand = tomllib.loads((op.port_folder / "port.toml").read_text())
+    # the outputs it partitions are the catalog's (a hand-written port's are op.outputs)
+    assert manifest.pop("partitions") == list(op.outputs)
     assert manifest == hand      # the same mapping as the hand-written port
     lib = d.files["src/lib.rs"]
     # the launcher's C call, the emitter and build id exports come from wb_ffi's macro

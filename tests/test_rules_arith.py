@@ -113,6 +113,22 @@ def test_a_one_element_pointer_assumes_its_element_alignment():
     assert "assume_div_by::<_, 4>(totals_ptrs)" in rust
 
 
+def test_a_pointer_at_index_zero_assumes_the_base_alignment_the_c_abi_checks():
+    """x[0, 0] is x's base: cuTile assumes it 16-byte aligned, so the port does and its
+    port.toml makes wb_ffi check it; the built diff (below) names the promise checked."""
+    import tomllib
+    file, args, consts = KERNELS["row_total"]
+    source = (FIXTURES / file).read_text()
+    case = Case(index=0, args=tuple(parse_arg(a) for a in args), consts=consts)
+    d = draft(analyze(source, f"tests/fixtures/drafter/{file}", "row_total", [case]), source,
+              "row_total")
+    assert re.search(r"assume_div_by::<_, 16>\(x_ptrs_\d+\)", d.files["src/kernel.rs"])
+    tensors = tomllib.loads(d.files["port.toml"])["tensors"]
+    assert tensors["x"]["div_by"] == ["base 16"] and "div_by" not in tensors["totals"]
+    # x's stride 0 is read by position (a rank-1 `totals` has no stride to read)
+    assert tensors["x"]["strides_read"] is True and "strides_read" not in tensors["totals"]
+
+
 @pytest.mark.parametrize("kernel", BUILT)
 def test_fixture_drafts_builds_and_matches(kernel, cli, tmp_path):
     kernel, _, dtype = kernel.partition(":")

@@ -22,8 +22,9 @@ Ports of installed kernels (TileGym's) also say:
                                            # does: pointer NAME, then NAME_shape0.., NAME_stride0..
     launch = true                          # the C call carries grid and hints (wb_ffi raw.rs)
 
-Drafted ports that take their launch say it too (workbench/port/rules/launch_form.py), and
-which outputs they still take as partitions (the others are plain tensors):
+Drafted ports that take their launch say it too (workbench/port/rules/launch_form.py). A
+drafted port also says which outputs it takes as partitions (the others are plain tensors);
+the IR diff names the entry's arguments by it:
 
     launch = true
     partitions = ["Rstd"]

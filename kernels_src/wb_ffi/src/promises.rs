@@ -11,6 +11,9 @@
 //! unit_stride = [1]                    # dims whose stride is 1 (a dim of extent 1 may have any)
 //! div_by = ["shape[1] 16", "base 16"]  # facts the kernel assumes: shape[d] and stride[d] in
 //!                                      # elements, base in bytes
+//! strides_read = true                  # the kernel reads the view's strides by position: no
+//!                                      # stride but the last may be 1 (cutile makes a unit
+//!                                      # stride static and drops it from the view's strides)
 //! ```
 //!
 //! The workbench's diff reads the same file to know which of a port's facts are checked.
@@ -24,6 +27,7 @@ struct Rule {
     dtypes: Vec<String>,
     unit_stride: Vec<usize>,
     div_by: Vec<(String, i64)>,
+    strides_read: bool,
 }
 
 fn strings(value: &str) -> Vec<String> {
@@ -52,6 +56,7 @@ fn rules(manifest: &str) -> Vec<Rule> {
             "rank" => rule.rank = value.trim().parse().ok(),
             "dtypes" => rule.dtypes = strings(value),
             "unit_stride" => rule.unit_stride = strings(value).iter().filter_map(|s| s.parse().ok()).collect(),
+            "strides_read" => rule.strides_read = value.trim() == "true",
             "div_by" => rule.div_by = strings(value).iter().filter_map(|s| {
                 let (what, n) = s.split_once(' ')?;
                 Some((what.to_string(), n.trim().parse().ok()?))
@@ -90,6 +95,16 @@ fn check_one(op: &str, rule: &Rule, t: &WbTensor) -> Result<(), Error> {
         if dim < n && t.shape[dim] > 1 && t.strides[dim] != 1 {
             return Err(broken(op, rule, format!("stride {} in dim {dim}", t.strides[dim]),
                               format!("`unit stride in dim {dim}`"), "unit_stride"));
+        }
+    }
+    if rule.strides_read {
+        if let Some(d) = (0..n.saturating_sub(1)).find(|&d| t.strides[d] == 1) {
+            return Err(set_error(Error::BadArgument, format!(
+                "{op}: {}: stride 1 in dim {d}, not the last: the port reads this tensor's \
+                 strides by position, and cutile makes a unit stride static and drops it from \
+                 them (port.toml [tensors.{}] strides_read); pass a tensor whose strides \
+                 before the last dim are not 1 (an extent-1 dim may take any stride); nothing \
+                 was launched", rule.name, rule.name)));
         }
     }
     for (what, divisor) in &rule.div_by {
@@ -160,5 +175,18 @@ mod tests {
         assert!(crate::launch::last_error().contains("shape[1] = 33 breaks the port's promise `shape[1] div_by<16>`"));
         assert!(check_one("op", r, &tensor([4, 32], [32, 1], 260)).is_err());
         assert!(crate::launch::last_error().contains("base = 260"));
+    }
+
+    #[test]
+    fn a_port_reading_strides_refuses_a_unit_stride_before_the_last_dim() {
+        let manifest = "[tensors.lse]\nrank = 2\nstrides_read = true\n";
+        let r = &rules(manifest)[0];
+        assert!(r.strides_read);
+        assert!(check_one("op", r, &tensor([32, 8], [8, 1], 256)).is_ok());
+        // [32, 1] contiguous: dim 0's stride is 1, which cutile would make static
+        assert!(check_one("op", r, &tensor([32, 1], [1, 1], 256)).is_err());
+        assert!(crate::launch::last_error().contains("lse: stride 1 in dim 0, not the last"));
+        assert!(check_one("op", &rules("[tensors.lse]\nrank = 2\n")[0],
+                          &tensor([32, 1], [1, 1], 256)).is_ok());
     }
 }

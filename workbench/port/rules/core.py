@@ -28,8 +28,7 @@ from .values import (RESERVED, ArrayRef, Const, DType, Fail, Func, Lit, Scalar, 
 class Translator(Control, RuntimeIf, Inline, Attributes, Arithmetic, Broadcasting, Loops,
                  LoopSplit, EarlyReturn):
     def __init__(self, spec: KernelSpec, fn: ast.FunctionDef, scope: ModuleScope | None = None,
-                 const_values: dict[str, object] | None = None,
-                 types: KernelTypes | None = None):
+                 const_values: dict[str, object] | None = None, types: KernelTypes | None = None):
         self.spec = spec
         self.fn = fn
         self.scope = scope or ModuleScope()
@@ -59,6 +58,7 @@ class Translator(Control, RuntimeIf, Inline, Attributes, Arithmetic, Broadcastin
         self.helpers: set[tuple] = set()     # (helper kind, rank) the module declares
         self.scattered: set[str] = set()     # arrays written by ct.scatter
         self.store_sites: dict[str, list[bool]] = {}   # output -> per ct.store: own tile?
+        self.abi_promises: dict[str, set[str]] = {}   # array -> what wb_ffi checks (port.toml)
         self.inline_stack: list[dict] = []
         self.evaluated: dict[int, Value] = {}   # id(ast node) -> its value, used once
         for p in spec.params:

@@ -174,9 +174,19 @@ def draft(spec: KernelSpec, source: str, op_name: str) -> Draft:
     where = f"{spec.filename.rpartition('site-packages/')[2]}:{spec.kernel_name}"
     files = {"Cargo.toml": render_cargo(ident, where),
              "port.toml": render_port_toml(spec, ident, types, split, launch,
-                                           partition_names(spec, translators))
+                                           partition_names(spec, translators),
+                                           _abi_promises(translators))
              if spec.arrays else "",
              "src/kernel.rs": render_kernel([(name, t) for name, t, _ in entries], spec,
                                             ident),
              "src/lib.rs": render_lib(entries, spec, ident, op=op_name)}
     return Draft(files=files, diagnostics=diagnostics, notes=notes)
+
+
+def _abi_promises(translators) -> dict[str, set[str]]:
+    """array -> what every entry's code assumes of it and wb_ffi checks (port.toml)."""
+    out: dict[str, set[str]] = {}
+    for t in translators:
+        for name, promises in t.abi_promises.items():
+            out.setdefault(name, set()).update(promises)
+    return out

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 from .dtypes import DT, PromotionError, bits, promote_dt
 from .registry import Family
+from .render_toml import ALIGNED_BASE, STRIDES_READ
 from .tokens import after_read, after_write, last_op_token, last_store_token
-from .values import ArrayRef, Const, Fail, Lit, Scalar, Seq, Tile, Value, broadcast_shape, shape_text
+from .values import (ArrayRef, Const, Fail, Lit, Scalar, Seq, Static, Tile, Value,
+                     broadcast_shape, shape_text)
 
 FAMILY = Family("gather")
 
@@ -80,6 +82,7 @@ def stride_u64(t, arr: ArrayRef, dim: int, shape, node) -> Value:
                               f"constant(1u64, shape![{shape_text(shape)}])")
     refuse_unit_strides(t, arr, node)
     t.helpers.add(("strides", arr.rank))
+    t.abi_promises.setdefault(arr.name, set()).add(STRIDES_READ)
     stride = t.let(f"{arr.name}_stride{dim}", Scalar(t.types.of_name("int32")),
                    f"get_shape_dim(tensor_strides_{arr.rank}({arr.name}), {dim}i32)")
     return t.fit(u64_of(t, stride, node), shape, node)
@@ -137,6 +140,9 @@ def pointer_and_mask(t, arr: ArrayRef, value: Value, check_bounds: bool, custom,
                            f"{base}.broadcast(shape![{shape_text(shape)}])")
     ptrs = t.let_typed(f"{arr.name}_ptrs", pointer(shape), f"addptr_tile({base}, {offset.expr})")
     aligned = element_alignment(arr.dtype) if all(d == "1" for d in shape) else 1
+    if not shape and all(_is_zero(v) for v in items):
+        aligned = BASE_ALIGNMENT        # the base itself: the C ABI checks it (port.toml)
+        t.abi_promises.setdefault(arr.name, set()).add(ALIGNED_BASE)
     if aligned > 1:
         ptrs = t.let_typed(f"{arr.name}_ptrs_a", pointer(shape),
                            f"unsafe {{ assume_div_by::<_, {aligned}>({ptrs}) }}")
@@ -147,6 +153,13 @@ def pointer_and_mask(t, arr: ArrayRef, value: Value, check_bounds: bool, custom,
         mask = custom if mask is None else t.let("mask", custom.kind,
                                                  f"andi({mask.expr}, {custom.expr})")
     return ptrs, mask, shape
+
+
+BASE_ALIGNMENT = 16      # what cuTile assumes of a base it was given 16-byte aligned
+
+
+def _is_zero(v: Value) -> bool:
+    return isinstance(v.kind, (Lit, Static)) and type(v.kind.value) is int and v.kind.value == 0
 
 
 def element_alignment(dt: DT) -> int:

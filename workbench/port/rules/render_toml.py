@@ -6,6 +6,10 @@ from ..analyze import KernelSpec
 from .branches import entry_key
 from .types import KernelTypes
 
+# what a port's code assumes of an array, which wb_ffi checks on every call (port.toml)
+ALIGNED_BASE = "aligned_base"       # div_by = ["base 16"]: read at index 0, the base
+STRIDES_READ = "strides_read"       # strides read by position: none but the last may be 1
+
 CANONICAL = ["f32", "f16", "bf16", "f64", "f8e4m3", "f8e5m2", "i64", "i32", "i16", "i8", "u8",
              "bool"]
 
@@ -47,11 +51,13 @@ def case_dtypes(spec: KernelSpec) -> list[str]:
 
 def render_port_toml(spec: KernelSpec, op_name: str, types: KernelTypes,
                      entries: list[tuple[str, dict]] | None = None,
-                     launch: bool = False, partitions: list[str] | None = None) -> str:
+                     launch: bool = False, partitions: list[str] | None = None,
+                     promises: dict[str, set[str]] | None = None) -> str:
     """`entries`: (entry name, constant assignment) per split entry; None: one entry.
     `launch`: the port takes its grid and hints from the caller (rules/launch_form.py), and
-    `partitions` are the outputs it still takes as partitions (None: not the same in every
-    entry)."""
+    `partitions` are the outputs taken as partitions (None: not the same in every entry);
+    the IR diff names the entry's arguments by them (evidence.argument_names). `promises`:
+    array -> what the port's code assumes of it, which wb_ffi checks on every call."""
     generics = [f'"{g}"' for g in types.dtype_generics()] + \
         [f'"{c.name}"' for c in spec.constants if all(type(v) is int for v in c.values)]
     entry = entries[0][0] if entries else spec.kernel_name
@@ -62,13 +68,21 @@ def render_port_toml(spec: KernelSpec, op_name: str, types: KernelTypes,
     if launch:
         lines += ["# the grid and hints are the caller's: not every output is stored only "
                   "at the program's own tile", "launch = true"]
-        if partitions is not None:
-            names = ", ".join(f'"{n}"' for n in partitions)
-            lines.append(f"partitions = [{names}]")
+    if partitions is not None:
+        names = ", ".join(f'"{n}"' for n in partitions)
+        lines += ["# the outputs taken as partitions (the entry's arguments add their "
+                  "partition shape and strides)", f"partitions = [{names}]"]
     for p in spec.arrays:
         dtypes = ", ".join(f'"{d}"' for d in array_dtypes(spec, p.name))
         lines += ["", f"[tensors.{p.name}]", f"rank = {p.rank}", f"dtypes = [{dtypes}]",
                   f"unit_stride = [{(p.rank or 1) - 1}]"]
+        promised = (promises or {}).get(p.name, set())
+        if ALIGNED_BASE in promised:
+            lines.append('div_by = ["base 16"]   # read at index 0: the port assumes the '
+                         "base's alignment; the C ABI checks it")
+        if STRIDES_READ in promised:
+            lines.append("strides_read = true   # read by position: no unit stride but the "
+                         "last (cutile makes one static); the C ABI checks it")
     if entries:
         lines += ["", "# one entry per specialization of the constant branches", "[entries]"]
         lines += [f'"{entry_key(combo)}" = "{name}"' for name, combo in entries]
