@@ -137,6 +137,8 @@ pub mod moe_fused_port {
         let ntpp_in: Tile<bool, { [] }> = lt_tile(i0, ntpp_len);
         let ntpp_base: PointerTile<*mut i32, { [] }> = get_tensor_base(num_tokens_post_padded_ptr);
         let ntpp_ptr: PointerTile<*mut i32, { [] }> = addptr_tile(ntpp_base, i0 * ntpp_stride);
+        // element 0 is the base: as aligned as cuTile assumes the base (port.toml div_by)
+        let ntpp_ptr: PointerTile<*mut i32, { [] }> = unsafe { assume_div_by::<_, 16>(ntpp_ptr) };
         let ntpp_pad: Tile<i32, { [] }> = constant(0i32, shape![]);
         let num_tokens_post_padded_ptr_token: Token = num_tokens_post_padded_ptr.token();
         let (num_tokens_post_padded, _): (Tile<i32, { [] }>, Token) = unsafe {
