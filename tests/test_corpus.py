@@ -148,6 +148,12 @@ def test_a_run_that_stops_in_the_drafter_is_unsupported_with_its_diagnostics():
                      {"line": 12, "construct": "ct.gather", "message": "no translation rule"}]})]
     assert classify("UNSUPPORTED", artifacts) == (
         "UNSUPPORTED", ["tilegym/ops/cutile/x.py:12: ct.gather: no translation rule"])
+    # a Triton kernel refused by its translation stops before analyze
+    refused = [Artifact("translate", "UNSUPPORTED", "line 59: tl.rand", {"diagnostics": [
+        {"line": 59, "construct": "tl.rand", "message": "no random-number generator",
+         "file": "tilegym/ops/triton/dropout.py"}]})]
+    assert classify("UNSUPPORTED", refused) == (
+        "UNSUPPORTED", ["tilegym/ops/triton/dropout.py:59: tl.rand: no random-number generator"])
 
 
 def test_a_failed_build_or_diff_is_fail_with_the_finding():
@@ -165,6 +171,13 @@ def test_a_failed_build_or_diff_is_fail_with_the_finding():
         {"case": 1, "verdict": "FAIL", "findings": [finding]}]})
     assert classify("FAIL", [Artifact("analyze", "OK", "", SPEC), diff]) == (
         "FAIL", ["tilegym/ops/cutile/x.py:15: dataflow: `reshape` differs (cases 0, 1)"])
+    perf = {"category": "perf", "kind": "div_by", "detail": "a pointer: weaker in the port",
+            "left": {"source": "tilegym/ops/cutile/x.py:21:3"}, "right": None}
+    hint = dict(perf, category="hint", detail="x.stride[0]: stronger in the port")
+    perf_only = Artifact("ir_diff", "FAIL", "", {"cases": [
+        {"case": 1, "verdict": "FAIL", "findings": [hint, perf]}]})
+    assert classify("FAIL", [Artifact("analyze", "OK", "", SPEC), perf_only]) == (
+        "FAIL", ["tilegym/ops/cutile/x.py:21: div_by: a pointer: weaker in the port (case 1)"])
 
 
 def test_a_port_whose_kernel_cutile_cannot_compile_is_a_finding_at_its_line(tmp_path):

@@ -27,6 +27,10 @@ from workbench.tools import run_tool  # noqa: E402
 
 OUT = BUILD_DIR / "bundle"
 CRATE = OUT / "crate"
+# A target folder of its own: a port is an rlib + cdylib crate, whose outputs cargo names
+# without a hash, so the workspace's builds and the bundle's would overwrite each other's
+# rlibs in one folder (each linked against its own wb_ffi: "duplicate symbol: wb_free").
+BUNDLE_TARGET = TARGET_DIR / "bundle"
 
 
 def bundled_operators() -> list[Operator]:
@@ -65,10 +69,11 @@ def main() -> None:
     manifest = write_crate(ops)
     print(f"building the bundle of {len(ops)} ports: {', '.join(op.name for op in ops)}",
           flush=True)
+    env = {**cargo_env(), "CARGO_TARGET_DIR": str(BUNDLE_TARGET)}
     run_tool([cargo_path(), "build", "--release", "--manifest-path", str(manifest)],
-             cwd=manifest.parent, env=cargo_env(), text=True, timeout=BUILD_TIMEOUT_S)
+             cwd=manifest.parent, env=env, text=True, timeout=BUILD_TIMEOUT_S)
     library = OUT / "libwb_bundle.so"
-    run_tool(["strip", "-o", str(library), str(TARGET_DIR / "release" / "libwb_bundle.so")])
+    run_tool(["strip", "-o", str(library), str(BUNDLE_TARGET / "release" / "libwb_bundle.so")])
     run_tool(["xz", "-9", "-T2", "-f", "-k", str(library)], timeout=600)
     codes = {op.name: code_hash(op) for op in ops}
     (OUT / "libwb_bundle.codes.json").write_text(json.dumps(codes, indent=1) + "\n")

@@ -149,13 +149,15 @@ def classify(final: str, artifacts) -> tuple[str, list[str]]:
     if final == "ERROR":
         return "ERROR", [_where(artifacts) + f": {stopped.stage}: {stopped.summary}"
                          if stopped else "the run ended without a verdict"]
-    if stopped is not None and stopped.stage in ("analyze", "write_kernel", "write_host"):
+    if stopped is not None and stopped.stage in ("translate", "analyze", "write_kernel",
+                                                 "write_host"):
         return "UNSUPPORTED", _diagnostics(stopped, artifacts) or [
             _where(artifacts) + f": {stopped.stage}: {stopped.summary}"]
     build = next((a for a in reversed(artifacts) if a.stage == "build"), None)
     if build is not None and build.verdict == "BUILD_FAILED":
         return "FAIL", _diagnostics(build, artifacts, "rustc")
-    findings = _findings(artifacts, ("critical", "arithmetic"))
+    findings = _findings(artifacts, ("critical", "arithmetic")) or \
+        _findings(artifacts, ("perf",))         # a perf-only FAIL: its findings are why
     check = next((a for a in reversed(artifacts) if a.stage == "gpu_check"), None)
     if not findings and check is not None and check.verdict == "FAIL":
         findings = [f"{_where(artifacts)}: gpu check: {check.summary}"]
