@@ -17,7 +17,7 @@ the partitions that remain.
 from __future__ import annotations
 
 from ...rust.ffi import LAUNCH_SLOTS  # noqa: F401  (grid x, y, z and three hints; render_lib)
-from .values import Lit, Static
+from .values import is_zero
 
 
 def note_store(t, arr, items: list) -> None:
@@ -29,10 +29,7 @@ def note_store(t, arr, items: list) -> None:
 
 
 def _own_axis(value, axis: int) -> bool:
-    if value.origin == f"bid{axis}":
-        return True
-    kind = value.kind
-    return isinstance(kind, (Lit, Static)) and type(kind.value) is int and kind.value == 0
+    return value.origin == f"bid{axis}" or is_zero(value)
 
 
 def own_tile_only(t, name: str) -> bool:

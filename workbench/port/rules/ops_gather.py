@@ -15,8 +15,8 @@ from .dtypes import DT, PromotionError, bits, promote_dt
 from .registry import Family
 from .render_toml import ALIGNED_BASE, STRIDES_READ
 from .tokens import after_read, after_write, last_op_token, last_store_token
-from .values import (ArrayRef, Const, Fail, Lit, Scalar, Seq, Static, Tile, Value,
-                     broadcast_shape, shape_text)
+from .values import (ArrayRef, Const, Fail, Lit, Scalar, Seq, Tile, Value, broadcast_shape,
+                     is_zero, shape_text)
 
 FAMILY = Family("gather")
 
@@ -140,7 +140,7 @@ def pointer_and_mask(t, arr: ArrayRef, value: Value, check_bounds: bool, custom,
                            f"{base}.broadcast(shape![{shape_text(shape)}])")
     ptrs = t.let_typed(f"{arr.name}_ptrs", pointer(shape), f"addptr_tile({base}, {offset.expr})")
     aligned = element_alignment(arr.dtype) if all(d == "1" for d in shape) else 1
-    if not shape and all(_is_zero(v) for v in items):
+    if not shape and all(is_zero(v) for v in items):
         aligned = BASE_ALIGNMENT        # the base itself: the C ABI checks it (port.toml)
         t.abi_promises.setdefault(arr.name, set()).add(ALIGNED_BASE)
     if aligned > 1:
@@ -156,10 +156,6 @@ def pointer_and_mask(t, arr: ArrayRef, value: Value, check_bounds: bool, custom,
 
 
 BASE_ALIGNMENT = 16      # what cuTile assumes of a base it was given 16-byte aligned
-
-
-def _is_zero(v: Value) -> bool:
-    return isinstance(v.kind, (Lit, Static)) and type(v.kind.value) is int and v.kind.value == 0
 
 
 def element_alignment(dt: DT) -> int:

@@ -184,6 +184,11 @@ RESERVED = RUST_KEYWORDS | {
     "load_ptr_padded_2", "load_ptr_padded_3", "load_ptr_padded_4", "usize", "store_view_raw", "load_view_raw", "join_tokens", "make_partition_view_mut",
 }
 
+def is_zero(v: Value) -> bool:
+    """A literal or static integer 0 (an index at the start of an axis)."""
+    return isinstance(v.kind, (Lit, Static)) and type(v.kind.value) is int and v.kind.value == 0
+
+
 def shape_text(shape) -> str:
     return ", ".join(shape)
 
