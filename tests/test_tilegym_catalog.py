@@ -289,3 +289,16 @@ def test_raw_arrays_scalars_carry_the_names_the_emitter_hints():
             assert not missing, f"{op.name}: no entry parameter named {missing}"
             checked += 1
     assert checked >= 10
+
+
+def test_a_family_run_logs_each_finished_case_for_a_run_cut_short(tmp_path):
+    from workbench.check.family import _progress
+    log = tmp_path / "progress.jsonl"
+    result = {"case": 3, "entry": "tilegym.softmax.tma", "sides": {"rust": {"ok": True}}}
+    _progress({"progress": str(log)}, "check", result, started=0.0)
+    _progress({"progress": str(log)}, "bench", {**result, "sides": {}}, started=0.0)
+    _progress({}, "check", result, started=0.0)          # no file asked for: nothing written
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [(l["kind"], l["case"], l["entry"]) for l in lines] == \
+        [("check", 3, "tilegym.softmax.tma"), ("bench", 3, "tilegym.softmax.tma")]
+    assert lines[0]["sides"]["rust"]["ok"] and lines[0]["seconds"] > 0

@@ -5,15 +5,17 @@ launcher's grid, constants and hints) and the PyTorch operation it stands for.
 Request (worker.py passes it here when it names a "family"):
   {"family": NAME, "entries": [entry, ...], "cases": [i, ...], "mode": "check" | "bench",
    "sides": ["rust", "tilegym", "torch"], "rust_libraries": {entry: PATH}, "seed": N,
-   "bench": {"warmup": N, "batches": N, "per_batch": N}}
+   "bench": {"warmup": N, "batches": N, "per_batch": N}, "progress": PATH (optional)}
 Response: {"status", "reason", "device", "results": [one per case and entry], "ceilings"}
 A result: {"case", "entry", "label", "launch": {grid, hints, consts}, "sides": {side: {...}}}
 (check: each side's comparison with the float64 reference; bench: its device time).
 """
 from __future__ import annotations
 
+import json
 import math
 import statistics
+import time
 
 from .gpu import (L2_FLUSH_BYTES, MAX_ROTATION, TORCH_DTYPES, DeviceFault, _is_device_fault,
                   _quantile, _time_batches, measure_ceilings, run_side)
@@ -40,11 +42,14 @@ def run_family(request: dict, torch) -> dict:
             if launch is None:
                 continue
             try:
+                started = time.time()
                 if mode in ("check", "both"):
                     results.append(_check(rules, op, index, launch, launchers[op.name], torch))
+                    _progress(request, "check", results[-1], started)
                 if bench:
                     benches.append(_bench(rules, op, index, launch, launchers[op.name],
                                           request.get("bench", {}), torch))
+                    _progress(request, "bench", benches[-1], started)
             except DeviceFault as fault:
                 results.append({"case": index, "entry": op.name, "label": _label(rules, index),
                                 "sides": {fault.side: {"ok": False, "reason": fault.message}}})
@@ -58,6 +63,16 @@ def run_family(request: dict, torch) -> dict:
     if bench:
         response["ceilings"] = measure_ceilings(torch)
     return response
+
+
+def _progress(request: dict, kind: str, result: dict, started: float) -> None:
+    """One JSON line per finished case in the request's `progress` file: a run cut short
+    (a call's time limit kills the worker too) still shows each case it reached."""
+    path = request.get("progress")
+    if path:
+        line = {"kind": kind, "seconds": round(time.time() - started, 1), **result}
+        with open(path, "a") as f:
+            f.write(json.dumps(line, default=str) + "\n")
 
 
 def _label(rules, index: int) -> str:

@@ -73,13 +73,14 @@ def bench_families(names: list[str]) -> dict:
     return summarize(rows, ceilings, device, status)
 
 
-def check_and_bench(name: str) -> tuple[CheckResponse, list[dict]]:
+def check_and_bench(name: str, progress: str | None = None) -> tuple[CheckResponse, list[dict]]:
     """One worker for a family's checks and timings (each kernel compiles once): the check
-    response and the bench rows."""
+    response and the bench rows. `progress`: a file that gets a JSON line per finished case."""
     family = get_family(name)
     if not has_cuda_driver():
         return CheckResponse("skipped", "no CUDA device"), []
-    response = run_worker(_request(family, None, None, "both", ("rust", "tilegym", "torch")),
+    request = _request(family, None, None, "both", ("rust", "tilegym", "torch"))
+    response = run_worker({**request, "progress": progress} if progress else request,
                           FAMILY_TIMEOUT_S)
     rows = [bench_row(family, r, response.ceilings or {}) for r in response.benches]
     if response.status not in ("ok", "fail") or (not rows and response.reason):
