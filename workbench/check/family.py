@@ -43,8 +43,13 @@ def run_family(request: dict, torch) -> dict:
                 continue
             try:
                 started = time.time()
+                begun = {"case": index, "entry": op.name}
+                _progress(request, "start", begun, started)
                 if mode in ("check", "both"):
-                    results.append(_check(rules, op, index, launch, launchers[op.name], torch))
+                    results.append(_check(rules, op, index, launch, launchers[op.name], torch,
+                                          lambda side: _progress(request, "side",
+                                                                 {**begun, "side": side},
+                                                                 started)))
                     _progress(request, "check", results[-1], started)
                 if bench:
                     benches.append(_bench(rules, op, index, launch, launchers[op.name],
@@ -66,8 +71,9 @@ def run_family(request: dict, torch) -> dict:
 
 
 def _progress(request: dict, kind: str, result: dict, started: float) -> None:
-    """One JSON line per finished case in the request's `progress` file: a run cut short
-    (a call's time limit kills the worker too) still shows each case it reached."""
+    """One JSON line per step of a case in the request's `progress` file (its start, each
+    side's launch, its check and its bench results): a run cut short (a call's time limit
+    kills the worker too) still shows each case it finished and where it was stuck."""
     path = request.get("progress")
     if path:
         line = {"kind": kind, "seconds": round(time.time() - started, 1), **result}
@@ -177,7 +183,7 @@ def _reference(rules):
 
 # -- correctness ---------------------------------------------------------------------------------
 
-def _check(rules, op, index, launch, launchers, torch) -> dict:
+def _check(rules, op, index, launch, launchers, torch, starting=lambda side: None) -> dict:
     from .compare import compare
     problem = rules.problem(index)
     pristine = make_tensors(rules, problem, torch)
@@ -192,6 +198,7 @@ def _check(rules, op, index, launch, launchers, torch) -> dict:
             continue
         tensors = {n: t.clone() for n, t in pristine.items()}    # in-place ops start fresh
         values = bind_args(launch, tensors, launchers["params"], torch)
+        starting(side)                  # a hang in one side's launch shows which one
         failed = run_side(side, lambda: launchers[side](values, launch, stream), torch)
         if failed:
             sides[side] = failed
