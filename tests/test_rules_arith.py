@@ -176,3 +176,37 @@ def first_of(xs, out, T: ct.Constant[int]):
     assert not d.ok
     assert any(u.construct == "parameter" and "xs is a list of arrays" in u.message
                for u in d.diagnostics), [str(u) for u in d.diagnostics]
+
+
+def test_an_atomic_with_a_release_or_acquire_order_is_refused_with_what_to_do():
+    """ACQ_REL, the default, joins every array's token into the atomic and orders every later
+    access after it; the drafter threads only a relaxed atomic's tokens."""
+    source = (FIXTURES / "atomics.py").read_text()
+    case = Case(index=0, args=(parse_arg("i32[64]"), parse_arg("i32[1000]")), consts={"TILE": 128})
+    d = draft(analyze(source, "tests/fixtures/drafter/atomics.py", "default_order", [case]),
+              source, "default_order")
+    assert not d.ok
+    [diagnostic] = [x for x in d.diagnostics if "atomic_add" in x.construct]
+    assert diagnostic.line == 30 and "memory_order=ACQ_REL" in diagnostic.construct
+    assert "memory_order=ct.MemoryOrder.RELAXED" in diagnostic.message
+
+
+def test_an_atomic_mode_follows_the_array_dtype_as_cutile_picks_it():
+    source = '''import cuda.tile as ct
+
+
+@ct.kernel
+def peak(out, x, T: ct.Constant[int]):
+    ct.atomic_max(out, ct.arange(T, dtype=ct.int32), ct.load(x, index=(0,), shape=(T,)),
+                  memory_order=ct.MemoryOrder.RELAXED)
+'''
+    def drafted(dtype):
+        case = Case(index=0, args=(parse_arg(f"{dtype}[64]"), parse_arg(f"{dtype}[64]")),
+                    consts={"T": 64})
+        return draft(analyze(source, "peak.py", "peak", [case]), source, "peak")
+    signed = drafted("i64")
+    assert signed.ok and "atomic::Max, ordering::Relaxed, scope::Device" in \
+        signed.files["src/kernel.rs"]
+    refused = drafted("f32")
+    assert not refused.ok and any("atomic_max takes arrays of int32" in x.message
+                                  for x in refused.diagnostics), refused.diagnostics

@@ -47,6 +47,9 @@ FAMILIES = {
                      ["TILE=128"]),
     "early_return_chain": ("early_return.py:clipped_copy", ["f32[1024]", "f32[1024]", "i32[4]"],
                            ["TILE=64"]),
+    "atomic_int": ("atomics.py:histogram", ["i32[64]", "i32[4]", "i32[1000]"], ["TILE=128"]),
+    "atomic_float": ("atomics.py:row_sums", ["f32[8]", "f32[100]", "f16[100,256]"],
+                     ["TILE=256"]),
 }
 
 

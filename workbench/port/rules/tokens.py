@@ -19,7 +19,8 @@ import ast
 from .values import ArrayRef, Stmt, Value
 
 READS = {"load", "gather"}
-WRITES = {"store", "scatter"}
+WRITES = {"store", "scatter", "atomic_add", "atomic_max", "atomic_min", "atomic_and",
+          "atomic_or", "atomic_xor", "atomic_xchg"}      # an atomic is a store to cuTile
 
 
 def inplace_arrays(nodes) -> set[str]:
