@@ -50,6 +50,7 @@ FAMILIES = {
     "atomic_int": ("atomics.py:histogram", ["i32[64]", "i32[4]", "i32[1000]"], ["TILE=128"]),
     "atomic_float": ("atomics.py:row_sums", ["f32[8]", "f32[100]", "f16[100,256]"],
                      ["TILE=256"]),
+    "atomic_release": ("atomics.py:default_order", ["i32[64]", "i32[1000]"], ["TILE=128"]),
 }
 
 

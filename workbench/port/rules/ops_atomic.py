@@ -5,11 +5,13 @@ shape and cast to the array's dtype (implicitly; bitwise modes need the same dty
 chosen by the array's dtype (float `addf`, signed `max`/`min`, unsigned `umax`/`umin`), then
 `atomic_rmw_tko` with the call's memory order and scope. It returns the old values.
 
-Tokens: a relaxed atomic is ordered as a store of its array (it takes the array's last-op
-token and becomes its last op and last store). A release order (ACQ_REL, the default, or
-RELEASE) also joins every other array's last-op token, and an acquire order (ACQ_REL,
-ACQUIRE) makes every later access wait for the atomic (cuTile's token_order.py); the drafter
-threads neither yet, so those orders are refused with what to do."""
+Tokens (cuTile's token_order.py): an atomic is ordered as a store of its array (it takes the
+array's last-op token and becomes its last op and last store). A release order (ACQ_REL, the
+default, or RELEASE) takes that token joined with every other array's last-op token, in the
+order the kernel first touched them (every array's tokens are threaded then: tokens.py
+inplace_arrays). An acquire order (ACQ_REL, ACQUIRE) makes every later access wait for the
+atomic; the drafter ports an acquiring atomic only where nothing comes after it: at the
+kernel's top level, with no memory access after it."""
 from __future__ import annotations
 
 import cuda.tile as ct
@@ -55,17 +57,38 @@ def mode_of(op: str, dtype: DT, node) -> str:
     return modes.pop()
 
 
-def order_of(t, args, op: str, node) -> str:
+ORDERS = {ct.MemoryOrder.RELAXED: "ordering::Relaxed", ct.MemoryOrder.ACQUIRE: "ordering::Acquire",
+          ct.MemoryOrder.RELEASE: "ordering::Release", ct.MemoryOrder.ACQ_REL: "ordering::AcqRel"}
+RELEASES = (ct.MemoryOrder.RELEASE, ct.MemoryOrder.ACQ_REL)
+ACQUIRES = (ct.MemoryOrder.ACQUIRE, ct.MemoryOrder.ACQ_REL)
+
+
+def order_of(t, args, op: str, node):
     order = t.static_value(args["memory_order"], "memory_order") \
         if "memory_order" in args else ct.MemoryOrder.ACQ_REL
-    if order != ct.MemoryOrder.RELAXED:
+    if order not in ORDERS:
         raise Fail(node, f"ct.atomic_{op}(memory_order={order.name})",
-                   "a release or acquire order makes cuTile join every array's token into "
-                   "the atomic and every later access wait for it (token_order.py); the "
-                   "drafter threads only a relaxed atomic's tokens: port this one by hand "
-                   "(join_tokens), or pass memory_order=ct.MemoryOrder.RELAXED where the "
-                   "kernel needs no ordering with its other accesses")
-    return "ordering::Relaxed"
+                   "cuTile takes an atomic's order as RELAXED, ACQUIRE, RELEASE or ACQ_REL")
+    if order in ACQUIRES and t.regions:
+        raise Fail(node, f"ct.atomic_{op}(memory_order={order.name})",
+                   "an acquiring atomic inside a loop or branch: cuTile makes every access "
+                   "after it (the next iteration's too) wait for its token, which the drafter "
+                   "does not thread; port it by hand, or pass memory_order="
+                   "ct.MemoryOrder.RELAXED (or RELEASE) where nothing after it must wait")
+    return order
+
+
+def input_token(t, arr, order) -> str:
+    """The token the atomic takes: its array's last-op token, joined (release) with every
+    other array's in first-touch order. Only this array's can still be the entry token (an
+    array touched before has joined or replaced its own), so no token repeats."""
+    own = last_op_token(t, arr)
+    others = [t.token_vars[n] for n in t.token_order if n != arr.name and n in t.token_vars]
+    if order not in RELEASES or not others:
+        return own
+    joined = t.fresh(f"{arr.name}_release")
+    t.raw(f"let {joined}: Token = join_tokens(&[{', '.join([own] + others)}]);")
+    return joined
 
 
 def scope_of(t, args, op: str, node) -> str:
@@ -93,21 +116,24 @@ def atomic_rmw(op: str):
         args = t.bind_args(f"atomic_{op}", node)
         arr = t.array_arg(args["array"], f"ct.atomic_{op}")
         mode = mode_of(op, arr.dtype, node)
-        ordering, scope = order_of(t, args, op, node), scope_of(t, args, op, node)
+        order, scope = order_of(t, args, op, node), scope_of(t, args, op, node)
         check = t.static_bool(args.get("check_bounds"), "check_bounds", True)
         indices = t.expr(args["indices"])
         update = t.expr(args["update"])
         ptrs, mask, shape = pointer_and_mask(t, arr, indices, check, None, node)
         update = update_of(t, update, arr, shape, op, node)
-        token = last_op_token(t, arr)
+        token = input_token(t, arr, order)
         mask_text = f"Some({mask.expr})" if mask is not None else "None"
         name, done = t.fresh(hint or f"{arr.name}_old"), t.fresh(f"{arr.name}_rmw_token")
         kind = Tile(arr.dtype, shape)
         stmt = t.raw(f"let ({name}, {done}): ({t.ty(kind)}, Token) = unsafe {{\n"
-                     f"    atomic_rmw_tko({ptrs}, {update.expr}, {mode}, {ordering}, {scope}, "
-                     f"{mask_text}, Some({token}))\n}};\n{token} = {done};")
+                     f"    atomic_rmw_tko({ptrs}, {update.expr}, {mode}, {ORDERS[order]}, "
+                     f"{scope}, {mask_text}, Some({token}))\n}};\n"
+                     f"{last_op_token(t, arr)} = {done};")
         after_write(t, arr)
         t.scattered.add(arr.name)
+        if order in ACQUIRES:
+            t.acquired_at = node.lineno     # attributes.ct_call refuses any access after it
         return Value(kind, name, stmt=stmt)
     return rule
 
