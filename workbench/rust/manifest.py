@@ -22,6 +22,20 @@ Ports of installed kernels (TileGym's) also say:
                                            # does: pointer NAME, then NAME_shape0.., NAME_stride0..
     launch = true                          # the C call carries grid and hints (wb_ffi raw.rs)
 
+A list of arrays (a kernel parameter cuTile Python takes as a list, TileGym's group GEMM) is
+a tensor table with `list = true`; its other keys hold for every item:
+
+    [tensors.As]
+    list = true                            # the entry takes `As: *mut i64, As_len: i32`: the
+    rank = 2                               # device table of the items (one row of
+    dtypes = ["f16", "bf16"]               # 1 + 2 * rank i64 words each: base address,
+    unit_stride = [1]                      # extents, strides in elements, the layout cuTile
+    div_by = ["base 16", "shape[0] 16"]    # Python's list view reads) and its length.
+
+The C call passes a list as its items' descriptors, in order, after the plain tensors and
+lists before it, and its length as a scalar (rust/ffi.py); wb_ffi checks every item against
+the table (naming `As[2]`) and builds the device table itself (kernels_src/wb_ffi/src/lists.rs).
+
 Drafted ports that take their launch say it too (workbench/port/rules/launch_form.py). A
 drafted port also says which outputs it takes as partitions (the others are plain tensors);
 the IR diff names the entry's arguments by it:
@@ -44,6 +58,7 @@ class TensorRule:
     rank: int
     dtypes: tuple[str, ...]
     unit_stride: tuple[int, ...]
+    is_list: bool = False             # a list of arrays, each as the rule says
 
 
 @dataclass(frozen=True)
@@ -70,6 +85,10 @@ class PortManifest:
         if "{dtype(" in chosen and runtime:
             chosen = re.sub(r"\{dtype\((\w+)\)\}", lambda m: runtime[m[1]].dtype, chosen)
         return chosen
+
+    def lists(self) -> tuple[str, ...]:
+        """The parameters the entry takes as lists of arrays, in order."""
+        return tuple(name for name, rule in self.tensors.items() if rule.is_list)
 
     def generic_values(self, params: list[str], case: Case) -> list[str]:
         runtime = _runtime_args(params, case)
@@ -123,7 +142,7 @@ def load_manifest(op: Operator) -> PortManifest:
     try:
         raw = tomllib.loads(path.read_text())
         tensors = {name: TensorRule(int(t["rank"]), tuple(t["dtypes"]),
-                                    tuple(t.get("unit_stride", ())))
+                                    tuple(t.get("unit_stride", ())), bool(t.get("list", False)))
                    for name, t in raw.get("tensors", {}).items()}
         entries = tuple((_assignment(key), str(entry))
                         for key, entry in raw.get("entries", {}).items())
