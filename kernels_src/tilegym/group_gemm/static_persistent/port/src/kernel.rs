@@ -16,9 +16,13 @@ pub mod group_gemm_port {
     /// cuTile Python's `As[g]` does: the base pointer, the extents and the row stride (the
     /// view is made by the caller: cutile cannot inline a function whose return type has a
     /// dynamic dim).
-    unsafe fn list_item<E: ElementType>(table: &Partition<i64, { [1, 8] }>, g: i32) -> (PointerTile<*mut E, { [] }>, i32, i32, i32) {
+    unsafe fn list_item<E: ElementType>(table: &Tensor<i64, { [-1, 5] }>, g: i32) -> (PointerTile<*mut E, { [] }>, i32, i32, i32) {
         let zero: i32 = 0i32;
-        let row: Tile<i64, { [1, 8] }> = table.load([g, zero]);
+        // the table's (1 x 8) tiles of its rows, no padding value (a row's tile reads into
+        // the next row; only its first five words are used)
+        let rows: Partition<i64, { [1, 8] }> =
+            unsafe { make_partition_view(table, const_shape![1, 8], padding::None, dim_map::Identity, table.token()) };
+        let row: Tile<i64, { [1, 8] }> = rows.load([g, zero]);
         let z: Tile<i32, { [] }> = scalar_to_tile(zero);
         let c0: Tile<i32, { [] }> = constant(0i32, shape![]);
         let w0: Tile<i64, { [1, 1] }> = extract(row, [z, c0]);
@@ -50,55 +54,57 @@ pub mod group_gemm_port {
         (base, tile_to_scalar(shape0), tile_to_scalar(shape1), tile_to_scalar(stride0))
     }
 
+    /// ct.num_tiles(t, axis, tile): the index space of an unpadded partition (cutile's
+    /// `.partition` pads with zero; cuTile Python's view for num_tiles has no padding value).
+    /// A partition returned from a function cannot be typed by cutile's inliner, so the
+    /// helpers that need one return what they read of it.
+    fn tiles_along<E: ElementType, const R: [i32; 2]>(t: &Tensor<E, { [-1, -1] }>, tile: Shape<R>, axis: i32) -> i32 {
+        let p: Partition<E, R> = unsafe { make_partition_view(t, tile, padding::None, dim_map::Identity, t.token()) };
+        num_tiles(&p, axis)
+    }
+
     #[cutile::entry(unchecked_accesses = true)]
     pub unsafe fn group_gemm<E: ElementType, const TILE_M: i32, const TILE_N: i32, const TILE_K: i32, const NUM_SM: i32, const TRANSPOSE_B: bool>(
         As: *mut i64, As_len: i32, Bs: *mut i64, Bs_len: i32, Cs: *mut i64, Cs_len: i32,
     ) {
         let entry: Token = new_token_unordered();
-        // each list's table: `len` rows of five i64 words as (1 x 8) tiles (a row's tile
-        // reads into the next row; only its first five words are used)
+        // each list's table: `len` rows of five i64 words
         let rows: Array<{ [5, 1] }> = Array::<{ [5, 1] }> { dims: &[5i32, 1i32] };
         let a_ptr: PointerTile<*mut i64, { [] }> = pointer_to_tile(As);
         let a_len: Shape<{ [-1, 5] }> = Shape::<{ [-1, 5] }> { dims: &[As_len, 5i32] };
         let a_view: Tensor<i64, { [-1, 5] }> = unsafe { make_tensor_view(a_ptr, a_len, rows, entry) };
-        let a_table: Partition<i64, { [1, 8] }> = a_view.partition(const_shape![1, 8]);
         let b_ptr: PointerTile<*mut i64, { [] }> = pointer_to_tile(Bs);
         let b_len: Shape<{ [-1, 5] }> = Shape::<{ [-1, 5] }> { dims: &[Bs_len, 5i32] };
         let b_view: Tensor<i64, { [-1, 5] }> = unsafe { make_tensor_view(b_ptr, b_len, rows, entry) };
-        let b_table: Partition<i64, { [1, 8] }> = b_view.partition(const_shape![1, 8]);
         let c_ptr: PointerTile<*mut i64, { [] }> = pointer_to_tile(Cs);
         let c_len: Shape<{ [-1, 5] }> = Shape::<{ [-1, 5] }> { dims: &[Cs_len, 5i32] };
         let c_view: Tensor<i64, { [-1, 5] }> = unsafe { make_tensor_view(c_ptr, c_len, rows, entry) };
-        let c_table: Partition<i64, { [1, 8] }> = c_view.partition(const_shape![1, 8]);
         let mut tile_idx: i32 = get_tile_block_id().0;
         let mut last_problem_end: i32 = 0i32;
         let zero: i32 = 0i32;
         let mut written: Token = entry;
         for g in 0i32..As_len {
             let (a_base, a_m, a_n, a_s): (PointerTile<*mut E, { [] }>, i32, i32, i32) =
-                unsafe { list_item::<E>(&a_table, g) };
+                unsafe { list_item::<E>(&a_view, g) };
             let a_shape: Shape<{ [-1, -1] }> = Shape::<{ [-1, -1] }> { dims: &[a_m, a_n] };
             let a_strides: Array<{ [-1, 1] }> = Array::<{ [-1, 1] }> { dims: &[a_s, 1i32] };
             let a: Tensor<E, { [-1, -1] }> = unsafe { make_tensor_view(a_base, a_shape, a_strides, entry) };
             let (b_base, b_m, b_n, b_s): (PointerTile<*mut E, { [] }>, i32, i32, i32) =
-                unsafe { list_item::<E>(&b_table, g) };
+                unsafe { list_item::<E>(&b_view, g) };
             let b_shape: Shape<{ [-1, -1] }> = Shape::<{ [-1, -1] }> { dims: &[b_m, b_n] };
             let b_strides: Array<{ [-1, 1] }> = Array::<{ [-1, 1] }> { dims: &[b_s, 1i32] };
             let b: Tensor<E, { [-1, -1] }> = unsafe { make_tensor_view(b_base, b_shape, b_strides, entry) };
             let (c_base, c_m, c_n, c_s): (PointerTile<*mut E, { [] }>, i32, i32, i32) =
-                unsafe { list_item::<E>(&c_table, g) };
+                unsafe { list_item::<E>(&c_view, g) };
             let c_shape: Shape<{ [-1, -1] }> = Shape::<{ [-1, -1] }> { dims: &[c_m, c_n] };
             let c_strides: Array<{ [-1, 1] }> = Array::<{ [-1, 1] }> { dims: &[c_s, 1i32] };
             let c: Tensor<E, { [-1, -1] }> = unsafe { make_tensor_view(c_base, c_shape, c_strides, entry) };
-            let a_shape: Partition<E, { [TILE_M, TILE_K] }> = a.partition(const_shape![TILE_M, TILE_K]);
-            let num_m_tiles: i32 = num_tiles(&a_shape, 0i32);
-            let num_k_tiles: i32 = num_tiles(&a_shape, 1i32);
+            let num_m_tiles: i32 = tiles_along(&a, const_shape![TILE_M, TILE_K], 0i32);
+            let num_k_tiles: i32 = tiles_along(&a, const_shape![TILE_M, TILE_K], 1i32);
             let num_n_tiles: i32 = if TRANSPOSE_B {
-                let b_shape: Partition<E, { [TILE_N, TILE_K] }> = b.partition(const_shape![TILE_N, TILE_K]);
-                num_tiles(&b_shape, 0i32)
+                tiles_along(&b, const_shape![TILE_N, TILE_K], 0i32)
             } else {
-                let b_shape: Partition<E, { [TILE_K, TILE_N] }> = b.partition(const_shape![TILE_K, TILE_N]);
-                num_tiles(&b_shape, 1i32)
+                tiles_along(&b, const_shape![TILE_K, TILE_N], 1i32)
             };
             let num_tiles_g: i32 = num_m_tiles * num_n_tiles;
             let n_tiles: Tile<i32, { [] }> = scalar_to_tile(num_n_tiles);
