@@ -16,12 +16,8 @@ pub mod group_gemm_port {
     /// cuTile Python's `As[g]` does: the base pointer, the extents and the row stride (the
     /// view is made by the caller: cutile cannot inline a function whose return type has a
     /// dynamic dim).
-    unsafe fn list_item<E: ElementType>(table: &Tensor<i64, { [-1, 5] }>, g: i32) -> (PointerTile<*mut E, { [] }>, i32, i32, i32) {
+    unsafe fn list_item<E: ElementType>(rows: &Partition<i64, { [1, 8] }>, g: i32) -> (PointerTile<*mut E, { [] }>, i32, i32, i32) {
         let zero: i32 = 0i32;
-        // the table's (1 x 8) tiles of its rows, no padding value (a row's tile reads into
-        // the next row; only its first five words are used)
-        let rows: Partition<i64, { [1, 8] }> =
-            unsafe { make_partition_view(table, const_shape![1, 8], padding::None, dim_map::Identity, table.token()) };
         let row: Tile<i64, { [1, 8] }> = rows.load([g, zero]);
         let z: Tile<i32, { [] }> = scalar_to_tile(zero);
         let c0: Tile<i32, { [] }> = constant(0i32, shape![]);
@@ -79,23 +75,40 @@ pub mod group_gemm_port {
         let c_ptr: PointerTile<*mut i64, { [] }> = pointer_to_tile(Cs);
         let c_len: Shape<{ [-1, 5] }> = Shape::<{ [-1, 5] }> { dims: &[Cs_len, 5i32] };
         let c_view: Tensor<i64, { [-1, 5] }> = unsafe { make_tensor_view(c_ptr, c_len, rows, entry) };
+        unsafe { groups::<E, TILE_M, TILE_N, TILE_K, NUM_SM, TRANSPOSE_B>(&a_view, &b_view, &c_view, As_len, entry) }
+    }
+
+    /// The kernel's body over the three tables (a function of its own: cutile types a
+    /// partition of a view only where the view is a reference parameter).
+    unsafe fn groups<E: ElementType, const TILE_M: i32, const TILE_N: i32, const TILE_K: i32, const NUM_SM: i32, const TRANSPOSE_B: bool>(
+        a_view: &Tensor<i64, { [-1, 5] }>, b_view: &Tensor<i64, { [-1, 5] }>, c_view: &Tensor<i64, { [-1, 5] }>,
+        groups: i32, entry: Token,
+    ) {
+        // each table's (1 x 8) tiles of its rows, no padding value (a row's tile reads into
+        // the next row; only its first five words are used)
+        let a_table: Partition<i64, { [1, 8] }> =
+            unsafe { make_partition_view(a_view, const_shape![1, 8], padding::None, dim_map::Identity, entry) };
+        let b_table: Partition<i64, { [1, 8] }> =
+            unsafe { make_partition_view(b_view, const_shape![1, 8], padding::None, dim_map::Identity, entry) };
+        let c_table: Partition<i64, { [1, 8] }> =
+            unsafe { make_partition_view(c_view, const_shape![1, 8], padding::None, dim_map::Identity, entry) };
         let mut tile_idx: i32 = get_tile_block_id().0;
         let mut last_problem_end: i32 = 0i32;
         let zero: i32 = 0i32;
         let mut written: Token = entry;
-        for g in 0i32..As_len {
+        for g in 0i32..groups {
             let (a_base, a_m, a_n, a_s): (PointerTile<*mut E, { [] }>, i32, i32, i32) =
-                unsafe { list_item::<E>(&a_view, g) };
+                unsafe { list_item::<E>(&a_table, g) };
             let a_shape: Shape<{ [-1, -1] }> = Shape::<{ [-1, -1] }> { dims: &[a_m, a_n] };
             let a_strides: Array<{ [-1, 1] }> = Array::<{ [-1, 1] }> { dims: &[a_s, 1i32] };
             let a: Tensor<E, { [-1, -1] }> = unsafe { make_tensor_view(a_base, a_shape, a_strides, entry) };
             let (b_base, b_m, b_n, b_s): (PointerTile<*mut E, { [] }>, i32, i32, i32) =
-                unsafe { list_item::<E>(&b_view, g) };
+                unsafe { list_item::<E>(&b_table, g) };
             let b_shape: Shape<{ [-1, -1] }> = Shape::<{ [-1, -1] }> { dims: &[b_m, b_n] };
             let b_strides: Array<{ [-1, 1] }> = Array::<{ [-1, 1] }> { dims: &[b_s, 1i32] };
             let b: Tensor<E, { [-1, -1] }> = unsafe { make_tensor_view(b_base, b_shape, b_strides, entry) };
             let (c_base, c_m, c_n, c_s): (PointerTile<*mut E, { [] }>, i32, i32, i32) =
-                unsafe { list_item::<E>(&c_view, g) };
+                unsafe { list_item::<E>(&c_table, g) };
             let c_shape: Shape<{ [-1, -1] }> = Shape::<{ [-1, -1] }> { dims: &[c_m, c_n] };
             let c_strides: Array<{ [-1, 1] }> = Array::<{ [-1, 1] }> { dims: &[c_s, 1i32] };
             let c: Tensor<E, { [-1, -1] }> = unsafe { make_tensor_view(c_base, c_shape, c_strides, entry) };
