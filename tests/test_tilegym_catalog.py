@@ -29,11 +29,6 @@ KNOWN_FAIL = {
         what="div_by<BLOCK_SIZE> of the running sum (ceil-divided counts times BLOCK_SIZE); "
              "element 0's div_by<16>, the base's, the port does not state yet either")
        for c in (1, 2, 3)},
-    **{("tilegym.group_gemm.static_persistent", c): (
-        "the table loads carry the partition's token and the table partitions are made per "
-        "group (cutile's inliner cannot type a returned partition), and the diff does not "
-        "map a list item's view to its port.toml list promises yet (see the port's README)")
-       for c in range(6)},
 }
 PORTED = [pytest.param(op.name, c.index, id=f"{op.name}-{c.index}",
                        marks=[pytest.mark.xfail(reason=KNOWN_FAIL[op.name, c.index], strict=True)]

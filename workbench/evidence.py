@@ -19,6 +19,7 @@ import tomllib
 from .catalog import Operator
 from .diff.align import align_modules, assume_facts
 from .diff.facts import FactContext, MachineEvidence
+from .diff.findings import FITS_I32
 from .diff.list_items import TABLE_SUFFIX, list_item_names
 from .diff.subjects import view_layout
 from .ir.disasm import disassemble
@@ -32,6 +33,8 @@ LAUNCHER = ("cutile's generated launcher (it compares an input's shape with the 
 MANIFEST = "the C ABI (port.toml {key}, checked by wb_ffi::promises before any CUDA call)"
 LIST_TABLE = ("the C ABI (wb_ffi builds a list's table itself: cuMemAllocAsync, aligned to "
               "256 bytes; kernels_src/wb_ffi/src/lists.rs)")
+LIST_RANGE = ("the C ABI (every list item's extents and strides fit i32, checked by "
+              "wb_ffi::promises before any CUDA call)")
 RAW = "the C ABI (a raw array's extents and strides, checked not negative by wb_ffi::raw)"
 BORROWED = ("the C ABI (a tensor's extents and strides, checked not negative by "
             "wb_ffi::promises before any CUDA call)")
@@ -208,6 +211,9 @@ def manifest_promises(op: Operator) -> dict[str, list[tuple[str, str]]]:
                 (f"div_by<{int(divisor)}>", MANIFEST.format(key="div_by")))
         if rule.get("list"):
             out.setdefault(f"{name}{TABLE_SUFFIX}", []).append(("div_by<16>", LIST_TABLE))
+            for d in range(rule.get("rank", 0)):
+                for what in ("shape", "stride"):
+                    out[f"{name}.{what}[{d}]"].append((FITS_I32, LIST_RANGE))
     return out
 
 

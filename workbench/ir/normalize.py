@@ -194,7 +194,8 @@ def _assume_body(preds: tuple[str, ...], root: str, old_body: list[Node]) -> lis
 
 
 PURE_OPS = {"constant", "assume", "make_token", "get_tile_block_id", "get_num_tile_blocks",
-            "make_tensor_view", "make_partition_view", "reshape", "broadcast", "iota"}
+            "make_tensor_view", "make_partition_view", "reshape", "broadcast", "iota", "extract",
+            "trunci", "exti"}
 
 
 def rule_dead_pure_ops(module: Module) -> None:

@@ -84,9 +84,19 @@ fn check_one(op: &str, rule: &Rule, t: &WbTensor) -> Result<(), Error> {
     check_named(op, rule, t, &rule.name)
 }
 
-/// One item of a list: its rule's checks, the item named `NAME[i]`.
+/// One item of a list: its rule's checks, the item named `NAME[i]`, and its extents and
+/// strides within i32 (the kernel truncates the table's i64 words to i32, stating no wrap).
 fn check_item(op: &str, rule: &Rule, t: &WbTensor, index: usize) -> Result<(), Error> {
-    check_named(op, rule, t, &format!("{}[{index}]", rule.name))
+    let name = format!("{}[{index}]", rule.name);
+    check_named(op, rule, t, &name)?;
+    let n = t.ndim.clamp(0, crate::launch::MAX_RANK as i32) as usize;
+    if let Some(d) = (0..n).find(|&d| t.shape[d] > i32::MAX as i64 || t.strides[d] > i32::MAX as i64) {
+        return Err(set_error(Error::BadArgument, format!(
+            "{op}: {name}: extent {} or stride {} in dim {d} is over i32; the port reads a list \
+             item's extents and strides as i32 (port.toml [tensors.{}] list); nothing was \
+             launched", t.shape[d], t.strides[d], rule.name)));
+    }
+    Ok(())
 }
 
 /// `t` against `rule`; a broken promise names the argument `name` and the table it is in.
@@ -231,6 +241,9 @@ mod tests {
         let message = crate::launch::last_error();
         assert!(message.contains("op: As[1]: shape[0] = 33 breaks the port's promise `shape[0] div_by<16>`"), "{message}");
         assert!(message.contains("[tensors.As] div_by"), "{message}");
+        let huge = [plain, tensor([1 << 32, 16], [16, 1], 512)];
+        assert!(unsafe { check_with_lists("op", manifest, huge.as_ptr(), 2, &[1]) }.is_err());
+        assert!(crate::launch::last_error().contains("As[0]: extent 4294967296 or stride 16 in dim 0 is over i32"));
         assert!(call(2, &[]).is_err());
         assert!(crate::launch::last_error().contains("takes 1 lists, the call gave 0 lengths"));
     }
