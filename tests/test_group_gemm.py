@@ -142,3 +142,80 @@ def test_the_list_lengths_are_the_first_scalars(op):
     assert [tensors[i].ptr for i in (0, 3, 6)] == [FAKE_BASE, FAKE_BASE, FAKE_BASE]
     assert list(consts[:n_consts])[-6:] == launch_words((132,), {})
     assert const_word(True) == 1
+
+
+class _Dtype:
+    def __init__(self, np_type):
+        self.np_type, self.is_floating_point = np_type, True
+
+
+class _Tensor:
+    """Just enough of a torch tensor, on numpy, for the worker's list handling."""
+
+    def __init__(self, array):
+        self.array = array
+        self.shape = array.shape
+
+    def to(self, dtype):
+        return _Tensor(self.array.astype(dtype.np_type))
+
+    def clone(self):
+        return _Tensor(self.array.copy())
+
+    def double(self):
+        return _Tensor(self.array.astype("float64"))
+
+    def flatten(self):
+        return _Tensor(self.array.reshape(-1))
+
+    def numel(self):
+        return self.array.size
+
+    def element_size(self):
+        return self.array.itemsize
+
+    def t(self):
+        return _Tensor(self.array.T)
+
+    def __matmul__(self, other):
+        return _Tensor(self.array @ other.array)
+
+    def __add__(self, number):
+        return _Tensor(self.array + number)
+
+
+class _FakeTorch:
+    import numpy as _np
+    float16 = _Dtype("float16")
+    bfloat16 = _Dtype("float32")           # numpy has no bfloat16: a float stands in
+    float32 = _Dtype("float32")
+
+    def full(self, shape, value, dtype, device):
+        return _Tensor(self._np.full(shape, value, dtype=dtype.np_type))
+
+    def randn(self, shape, dtype, device):
+        return _Tensor(self._np.random.default_rng(0).standard_normal(shape).astype(dtype.np_type))
+
+    def cat(self, tensors):
+        return _Tensor(self._np.concatenate([t.array for t in tensors]))
+
+
+def test_the_gpu_worker_makes_binds_and_compares_lists_item_by_item():
+    """The worker's side of a list (check/family.py), on a numpy stand-in for torch: one
+    tensor per item, bound as the list, the reference per group, outputs flattened in order."""
+    from workbench.check.family import _reference, bind_args, clone, flat, make_tensors, nbytes
+    torch = _FakeTorch()
+    rules = family_rules(FAMILY)
+    problem = rules.problem(3)
+    tensors = make_tensors(rules, problem, torch)
+    assert [t.shape for t in tensors["a"]] == [i.shape for i in problem["a"].items]
+    assert all(torch._np.isnan(t.array).all() for t in tensors["c"])
+    launch = rules.launch(ENTRY, 3)
+    values = bind_args(launch, {n: clone(t) for n, t in tensors.items()}, ["As", "Bs", "Cs", "TILE_M", "TILE_N", "TILE_K",
+                                                "NUM_SM", "TRANSPOSE_B"], torch)
+    assert [v.shape for v in values["Cs"]] == [i.shape for i in problem["c"].items]
+    expected = _reference(rules).reference(tensors, torch, transpose_b=True)["c"]
+    a, b = tensors["a"][1].array.astype("float64"), tensors["b"][1].array.astype("float64")
+    assert torch._np.allclose(expected[1].array, a @ b.T)
+    assert flat(expected, torch).numel() == problem["c"].numel()
+    assert nbytes(tensors["a"]) == problem["a"].numel() * 4       # the bf16 stand-in is f32
