@@ -23,6 +23,7 @@ from .diff.findings import FITS_I32
 from .diff.list_items import TABLE_SUFFIX, list_item_names
 from .diff.subjects import view_layout
 from .ir.disasm import disassemble
+from .rust.manifest import DIVIDES
 from .ir.model import Module
 from .ir.normalize import normalize
 from .ir.parse import parse
@@ -33,6 +34,8 @@ LAUNCHER = ("cutile's generated launcher (it compares an input's shape with the 
 MANIFEST = "the C ABI (port.toml {key}, checked by wb_ffi::promises before any CUDA call)"
 LIST_TABLE = ("the C ABI (wb_ffi builds a list's table itself: cuMemAllocAsync, aligned to "
               "256 bytes; kernels_src/wb_ffi/src/lists.rs)")
+DERIVED = ("the C ABI (the port's launcher derives its generic {} from every argument on "
+           "each call, as cuTile Python's JIT does: a fact it states holds)")
 LIST_RANGE = ("the C ABI (every list item's extents and strides fit i32, checked by "
               "wb_ffi::promises before any CUDA call)")
 RAW = "the C ABI (a raw array's extents and strides, checked not negative by wb_ffi::raw)"
@@ -214,7 +217,23 @@ def manifest_promises(op: Operator) -> dict[str, list[tuple[str, str]]]:
             for d in range(rule.get("rank", 0)):
                 for what in ("shape", "stride"):
                     out[f"{name}.{what}[{d}]"].append((FITS_I32, LIST_RANGE))
+    for generic in manifest.get("generics", ()):
+        if match := DIVIDES.fullmatch(generic):
+            name, what = match[1], match[2]
+            out.setdefault(f"{name}.{what}", []).append(
+                (f"div_by<{_divisor(what, manifest['tensors'][name])}>", DERIVED.format(generic)))
     return out
+
+
+def _divisor(subject: str, rule: dict) -> int:
+    """The divisibility a true `divides(..)` generic states: 16 bytes of a base, 16 of an
+    extent, 16 bytes of a stride (in elements of the largest dtype the port takes: a divisor
+    no smaller dtype's fact is weaker than)."""
+    from .argspec import DTYPES
+    from .ir.signature import ALIGN_BYTES, SHAPE_DIVISOR
+    if subject.startswith("stride"):
+        return max(1, ALIGN_BYTES // max(DTYPES[d][1] for d in rule["dtypes"]))
+    return SHAPE_DIVISOR if subject.startswith("shape") else ALIGN_BYTES
 
 
 def checked_facts(op: Operator, context: FactContext, no_unit: Module) -> dict:

@@ -4,7 +4,9 @@ accepts. One place, read by the IR emitter and by the launcher's argument checks
     module = "softmax_port"                # the #[cutile::module]
     entry = "softmax"                      # the #[cutile::entry] fn
     generics = ["dtype(x)", "TILE_COLS"]   # in declaration order: a tensor's dtype or a constant
-                                           # (int(FLAG): a bool constant as an i32 generic, 0/1)
+                                           # (int(FLAG): a bool constant as an i32 generic, 0/1;
+                                           # divides(x.shape[0]): true where the JIT states
+                                           # that divisibility of x, of every item of a list)
     [tensors.x]                            # one table per array parameter, Python names
     rank = 2
     dtypes = ["f32", "f16", "bf16"]
@@ -96,7 +98,10 @@ class PortManifest:
         for item in self.generics:
             match = re.fullmatch(r"dtype\((\w+)\)", item)
             as_int = re.fullmatch(r"int\((\w+)\)", item)
-            if match:          # cutile's element type names differ from argspec's for fp8
+            divides = DIVIDES.fullmatch(item)
+            if divides:
+                values.append(str(divisible(runtime[divides[1]], divides[2])).lower())
+            elif match:          # cutile's element type names differ from argspec's for fp8
                 dtype = runtime[match[1]].dtype
                 values.append(CUTILE_NAMES.get(dtype, dtype))
             elif as_int and as_int[1] in case.consts:
@@ -111,6 +116,14 @@ class PortManifest:
 
 
 CUTILE_NAMES = {"f8e4m3": "f8e4m3fn"}
+# `divides(As.shape[0])`: a bool generic, true where the JIT states the subject's divisibility
+# for the case's argument (a list: of every item); the port's launcher derives the same
+DIVIDES = re.compile(r"divides\((\w+)\.(base|shape\[\d\]|stride\[\d\])\)")
+
+
+def divisible(spec, subject: str) -> bool:
+    from ..ir.signature import divisibility
+    return divisibility(spec)[subject] > 1
 
 
 def _matches(name: str, value: str, case: Case, runtime: dict) -> bool:

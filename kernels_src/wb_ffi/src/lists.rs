@@ -85,7 +85,25 @@ pub fn table_words(items: &[crate::launch::WbTensor]) -> Vec<i64> {
     words
 }
 
+/// What cuTile Python's JIT states of a list's items (its list spec: a fact holds of the
+/// list where it holds of every item), in the workbench's `divides(..)` order: a 16-byte
+/// aligned base, then each extent divisible by 16, then each stride divisible by 16 bytes.
+pub fn list_divides(items: &[crate::launch::WbTensor], elem_bytes: i64) -> Vec<bool> {
+    let rank = items.first().map_or(0, |t| t.ndim.clamp(0, crate::launch::MAX_RANK as i32) as usize);
+    let per16 = (16 / elem_bytes.max(1)).max(1);
+    let mut out = vec![items.iter().all(|t| t.ptr % 16 == 0)];
+    out.extend((0..rank).map(|d| items.iter().all(|t| t.shape[d] % 16 == 0)));
+    out.extend((0..rank).map(|d| items.iter().all(|t| t.strides[d] % per16 == 0)));
+    out
+}
+
 impl<'a> Call<'a> {
+    /// `list_divides` of list `index`'s items.
+    pub fn list_facts(&self, index: usize, elem_bytes: i64) -> Vec<bool> {
+        let (start, len) = self.lists[index];
+        list_divides(&self.tensors[start..start + len], elem_bytes)
+    }
+
     /// List `index`'s device table, built from its items' (checked) descriptors.
     pub fn list_table(&self, index: usize) -> Result<ListTable, Error> {
         let &(start, len) = self.lists.get(index).ok_or_else(|| set_error(
@@ -114,5 +132,10 @@ mod tests {
         assert_eq!(&words[..10], &[4096, 32, 16, 16, 1, 8192, 48, 64, 64, 1]);
         assert_eq!(words.len(), 10 + SLACK_WORDS);
         assert_eq!(ranges(1, &[2, 3]), vec![(1, 2), (3, 3)]);
+        // base, extents, strides: 8192 is aligned, 4100 is not; 48 and 16 divide by 16, 24 not;
+        // a row stride of 16 or 64 f16 elements is a multiple of 16 bytes, 20 is not (the unit
+        // last stride is not: the JIT makes it the constant 1 instead)
+        assert_eq!(list_divides(&[t(4096, 32, 16), t(8192, 48, 64)], 2), vec![true, true, true, true, false]);
+        assert_eq!(list_divides(&[t(4096, 32, 16), t(4100, 24, 20)], 2), vec![false, false, false, false, false]);
     }
 }

@@ -15,8 +15,12 @@ pub mod group_gemm_port {
     /// Item `g` of a list of rank-2 arrays: its table row loaded, unpacked and assumed as
     /// cuTile Python's `As[g]` does: the base pointer, the extents and the row stride (the
     /// view is made by the caller: cutile cannot inline a function whose return type has a
-    /// dynamic dim).
-    unsafe fn list_item<E: ElementType>(rows: &Partition<i64, { [1, 8] }>, g: i32) -> (PointerTile<*mut E, { [] }>, i32, i32, i32) {
+    /// dynamic dim). The list's facts are those of the JIT's list spec for the call, one
+    /// bool per fact (BASE: a 16-byte aligned base; SHAPE0, SHAPE1: extents divisible by 16;
+    /// STRIDE0: a row stride of 16 bytes' multiple), derived from every item by the launcher.
+    unsafe fn list_item<E: ElementType, const BASE: bool, const SHAPE0: bool, const SHAPE1: bool, const STRIDE0: bool>(
+        rows: &Partition<i64, { [1, 8] }>, g: i32,
+    ) -> (PointerTile<*mut E, { [] }>, i32, i32, i32) {
         let zero: i32 = 0i32;
         let row: Tile<i64, { [1, 8] }> = rows.load([g, zero]);
         let z: Tile<i32, { [] }> = scalar_to_tile(zero);
@@ -40,13 +44,14 @@ pub mod group_gemm_port {
         let stride0: Tile<i32, { [] }> = trunci(w3, overflow::NoWrap);
         let _stride1: Tile<i32, { [] }> = trunci(w4, overflow::NoWrap);
         let base: PointerTile<*mut E, { [] }> = int_to_ptr(w0);
-        let base: PointerTile<*mut E, { [] }> = unsafe { assume_div_by::<_, 16>(base) };
+        let base: PointerTile<*mut E, { [] }> = if BASE { unsafe { assume_div_by::<_, 16>(base) } } else { base };
         let shape0: Tile<i32, { [] }> = unsafe { assume_bounds_lower::<_, 0>(shape0) };
-        let shape0: Tile<i32, { [] }> = unsafe { assume_div_by::<_, 16>(shape0) };
+        let shape0: Tile<i32, { [] }> = if SHAPE0 { unsafe { assume_div_by::<_, 16>(shape0) } } else { shape0 };
         let shape1: Tile<i32, { [] }> = unsafe { assume_bounds_lower::<_, 0>(shape1) };
-        let shape1: Tile<i32, { [] }> = unsafe { assume_div_by::<_, 16>(shape1) };
+        let shape1: Tile<i32, { [] }> = if SHAPE1 { unsafe { assume_div_by::<_, 16>(shape1) } } else { shape1 };
         let stride0: Tile<i32, { [] }> = unsafe { assume_bounds_lower::<_, 0>(stride0) };
-        let stride0: Tile<i32, { [] }> = unsafe { assume_div_by::<_, 8>(stride0) };
+        // 16 bytes of f16 or bf16, the port's element types
+        let stride0: Tile<i32, { [] }> = if STRIDE0 { unsafe { assume_div_by::<_, 8>(stride0) } } else { stride0 };
         (base, tile_to_scalar(shape0), tile_to_scalar(shape1), tile_to_scalar(stride0))
     }
 
@@ -60,7 +65,8 @@ pub mod group_gemm_port {
     }
 
     #[cutile::entry(unchecked_accesses = true)]
-    pub unsafe fn group_gemm<E: ElementType, const TILE_M: i32, const TILE_N: i32, const TILE_K: i32, const NUM_SM: i32, const TRANSPOSE_B: bool>(
+    pub unsafe fn group_gemm<E: ElementType, const TILE_M: i32, const TILE_N: i32, const TILE_K: i32, const NUM_SM: i32, const TRANSPOSE_B: bool,
+                             const A_BASE: bool, const A_SHAPE0: bool, const A_SHAPE1: bool, const A_STRIDE0: bool, const B_BASE: bool, const B_SHAPE0: bool, const B_SHAPE1: bool, const B_STRIDE0: bool, const C_BASE: bool, const C_SHAPE0: bool, const C_SHAPE1: bool, const C_STRIDE0: bool>(
         As: *mut i64, As_len: i32, Bs: *mut i64, Bs_len: i32, Cs: *mut i64, Cs_len: i32,
     ) {
         let entry: Token = new_token_unordered();
@@ -75,12 +81,13 @@ pub mod group_gemm_port {
         let c_ptr: PointerTile<*mut i64, { [] }> = pointer_to_tile(Cs);
         let c_len: Shape<{ [-1, 5] }> = Shape::<{ [-1, 5] }> { dims: &[Cs_len, 5i32] };
         let c_view: Tensor<i64, { [-1, 5] }> = unsafe { make_tensor_view(c_ptr, c_len, rows, entry) };
-        unsafe { groups::<E, TILE_M, TILE_N, TILE_K, NUM_SM, TRANSPOSE_B>(&a_view, &b_view, &c_view, As_len, entry) }
+        unsafe { groups::<E, TILE_M, TILE_N, TILE_K, NUM_SM, TRANSPOSE_B, A_BASE, A_SHAPE0, A_SHAPE1, A_STRIDE0, B_BASE, B_SHAPE0, B_SHAPE1, B_STRIDE0, C_BASE, C_SHAPE0, C_SHAPE1, C_STRIDE0>(&a_view, &b_view, &c_view, As_len, entry) }
     }
 
     /// The kernel's body over the three tables (a function of its own: cutile types a
     /// partition of a view only where the view is a reference parameter).
-    unsafe fn groups<E: ElementType, const TILE_M: i32, const TILE_N: i32, const TILE_K: i32, const NUM_SM: i32, const TRANSPOSE_B: bool>(
+    unsafe fn groups<E: ElementType, const TILE_M: i32, const TILE_N: i32, const TILE_K: i32, const NUM_SM: i32, const TRANSPOSE_B: bool,
+                     const A_BASE: bool, const A_SHAPE0: bool, const A_SHAPE1: bool, const A_STRIDE0: bool, const B_BASE: bool, const B_SHAPE0: bool, const B_SHAPE1: bool, const B_STRIDE0: bool, const C_BASE: bool, const C_SHAPE0: bool, const C_SHAPE1: bool, const C_STRIDE0: bool>(
         a_view: &Tensor<i64, { [-1, 5] }>, b_view: &Tensor<i64, { [-1, 5] }>, c_view: &Tensor<i64, { [-1, 5] }>,
         groups: i32, entry: Token,
     ) {
@@ -98,17 +105,17 @@ pub mod group_gemm_port {
         let mut written: Token = entry;
         for g in 0i32..groups {
             let (a_base, a_m, a_n, a_s): (PointerTile<*mut E, { [] }>, i32, i32, i32) =
-                unsafe { list_item::<E>(&a_table, g) };
+                unsafe { list_item::<E, A_BASE, A_SHAPE0, A_SHAPE1, A_STRIDE0>(&a_table, g) };
             let a_shape: Shape<{ [-1, -1] }> = Shape::<{ [-1, -1] }> { dims: &[a_m, a_n] };
             let a_strides: Array<{ [-1, 1] }> = Array::<{ [-1, 1] }> { dims: &[a_s, 1i32] };
             let a: Tensor<E, { [-1, -1] }> = unsafe { make_tensor_view(a_base, a_shape, a_strides, entry) };
             let (b_base, b_m, b_n, b_s): (PointerTile<*mut E, { [] }>, i32, i32, i32) =
-                unsafe { list_item::<E>(&b_table, g) };
+                unsafe { list_item::<E, B_BASE, B_SHAPE0, B_SHAPE1, B_STRIDE0>(&b_table, g) };
             let b_shape: Shape<{ [-1, -1] }> = Shape::<{ [-1, -1] }> { dims: &[b_m, b_n] };
             let b_strides: Array<{ [-1, 1] }> = Array::<{ [-1, 1] }> { dims: &[b_s, 1i32] };
             let b: Tensor<E, { [-1, -1] }> = unsafe { make_tensor_view(b_base, b_shape, b_strides, entry) };
             let (c_base, c_m, c_n, c_s): (PointerTile<*mut E, { [] }>, i32, i32, i32) =
-                unsafe { list_item::<E>(&c_table, g) };
+                unsafe { list_item::<E, C_BASE, C_SHAPE0, C_SHAPE1, C_STRIDE0>(&c_table, g) };
             let c_shape: Shape<{ [-1, -1] }> = Shape::<{ [-1, -1] }> { dims: &[c_m, c_n] };
             let c_strides: Array<{ [-1, 1] }> = Array::<{ [-1, 1] }> { dims: &[c_s, 1i32] };
             let c: Tensor<E, { [-1, -1] }> = unsafe { make_tensor_view(c_base, c_shape, c_strides, entry) };

@@ -67,8 +67,13 @@ fn group_shapes(call: &Call, g: usize, transpose_b: bool) -> Result<(), Error> {
 fn run<T: DType>(call: &Call, launch: Launch) -> Result<(), Error> {
     let (a, b, c) = (call.list_table(0)?, call.list_table(1)?, call.list_table(2)?);
     let k = &call.consts[..5];
-    let generics = vec![T::DTYPE.as_str().to_string(), k[0].to_string(), k[1].to_string(),
-                        k[2].to_string(), k[3].to_string(), (k[4] == 1).to_string()];
+    let mut generics = vec![T::DTYPE.as_str().to_string(), k[0].to_string(), k[1].to_string(),
+                            k[2].to_string(), k[3].to_string(), (k[4] == 1).to_string()];
+    // each list's divisibility generics (base, shape0, shape1, stride0), from every item
+    for list in 0..3 {
+        let facts = call.list_facts(list, std::mem::size_of::<T>() as i64);
+        generics.extend(facts[..4].iter().map(|f| f.to_string()));
+    }
     let launched = unsafe {
         group_gemm_port::group_gemm(a.pointer(), a.len, b.pointer(), b.len, c.pointer(), c.len)
             .generics(generics)
