@@ -300,4 +300,5 @@ def test_a_free_view_load_compares_equal_to_one_on_a_fresh_token():
     assert text(free) == text(fresh)
     assert text(free, ["fresh_token_loads"]) != text(fresh, ["fresh_token_loads"])
     assert "token = " in text(free)
-    assert text(ordered) != text(free)        # a load on another load's token is not free
+    # a load ordered after another load is not free: dropping its token changes the program
+    assert text(ordered) != text(ordered.replace(" token = %7", ""))
