@@ -16,5 +16,7 @@ def torch_op(t, torch, transpose_b=False):
 
 
 def flops(t, transpose_b=False):
-    """2 * M * N * K per group: a multiply and an add per term of every dot product."""
-    return sum(2 * c.shape[0] * c.shape[1] * a.shape[1] for a, c in zip(t["a"], t["c"]))
+    """2 * M * N * K per group: a multiply and an add per term of every dot product. `t`
+    holds lists of tensors, or the problem's list tensors (their `items` have the shapes)."""
+    a, c = (getattr(t[n], "items", t[n]) for n in ("a", "c"))
+    return sum(2 * ci.shape[0] * ci.shape[1] * ai.shape[1] for ai, ci in zip(a, c))
