@@ -218,3 +218,22 @@ def peak(out, x, T: ct.Constant[int]):
     refused = drafted("f32")
     assert not refused.ok and any("atomic_max takes arrays of int32" in x.message
                                   for x in refused.diagnostics), refused.diagnostics
+
+
+def test_a_kernels_own_divisibility_promise_is_kept_and_named_as_its_own():
+    """ct.assume_divisible_by on a parameter: the port assumes it for every call, as the
+    kernel does; the diff names the kernel's line as whose promise it is (offset_rows builds
+    and diffs in test_rules_families)."""
+    from workbench.evidence import kernel_promises
+    from workbench.sources.targets import resolve_target
+    source = (FIXTURES / "atomics.py").read_text()
+    case = Case(index=0, args=tuple(parse_arg(a) for a in ["f32[1000]", "f32[2000]", "i32=32"]),
+                consts={"TILE": 128})
+    d = draft(analyze(source, "tests/fixtures/drafter/atomics.py", "offset_rows", [case]),
+              source, "offset_rows")
+    rust = d.files["src/kernel.rs"]
+    assert "assume_div_by::<_, 16>(start)" in rust and "assume_div_by::<_, 1>" not in rust
+    op = resolve_target("tests/fixtures/drafter/atomics.py:offset_rows",
+                        ["f32[1000]", "f32[2000]", "i32=32"], ["TILE=128"], None)
+    [(fact, who)] = kernel_promises(op)["start"]
+    assert fact == "div_by<16>" and "line 49" in who

@@ -51,6 +51,8 @@ FAMILIES = {
     "atomic_float": ("atomics.py:row_sums", ["f32[8]", "f32[100]", "f16[100,256]"],
                      ["TILE=256"]),
     "atomic_release": ("atomics.py:default_order", ["i32[64]", "i32[1000]"], ["TILE=128"]),
+    "assume_divisible": ("atomics.py:offset_rows", ["f32[1000]", "f32[2000]", "i32=32"],
+                         ["TILE=128"]),
 }
 
 

@@ -14,11 +14,13 @@
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import tomllib
 
 from .catalog import Operator
 from .diff.align import align_modules, assume_facts
-from .diff.facts import FactContext, MachineEvidence
+from .diff.facts import KERNEL_ITSELF, FactContext, MachineEvidence
 from .diff.findings import FITS_I32
 from .diff.list_items import TABLE_SUFFIX, list_item_names
 from .diff.subjects import view_layout
@@ -236,8 +238,39 @@ def _divisor(subject: str, rule: dict) -> int:
     return SHAPE_DIVISOR if subject.startswith("shape") else ALIGN_BYTES
 
 
+KERNEL_PROMISE = (KERNEL_ITSELF + ", its own ct.assume_divisible_by (line {line}), for every "
+                  "call, as in the port (cuTile drops the assume for a case whose "
+                  "specialization already implies it)")
+
+
+def kernel_promises(op: Operator) -> dict[str, list[tuple[str, str]]]:
+    """parameter -> [(fact, whose promise)] for each `ct.assume_divisible_by(PARAM, D)` in the
+    reference kernel's own source: the kernel's promise, which its port keeps too."""
+    import ast
+    try:
+        tree = ast.parse(Path(op.kernel_file).read_text())
+    except (OSError, SyntaxError, ValueError):
+        return {}
+    kernel = next((n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)
+                   and n.name == op.kernel_name), None)
+    if kernel is None:
+        return {}
+    params = {a.arg for a in kernel.args.args}
+    out: dict[str, list[tuple[str, str]]] = {}
+    for call in ast.walk(kernel):
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
+                and call.func.attr == "assume_divisible_by" and len(call.args) == 2 \
+                and isinstance(call.args[0], ast.Name) and call.args[0].id in params \
+                and isinstance(call.args[1], ast.Constant) and isinstance(call.args[1].value, int):
+            out.setdefault(call.args[0].id, []).append(
+                (f"div_by<{call.args[1].value}>", KERNEL_PROMISE.format(line=call.lineno)))
+    return out
+
+
 def checked_facts(op: Operator, context: FactContext, no_unit: Module) -> dict:
     checked = manifest_promises(op)
+    for subject, facts in kernel_promises(op).items():
+        checked.setdefault(subject, []).extend(facts)
     names = context.names.get("right", {})
     for layout in (view_layout(v) for v in _views(no_unit)):
         tensor = names.get(layout.base or "", "").removesuffix(".base")

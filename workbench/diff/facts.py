@@ -43,6 +43,9 @@ _BOUNDED = re.compile(r"^bounded<\s*(-?\d+|\?)\s*,\s*(-?\d+|\?)\s*>$")
 _SAME = re.compile(r"^same_elements<\s*\[([^\]]*)\]\s*>$")
 
 
+KERNEL_ITSELF = "the kernel itself"   # whose promise a fact is when its own source states it
+
+
 @dataclass(frozen=True)
 class FactSet:
     """What the predicates of one value say, kind by kind. `div_by` is the divisor every

@@ -13,8 +13,6 @@ FAMILY.refuse("printf", "cutile 0.4.0 has print_tko (one tile, a C format) and n
 FAMILY.refuse("print", "cutile 0.4.0 has print_tko (one tile, a C format) and no print of "
               "several values")
 FAMILY.refuse("assert_", "a runtime assert; cutile's cuda_tile_assert! macro is not drafted")
-FAMILY.refuse("assume_divisible_by", "cutile has assume_div_by but the drafter does not carry "
-              "divisibility facts")
 FAMILY.refuse("grid_dependency_control_wait", "programmatic dependent launch (cutile "
               "gdc_wait_tko) is not drafted")
 FAMILY.refuse("grid_dependency_control_launch_dependents", "programmatic dependent launch "
