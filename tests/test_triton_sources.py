@@ -112,3 +112,23 @@ def test_ad_hoc_triton_file_target(tmp_path):
     assert derived.ok
     assert "ct.load(x_ptr, index=(ct.bid(0),), shape=(512,)" in derived.text
     assert "ct.store(x_ptr, index=(ct.bid(0),)" in derived.text
+
+
+def test_an_atomic_becomes_ct_atomic_at_the_scatter_indices_and_is_ported(cli, tmp_path):
+    fixture = "tests/fixtures/triton_atomics.py"
+    target = triton_target(f"{fixture}:histogram_kernel", ["i32[64]", "i32[1000]", "i32=1000"],
+                           ["BLOCK=128"])
+    derived = derive(target.source(), list(target.cases), target.label)
+    assert derived.ok, derived.translation.diagnostics
+    assert ("= ct.atomic_add(bins_ptr, ids, ct.full((128,), 1, dtype=bins_ptr.dtype), "
+            "memory_order=ct.MemoryOrder.RELAXED, memory_scope=ct.MemoryScope.DEVICE)") \
+        in derived.text
+    masked = triton_target(f"{fixture}:row_sum_kernel", ["f32[128]", "f32[64,100]", "i32=100"],
+                           ["BLOCK=128"])
+    refused = derive(masked.source(), list(masked.cases), masked.label)
+    assert not refused.ok and "tl.atomic_add(mask=)" in {
+        d["construct"] for d in refused.translation.diagnostics}
+    result = cli("port", f"{fixture}:histogram_kernel", "--arg", "i32[64]", "--arg", "i32[1000]",
+                 "--arg", "i32=1000", "--const", "BLOCK=128", "--out", str(tmp_path / "port"),
+                 timeout=900)
+    assert "final verdict: PASS_WITH_NOTES" in result.stdout, result.stdout + result.stderr

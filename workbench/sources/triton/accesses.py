@@ -96,6 +96,41 @@ class Accesses:
         self.emit(f"ct.scatter({ptr.param}, {index}, {tile}{mask})", node)
         return None
 
+    # -- atomics ---------------------------------------------------------------------------
+    def atomic(self, call: ast.Call, op: str):
+        """`tl.atomic_<op>(pointer, val, mask, sem, scope)`: ct.atomic_<op> at the indices a
+        scatter would take, a bounds mask as its check_bounds, Triton's order and scope in
+        cuTile's names (acq_rel and gpu by default in both). It returns the old values."""
+        what = f"tl.atomic_{op}"
+        ptr = self.expr(arg(call, "pointer", 0))
+        if not isinstance(ptr, Ptr) or ptr.shape is None:
+            raise Fail(call, what, "the address is not a pointer parameter plus a tile of "
+                       "offsets (a scalar atomic is not translated yet)")
+        value = self.data(arg(call, "val", 1), what)
+        mask_node = arg(call, "mask", 2)
+        mask = self.expr(mask_node) if mask_node is not None else None
+        access = decompose(self, ptr, call)
+        if split_mask(self, access, mask, ptr.shape, call) is not None:
+            raise Fail(call, f"{what}(mask=)", "the mask is not the tensor's bounds: cuTile's "
+                       "atomics take check_bounds only, no mask of their own")
+        order = ATOMIC_ORDERS.get(_static_text(arg(call, "sem", 3), "acq_rel"))
+        scope = ATOMIC_SCOPES.get(_static_text(arg(call, "scope", 4), "gpu"))
+        if order is None or scope is None:
+            raise Fail(call, what, "sem must be relaxed, acquire, release or acq_rel and scope "
+                       "gpu, cta or sys, written as string literals")
+        indices = gather_indices(access, ptr.shape)
+        index = indices[0] if len(indices) == 1 else "(" + ", ".join(indices) + ")"
+        update = _cast_to(text_of(value), ptr.param)
+        if getattr(value, "shape", None) is None:
+            update = f"ct.full({shape_text(ptr.shape)}, {text_of(value)}, dtype={ptr.param}.dtype)"
+        self.fresh_count += 1
+        old = f"atomic_old{self.fresh_count}"
+        self.written.add(ptr.param)
+        self.emit(f"{old} = ct.atomic_{op}({ptr.param}, {index}, {update}, "
+                  f"memory_order=ct.MemoryOrder.{order}, memory_scope=ct.MemoryScope.{scope})",
+                  call)
+        return Run(old, ptr.shape, is_int=self._int_tensor(ptr.param, call))
+
     # -- tensor descriptors ------------------------------------------------------------
     def desc_load(self, desc: Desc, call: ast.Call):
         index = self._desc_index(desc, call.args[0] if call.args else None, call)
@@ -125,6 +160,17 @@ class Accesses:
                            "whole tiles")
             out.append(q)
         return out
+
+
+ATOMIC_ORDERS = {"relaxed": "RELAXED", "acquire": "ACQUIRE", "release": "RELEASE",
+                 "acq_rel": "ACQ_REL"}
+ATOMIC_SCOPES = {"gpu": "DEVICE", "cta": "BLOCK", "sys": "SYS"}
+
+
+def _static_text(node, default: str) -> str | None:
+    if node is None:
+        return default
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
 
 def _cast_to(code: str, param: str) -> str:

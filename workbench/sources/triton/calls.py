@@ -24,11 +24,7 @@ REFUSED = {
             "in integer tile arithmetic, as TileGym's cuTile dropout does)",
     "randn": "Philox random numbers: cuTile has no random-number generator",
     "randint": "Philox random numbers: cuTile has no random-number generator",
-    "atomic_cas": "atomics on pointer tiles are not translated yet",
-    "atomic_add": "atomics on pointer tiles are not translated yet",
-    "atomic_max": "atomics on pointer tiles are not translated yet",
-    "atomic_min": "atomics on pointer tiles are not translated yet",
-    "atomic_xchg": "atomics on pointer tiles are not translated yet",
+    "atomic_cas": "a compare-and-swap is not translated (the drafter has no ct.atomic_cas)",
     "debug_barrier": "a barrier between the threads of a program: cuTile has no threads",
     "inline_asm_elementwise": "inline PTX: no Tile IR equivalent",
     "make_tensor_descriptor": "a tensor descriptor made inside the kernel: pass the tensor "
@@ -238,6 +234,8 @@ TL = {"program_id": _program_id, "num_programs": _num_programs, "arange": _arang
       "broadcast_to": _broadcast_to, "static_assert": _static_assert,
       "device_assert": _static_assert,
       "load": lambda t, call: t.load(call), "store": lambda t, call: t.store(call)}
+TL.update({f"atomic_{op}": (lambda op: lambda t, call: t.atomic(call, op))(op)
+           for op in ("add", "max", "min", "and", "or", "xor", "xchg")})
 TL.update({n: _elementwise(n) for n, v in ELEMENTWISE.items() if v})
 TL.update({n: _binary(n) for n in BINARY})
 TL.update({n: _reduce(n) for n in REDUCE})
