@@ -99,8 +99,9 @@ class Accesses:
     # -- atomics ---------------------------------------------------------------------------
     def atomic(self, call: ast.Call, op: str):
         """`tl.atomic_<op>(pointer, val, mask, sem, scope)`: ct.atomic_<op> at the indices a
-        scatter would take, a bounds mask as its check_bounds, Triton's order and scope in
-        cuTile's names (acq_rel and gpu by default in both). It returns the old values."""
+        scatter would take, a bounds mask as its check_bounds (another mask sends its lanes
+        out of bounds), Triton's order and scope in cuTile's names (acq_rel and gpu by
+        default in both). It returns the old values."""
         what = f"tl.atomic_{op}"
         ptr = self.expr(arg(call, "pointer", 0))
         if not isinstance(ptr, Ptr) or ptr.shape is None:
@@ -110,15 +111,19 @@ class Accesses:
         mask_node = arg(call, "mask", 2)
         mask = self.expr(mask_node) if mask_node is not None else None
         access = decompose(self, ptr, call)
-        if split_mask(self, access, mask, ptr.shape, call) is not None:
-            raise Fail(call, f"{what}(mask=)", "the mask is not the tensor's bounds: cuTile's "
-                       "atomics take check_bounds only, no mask of their own")
+        explicit = split_mask(self, access, mask, ptr.shape, call)
         order = ATOMIC_ORDERS.get(_static_text(arg(call, "sem", 3), "acq_rel"))
         scope = ATOMIC_SCOPES.get(_static_text(arg(call, "scope", 4), "gpu"))
         if order is None or scope is None:
             raise Fail(call, what, "sem must be relaxed, acquire, release or acq_rel and scope "
                        "gpu, cta or sys, written as string literals")
         indices = gather_indices(access, ptr.shape)
+        if explicit is not None:
+            # cuTile's atomics have no mask of their own: a masked-off lane gets an index past
+            # the first dim, which check_bounds leaves alone
+            indices[0] = f"ct.where({explicit}, {indices[0]}, {ptr.param}.shape[0])"
+            self.note(call, f"{what}: its mask is not {ptr.param}'s bounds; a masked-off lane "
+                      "is sent past them, where check_bounds skips it")
         index = indices[0] if len(indices) == 1 else "(" + ", ".join(indices) + ")"
         update = _cast_to(text_of(value), ptr.param)
         if getattr(value, "shape", None) is None:
