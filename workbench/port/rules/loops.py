@@ -84,22 +84,7 @@ class Loops:
         if not isinstance(stmt.target, ast.Name):
             raise Fail(stmt, "for", "the loop variable must be one name")
         start, stop_value, step = self.range_bounds(stmt)
-        self.loops += 1
-        for n in sorted(assigned_names(stmt.body)):
-            if n in self.env and isinstance(self.env[n].kind, (Lit, Const)) \
-                    and self.live_across(n, stmt):
-                self.materialize_carried(n, stmt)
-        carried = {n for n in assigned_names(stmt.body) if n in self.env
-                   and isinstance(self.env[n].kind, (Tile, Scalar))
-                   and self.live_across(n, stmt)}
-        for n in sorted(carried):
-            value = self.env[n]
-            if value.stmt is None or value.stmt.kind != "let" \
-                    or value.expr in {p.name for p in self.spec.params}:
-                raise Fail(stmt, "loop-carried value", f"{n} is reassigned in the loop but is "
-                                                       "not a local value")
-            value.stmt.mutable = True
-            value.stmt.pure = False
+        carried = self.loop_carried(stmt)
         var = self.fresh(stmt.target.id)
         body: list[Stmt] = []
         self.enter_region(body)
@@ -138,6 +123,29 @@ class Loops:
         header = f"for {var} in {start}..{stop_expr}" if step is None else \
             f"for {var} in ({start}..{stop_expr}).step_by({step} as usize)"
         self.emit(Stmt("loop", header=header, body=kept, loop_var=var, pure=False))
+
+    def loop_carried(self, stmt) -> set[str]:
+        """The names a loop (`for` or `while`) carries, each made a `let mut` of its own."""
+        self.loops += 1
+        for n in sorted(assigned_names(stmt.body)):
+            if n in self.env and isinstance(self.env[n].kind, (Lit, Const)) \
+                    and self.live_across(n, stmt):
+                self.materialize_carried(n, stmt)
+        carried = {n for n in assigned_names(stmt.body) if n in self.env
+                   and isinstance(self.env[n].kind, (Tile, Scalar))
+                   and self.live_across(n, stmt)}
+        for n in sorted(carried):
+            value = self.env[n]
+            shared = any(v is value for _, v in self.cache.values())
+            if value.stmt is None or value.stmt.kind != "let" or shared \
+                    or value.expr in {p.name for p in self.spec.params}:
+                # a parameter, a value other names share (a cached `ct.bid(0)`): the loop
+                # carries a copy of it (no op), so the shared value keeps its meaning
+                value = self.env[n] = self.let(n, value.kind, value.expr, pure=False)
+            value.stmt.mutable = True
+            value.stmt.pure = False
+            value.origin = None         # no longer what it was made from (`ct.bid(0)`, ..)
+        return carried
 
     def folded_nodes(self, stmts):
         """The AST nodes of `stmts` as cuTile compiles them: an `if` decided at compile time
@@ -186,7 +194,8 @@ class Loops:
         after the loop, or carried by an enclosing loop (cuTile carries only live values)."""
         if any(name in frame["carried"] for frame in self.loop_stack):
             return True
-        if self.read_before_write(stmt.body, name)[0]:
+        if self.read_before_write(stmt.body, name)[0] or (
+                isinstance(stmt, ast.While) and next(reads_of(stmt.test, name, 0), None)):
             return True
         end = getattr(stmt, "end_lineno", stmt.lineno)
         for event in name_events(self.current_function().body, name):

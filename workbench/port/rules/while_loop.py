@@ -1,0 +1,121 @@
+"""`while` loops, `break` and `continue`, the way cuTile Python lowers them (ast2hir.py,
+_while_stmt): a `loop` region that first computes the test and runs `if test {} else { break }`,
+then the body, then `continue`; the loop carries what the body assigns and the test or the code
+after the loop reads (typed strictly, as a `for` loop's values: loops.py). cutile 0.4.0 lowers
+`while c { .. }` to the same region (compile_expression.rs, Expr::While: the test, an `if`
+whose else branch breaks, the body), so a test that is one comparison is drafted as a Rust
+`while`, its statements in a block as the condition (`while { ..; c } { .. }`); `while True:`
+is `loop { .. }` (Expr::Loop: the body alone).
+
+`break` / `continue` in a while loop are Rust's: cutile passes the loop-carried values to
+them as cuTile does. Where cutile 0.4.0 cannot follow, the drafter refuses: `break` in a
+`for` loop (compile_block.rs rejects it: Tile IR `for` loops cannot exit early; cuTile Python
+rewrites the loop with a done flag, for_loop_break.py), `continue` in a `for` loop (cuTile
+also threads that flag), and a `break` / `continue` under an `if` that assigns a value the loop
+does not carry (cutile passes every name such an `if` assigns to the jump:
+compile_block.rs takes the branch's carry_vars, which are the `if`'s captured names)."""
+from __future__ import annotations
+
+import ast
+
+from .values import Fail, Stmt, assigned_names
+
+JUMPS = (ast.Break, ast.Continue)
+
+
+def jumps_in(stmts):
+    """The `break` / `continue` statements that leave this loop (not a nested one's)."""
+    for s in stmts:
+        if isinstance(s, JUMPS):
+            yield s
+        elif isinstance(s, ast.If):
+            yield from jumps_in(s.body)
+            yield from jumps_in(s.orelse)
+
+
+class WhileLoops:
+    """Mixed into the Translator."""
+
+    def loop_statement(self, stmt) -> None:
+        if isinstance(stmt, ast.For):
+            self.for_loop(stmt)
+        elif isinstance(stmt, ast.While):
+            self.while_loop(stmt)
+        else:
+            self.jump(stmt)
+
+    def while_loop(self, stmt: ast.While) -> None:
+        if stmt.orelse:
+            raise Fail(stmt, "while-else", "cuTile Python rejects `while .. else` "
+                                           "(ast2hir.py: 'while-else' is not supported)")
+        decided = self.folded_test(stmt.test)
+        if decided is False:
+            raise Fail(stmt, "while", f"`{ast.unparse(stmt.test)}` is false at compile time: "
+                                      "the loop never runs (remove it)")
+        if decided is True and not any(isinstance(j, ast.Break) for j in jumps_in(stmt.body)):
+            raise Fail(stmt, "while", f"`while {ast.unparse(stmt.test)}:` with no `break` "
+                                      "never ends")
+        carried = self.loop_carried(stmt)
+        self.check_jumps(stmt, carried)
+        test: list[Stmt] = []
+        body: list[Stmt] = []
+        self.loop_stack.append({"carried": carried, "var": None, "bound": None, "loads": [],
+                                "memory_ops": {}, "regions": len(self.regions) + 1,
+                                "split": None, "node": stmt, "pre": [], "entry_tokens": {}})
+        try:
+            self.enter_region(test)
+            try:
+                cond = None if decided is True else self.condition(stmt.test)
+            finally:
+                self.leave_region()
+            self.enter_region(body)
+            try:
+                self.block(stmt.body)
+            finally:
+                self.leave_region()
+        finally:
+            frame = self.loop_stack.pop()
+        for s in frame["pre"]:
+            self.emit(s)
+        variant = {self.env[n].expr for n in carried}
+        kept = self.hoist_invariants(test + body, variant)
+        test_kept = [s for s in kept if any(s is t for t in test)]
+        body_kept = kept[len(test_kept):]
+        self.emit(self.while_stmt(stmt, cond, test_kept, body_kept))
+
+    def while_stmt(self, stmt: ast.While, cond, test: list[Stmt], body: list[Stmt]) -> Stmt:
+        """`while c { .. }`, or `while { <the test's statements>; c } { .. }` (cutile compiles
+        the block into the loop's region before its exit `if`); `loop { .. }` for a test that
+        is true at compile time. A loop's `orelse` holds the test's statements (render)."""
+        if cond is None or cond is True:
+            return Stmt("loop", header="loop", body=body, pure=False)
+        if not test:
+            return Stmt("loop", header=f"while {cond}", body=body, pure=False)
+        tail = Stmt("raw", text=cond, pure=False)          # the block's value
+        return Stmt("loop", header="while", body=body, orelse=test + [tail], pure=False)
+
+    def check_jumps(self, stmt: ast.While, carried: set[str]) -> None:
+        """Refuse an `if` holding a `break` / `continue` that assigns a name the loop does not
+        carry (cutile would pass it to the jump too; see the module's docstring)."""
+        for s in stmt.body:
+            if isinstance(s, ast.If) and any(True for _ in jumps_in([s])):
+                local = sorted(assigned_names([s]) - carried)
+                if local:
+                    raise Fail(s, "break/continue",
+                               f"this `if` holds a `break` / `continue` and assigns "
+                               f"{', '.join(local)}, which the loop does not carry: cutile "
+                               "0.4.0 passes every name an `if` assigns to a jump inside it "
+                               "(compile_block.rs), so its loop would get a wrong number of "
+                               "values; assign them outside the `if`")
+
+    def jump(self, stmt) -> None:
+        word = "break" if isinstance(stmt, ast.Break) else "continue"
+        if not self.loop_stack or self.inline_stack:
+            raise Fail(stmt, word, f"a `{word}` outside a loop of this kernel's body")
+        loop = self.loop_stack[-1]["node"]
+        if isinstance(loop, ast.For):
+            raise Fail(stmt, word, f"`{word}` in a `for` loop: cuTile Python lowers it with a "
+                       "done flag the loop carries (for_loop_break.py), and cutile 0.4.0 "
+                       "rejects `break` inside `for` (compile_block.rs: Tile IR `for` loops "
+                       "cannot exit early); write the loop as a `while`")
+        self.raw(f"{word};")
