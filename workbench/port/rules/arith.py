@@ -276,8 +276,7 @@ class Arithmetic:
         try:
             return Value(Lit(self.static_value(node, "and/or")))
         except Fail:
-            raise Fail(node, "and/or", "`and` / `or` of runtime values (use & and | on tiles)") \
-                from None
+            return self.bool_value(node)        # bool_ops.py: cuTile's short-circuit `if`
 
     def compare(self, node: ast.Compare, hint) -> Value:
         if len(node.ops) != 1 or type(node.ops[0]) not in COMPARE:

@@ -11,6 +11,7 @@ from ..analyze import ARRAY, SCALAR, KernelSpec
 from ..drafters import Diagnostic
 from .arith import Arithmetic
 from .attributes import Attributes
+from .bool_ops import BoolOps
 from .broadcast import Broadcasting
 from .control import Control
 from .early_return import EarlyReturn
@@ -27,7 +28,7 @@ from .values import (RESERVED, ArrayRef, Const, DType, Fail, Func, Lit, Scalar, 
 
 
 class Translator(Control, RuntimeIf, Inline, Attributes, Arithmetic, Broadcasting, Loops,
-                 LoopSplit, EarlyReturn, WhileLoops):
+                 LoopSplit, EarlyReturn, WhileLoops, BoolOps):
     def __init__(self, spec: KernelSpec, fn: ast.FunctionDef, scope: ModuleScope | None = None,
                  const_values: dict[str, object] | None = None, types: KernelTypes | None = None):
         self.spec = spec
