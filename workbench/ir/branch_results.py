@@ -91,10 +91,7 @@ def rule_passthrough_if_results(module: Module) -> None:
             if op.name == "if" and len(op.regions) == 2 and op.results:
                 mapping.update(_drop_passthrough(op))
         if mapping:
-            for op in entry.walk():
-                for tok in op.value_tokens():
-                    if tok.text in mapping:
-                        tok.text = mapping[tok.text]
+            _rename(entry, mapping)     # chains: an `if` passing another `if`'s result
 
 
 def _drop_passthrough(op: Operation) -> dict[str, str]:
