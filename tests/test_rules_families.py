@@ -47,6 +47,18 @@ FAMILIES = {
                      ["TILE=128"]),
     "early_return_chain": ("early_return.py:clipped_copy", ["f32[1024]", "f32[1024]", "i32[4]"],
                            ["TILE=64"]),
+    "while_persistent": ("while_loops.py:persistent_rows", ["f32[64,128]", "f32[64,128]"],
+                         ["TILE=128"]),
+    "while_and_or": ("while_loops.py:windowed", ["f32[1024]", "f32[1024]", "i32", "i32"],
+                     ["TILE=128"]),
+    "while_break_continue": ("while_loops.py:positive_prefix",
+                             ["f32[64,1024]", "f32[64,128]", "i32"], ["TILE=128"]),
+    "while_in_for": ("while_loops.py:rows_of_runs", ["f32[8,1024]", "f32[8,128]", "i32[8]"],
+                     ["ROWS=8", "TILE=128"]),
+    "for_in_while": ("while_loops.py:persistent_matmul",
+                     ["f16[256,128]", "f16[128,256]", "f16[256,256]"], ["BM=64", "BN=64", "BK=32"]),
+    "while_true_break": ("while_loops.py:first_negative", ["f32[1024]", "i32[1]", "i32"],
+                         ["TILE=64"]),
 }
 
 
