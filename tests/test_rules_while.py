@@ -99,6 +99,14 @@ def test_nested_while_and_for():
     assert inner.ok, inner.diagnostics
     rust = inner.files["src/kernel.rs"]
     assert rust.index("for r in") < rust.index("while {")
+    grouped = drafted("grouped_rows", ["f32[64,128]", "f32[64,128]", "i32[4]"],
+                      {"GROUPS": 4, "TILE": 128})
+    assert grouped.ok, grouped.diagnostics
+    rust = grouped.files["src/kernel.rs"]
+    # the index is carried by both loops; the window's start (a Python 0) is an i32 tile
+    assert "let mut row: i32" in rust and "let mut start: Tile<i32, { [] }>" in rust
+    inner_loop = rust[rust.index("while {"):rust.index("start = start_next;")]
+    assert "row = row_next;" in inner_loop and "start =" not in inner_loop
     outer = drafted("persistent_matmul", ["f16[256,128]", "f16[128,256]", "f16[256,256]"],
                     {"BM": 64, "BN": 64, "BK": 32})
     assert outer.ok, outer.diagnostics
