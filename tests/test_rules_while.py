@@ -154,3 +154,13 @@ def forever(x, y, TILE: ConstInt):
         d = drafted(kernel, ["f32[64]", "f32[64]"], {"TILE": 64}, source)
         messages = [x.message for x in d.diagnostics if x.construct == "while"]
         assert messages and reason in messages[0], d.diagnostics
+
+
+def test_continue_in_a_for_and_a_while_in_a_helper_are_drafted():
+    d = drafted("skip_negative", ["f32[1024]", "f32[64]"], {"STEPS": 8, "TILE": 64})
+    assert d.ok, d.diagnostics
+    loop = d.files["src/kernel.rs"].split("for i in", 1)[1]
+    assert re.search(r"if \w+ \{\n\s*continue;\n\s*\} else \{\n\s*\}\n\s*let acc_next", loop)
+    helper = drafted("find_tile", ["f32[1024]", "i32[1]", "i32"], {"TILE": 64})
+    assert helper.ok, helper.diagnostics
+    assert "break;" in body_of_while(helper.files["src/kernel.rs"])

@@ -7,13 +7,15 @@ whose else branch breaks, the body), so a test that is one comparison is drafted
 `while`, its statements in a block as the condition (`while { ..; c } { .. }`); `while True:`
 is `loop { .. }` (Expr::Loop: the body alone).
 
-`break` / `continue` in a while loop are Rust's: cutile passes the loop-carried values to
-them as cuTile does. Where cutile 0.4.0 cannot follow, the drafter refuses: `break` in a
-`for` loop (compile_block.rs rejects it: Tile IR `for` loops cannot exit early; cuTile Python
-rewrites the loop with a done flag, for_loop_break.py), `continue` in a `for` loop (cuTile
-also threads that flag), and a `break` / `continue` under an `if` that assigns a value the loop
-does not carry (cutile passes every name such an `if` assigns to the jump:
-compile_block.rs takes the branch's carry_vars, which are the `if`'s captured names)."""
+`break` / `continue` in a while loop, and `continue` in a `for` loop, are Rust's: cutile
+passes the loop-carried values to them as cuTile does (a branch that jumps yields nothing: the
+diff's passthrough_if_results reads cutile's `if`, which yields every carried value, so).
+Statements after a jump are dead, as cuTile drops them (early_return.py's tail_positions).
+Where cutile 0.4.0 cannot follow, the drafter refuses: `break` in a `for` loop
+(compile_block.rs rejects it: Tile IR `for` loops cannot exit early; cuTile Python rewrites
+the loop with a done flag, for_loop_break.py), and a `break` / `continue` under an `if` that
+assigns a value the loop does not carry (cutile passes every name such an `if` assigns to the
+jump: compile_block.rs takes the branch's carry_vars, which are the `if`'s captured names)."""
 from __future__ import annotations
 
 import ast
@@ -110,10 +112,10 @@ class WhileLoops:
 
     def jump(self, stmt) -> None:
         word = "break" if isinstance(stmt, ast.Break) else "continue"
-        if not self.loop_stack or self.inline_stack:
-            raise Fail(stmt, word, f"a `{word}` outside a loop of this kernel's body")
-        loop = self.loop_stack[-1]["node"]
-        if isinstance(loop, ast.For):
+        loop = self.loop_stack[-1]["node"] if self.loop_stack else None
+        if loop is None or not any(n is loop for n in ast.walk(self.current_function())):
+            raise Fail(stmt, word, f"a `{word}` outside a loop of its own function")
+        if isinstance(loop, ast.For) and word == "break":
             raise Fail(stmt, word, f"`{word}` in a `for` loop: cuTile Python lowers it with a "
                        "done flag the loop carries (for_loop_break.py), and cutile 0.4.0 "
                        "rejects `break` inside `for` (compile_block.rs: Tile IR `for` loops "
