@@ -164,3 +164,13 @@ def test_continue_in_a_for_and_a_while_in_a_helper_are_drafted():
     helper = drafted("find_tile", ["f32[1024]", "i32[1]", "i32"], {"TILE": 64})
     assert helper.ok, helper.diagnostics
     assert "break;" in body_of_while(helper.files["src/kernel.rs"])
+
+
+def test_a_split_loop_whose_branch_continues_keeps_nothing_after_the_jump():
+    d = drafted("prefix_sum", ["f32[1024]", "f32[64]", "i32"], {"STEPS": 8, "TILE": 64})
+    assert d.ok, d.diagnostics
+    rust = d.files["src/kernel.rs"]
+    first, second = rust.split("for i in split_start..STEPS {", 1)
+    assert "acc = acc_next;" in first.split("for i in 0i32..split_stop {", 1)[1]
+    # cuTile's second loop only continues, carrying the accumulator (loop_split.py)
+    assert re.match(r"\n\s*acc = acc;\n\s*continue;\n\s*\}", second), second[:200]
