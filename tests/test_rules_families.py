@@ -49,6 +49,8 @@ FAMILIES = {
                            ["TILE=64"]),
     "while_persistent": ("while_loops.py:persistent_rows", ["f32[64,128]", "f32[64,128]"],
                          ["TILE=128"]),
+    "while_carried_load": ("while_loops.py:row_sum", ["f32[64,1024]", "f32[8192]", "i32"],
+                           ["TILE=128"]),
     "while_and_or": ("while_loops.py:windowed", ["f32[1024]", "f32[1024]", "i32", "i32"],
                      ["TILE=128"]),
     "while_break_continue": ("while_loops.py:positive_prefix",

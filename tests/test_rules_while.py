@@ -174,3 +174,12 @@ def test_a_split_loop_whose_branch_continues_keeps_nothing_after_the_jump():
     assert "acc = acc_next;" in first.split("for i in 0i32..split_stop {", 1)[1]
     # cuTile's second loop only continues, carrying the accumulator (loop_split.py)
     assert re.match(r"\n\s*acc = acc;\n\s*continue;\n\s*\}", second), second[:200]
+
+
+def test_loads_at_an_index_the_while_carries_make_the_entry_unchecked():
+    d = drafted("row_sum", ["f32[64,1024]", "f32[8192]", "i32"], {"TILE": 128})
+    assert d.ok, d.diagnostics
+    rust = d.files["src/kernel.rs"]
+    line = line_of("row_sum", "while k < n:")
+    assert f"// NOTE line {line}: loads indexed by values the `while` loop carries" in rust
+    assert "#[cutile::entry(unchecked_accesses = true)]" in rust and "pub unsafe fn" in rust

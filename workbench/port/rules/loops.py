@@ -148,6 +148,20 @@ class Loops:
             value.origin = None         # no longer what it was made from (`ct.bid(0)`, ..)
         return carried
 
+    def note_loop_load(self, index: list[Value], line: int) -> None:
+        """A load at `index` that moves with a loop, in that loop's frame: indexed by the
+        innermost `for` loop's variable, or by a value a `while` loop (which has no loop
+        variable) carries or computes, which cutile cannot bound (a checked entry would get
+        residual device asserts where cuTile has none)."""
+        for depth, frame in enumerate(self.loop_stack):
+            if frame["var"] is None:
+                carried = {self.env[n].expr for n in frame["carried"] if n in self.env}
+                inside = [s for block in self.blocks[frame["regions"]:] for s in block]
+                if any(v.expr in carried or any(v.stmt is s for s in inside) for v in index):
+                    frame["loads"].append(line)
+            elif depth == len(self.loop_stack) - 1 and any(v.origin == "loop" for v in index):
+                frame["loads"].append(line)
+
     def folded_nodes(self, stmts):
         """The AST nodes of `stmts` as cuTile compiles them: an `if` decided at compile time
         keeps only the branch it takes (the other is never lowered)."""

@@ -77,6 +77,12 @@ class WhileLoops:
                 self.leave_region()
         finally:
             frame = self.loop_stack.pop()
+        if frame["loads"]:
+            self.unchecked = True
+            self.notes.append(
+                f"line {stmt.lineno}: loads indexed by values the `while` loop carries or "
+                "computes: cutile cannot bound them, so the entry is unsafe with "
+                "unchecked_accesses = true; the launcher must keep every index in range")
         for s in frame["pre"]:
             self.emit(s)
         variant = {self.env[n].expr for n in carried}
