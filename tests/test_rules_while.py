@@ -119,7 +119,7 @@ def test_refusals_name_the_line_and_what_cutile_lacks():
         ("break_in_for", ["f32[1024]", "f32[64]"], {"STEPS": 4, "TILE": 64}, "break",
          "            break", "rejects `break` inside `for`"),
         ("break_assigns_local", ["f32[1024]", "f32[64]", "i32"], {"TILE": 64},
-         "break/continue", "if ct.sum(t) < 0.0:", "assigns t, which the loop does not carry"),
+         "break/continue", "if ct.sum(t) < 0.0:", "assigns t, which the loop does not carry and reads after"),
         ("while_else", ["f32[1024]", "f32[64]", "i32"], {"TILE": 64}, "while-else",
          "while k < n:", "'while-else' is not supported"),
     ]
@@ -183,3 +183,26 @@ def test_loads_at_an_index_the_while_carries_make_the_entry_unchecked():
     line = line_of("row_sum", "while k < n:")
     assert f"// NOTE line {line}: loads indexed by values the `while` loop carries" in rust
     assert "#[cutile::entry(unchecked_accesses = true)]" in rust and "pub unsafe fn" in rust
+
+
+def test_a_name_bound_and_read_only_in_the_jumping_branch_is_no_refusal():
+    source = FIXTURE.read_text() + '''
+
+@ct.kernel
+def scaled_exit(x, y, n: int, TILE: ConstInt):
+    acc = ct.zeros((TILE,), dtype=ct.float32)
+    k = 0
+    while k < n:
+        t = ct.load(x, index=(k,), shape=(TILE,))
+        if ct.sum(t) < 0.0:
+            half = t * 0.5
+            acc = acc + half
+            break
+        acc = acc + t
+        k += 1
+    ct.store(y, index=(0,), tile=acc)
+'''
+    d = drafted("scaled_exit", ["f32[1024]", "f32[64]", "i32"], {"TILE": 64}, source)
+    assert d.ok, d.diagnostics
+    branch = re.search(r"if \w+ \{\n(.*?)\n\s*break;", d.files["src/kernel.rs"], re.S).group(1)
+    assert "acc = acc_next;" in branch        # the branch assigns only the carried acc

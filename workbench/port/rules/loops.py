@@ -85,7 +85,7 @@ class Loops:
             raise Fail(stmt, "for", "the loop variable must be one name")
         start, stop_value, step = self.range_bounds(stmt)
         carried = self.loop_carried(stmt)
-        self.check_jumps(stmt, carried)         # while_loop.py
+        self.check_jumps(stmt.body, carried)    # while_loop.py
         var = self.fresh(stmt.target.id)
         body: list[Stmt] = []
         self.enter_region(body)

@@ -58,7 +58,7 @@ class WhileLoops:
             raise Fail(stmt, "while", f"`while {ast.unparse(stmt.test)}:` with no `break` "
                                       "never ends")
         carried = self.loop_carried(stmt)
-        self.check_jumps(stmt, carried)
+        self.check_jumps(stmt.body, carried)
         test: list[Stmt] = []
         body: list[Stmt] = []
         self.loop_stack.append({"carried": carried, "var": None, "bound": None, "loads": [],
@@ -102,19 +102,28 @@ class WhileLoops:
         tail = Stmt("raw", text=cond, pure=False)          # the block's value
         return Stmt("loop", header="while", body=body, orelse=test + [tail], pure=False)
 
-    def check_jumps(self, stmt: ast.While, carried: set[str]) -> None:
-        """Refuse an `if` holding a `break` / `continue` that assigns a name the loop does not
-        carry (cutile would pass it to the jump too; see the module's docstring)."""
-        for s in stmt.body:
-            if isinstance(s, ast.If) and any(True for _ in jumps_in([s])):
-                local = sorted(assigned_names([s]) - carried)
-                if local:
-                    raise Fail(s, "break/continue",
-                               f"this `if` holds a `break` / `continue` and assigns "
-                               f"{', '.join(local)}, which the loop does not carry: cutile "
-                               "0.4.0 passes every name an `if` assigns to a jump inside it "
-                               "(compile_block.rs), so its loop would get a wrong number of "
-                               "values; assign them outside the `if`")
+    def check_jumps(self, stmts, carried: set[str]) -> None:
+        """Refuse an `if` holding a `break` / `continue` whose branches assign a name the
+        loop does not carry and the body reads after the `if` (its branches would assign one
+        variable: cutile would pass it to the jump too; see the module's docstring). A name
+        bound in a branch and read only there is a `let` of the branch, no assignment."""
+        for s in stmts:
+            if not isinstance(s, ast.If):
+                continue
+            test = self.folded_test(s.test)
+            if isinstance(test, bool):              # folded: its branch joins the body
+                self.check_jumps(s.body if test else s.orelse, carried)
+                continue
+            if not any(True for _ in jumps_in([s])):
+                continue
+            local = sorted(n for n in assigned_names([s]) - carried if self.read_after(n, s))
+            if local:
+                raise Fail(s, "break/continue",
+                           f"this `if` holds a `break` / `continue` and assigns "
+                           f"{', '.join(local)}, which the loop does not carry and reads "
+                           "after the `if`: cutile 0.4.0 passes every variable an `if` assigns "
+                           "to a jump inside it (compile_block.rs), so its loop would get a "
+                           "wrong number of values; assign them outside the `if`")
 
     def jump(self, stmt) -> None:
         word = "break" if isinstance(stmt, ast.Break) else "continue"
