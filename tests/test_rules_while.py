@@ -119,7 +119,8 @@ def test_refusals_name_the_line_and_what_cutile_lacks():
         ("break_in_for", ["f32[1024]", "f32[64]"], {"STEPS": 4, "TILE": 64}, "break",
          "            break", "rejects `break` inside `for`"),
         ("break_assigns_local", ["f32[1024]", "f32[64]", "i32"], {"TILE": 64},
-         "break/continue", "if ct.sum(t) < 0.0:", "assigns t, which the loop does not carry and reads after"),
+         "break/continue", "if ct.sum(t) < 0.0:",
+         "assigns t, which the loop does not carry and reads after"),
         ("while_else", ["f32[1024]", "f32[64]", "i32"], {"TILE": 64}, "while-else",
          "while k < n:", "'while-else' is not supported"),
     ]
