@@ -61,6 +61,7 @@ FAMILIES = {
                      ["f16[256,128]", "f16[128,256]", "f16[256,256]"], ["BM=64", "BN=64", "BK=32"]),
     "for_continue": ("while_loops.py:skip_negative", ["f32[1024]", "f32[64]"],
                      ["STEPS=8", "TILE=64"]),
+    "while_not_flag": ("while_loops.py:halve_until_small", ["f32[64]", "f32[64]"], ["TILE=64"]),
     "while_true_break": ("while_loops.py:first_negative", ["f32[1024]", "i32[1]", "i32"],
                          ["TILE=64"]),
 }

@@ -207,3 +207,12 @@ def scaled_exit(x, y, n: int, TILE: ConstInt):
     assert d.ok, d.diagnostics
     branch = re.search(r"if \w+ \{\n(.*?)\n\s*break;", d.files["src/kernel.rs"], re.S).group(1)
     assert "acc = acc_next;" in branch        # the branch assigns only the carried acc
+
+
+def test_not_on_a_carried_flag_is_an_xori_with_true():
+    d = drafted("halve_until_small", ["f32[64]", "f32[64]"], {"TILE": 64})
+    assert d.ok, d.diagnostics
+    rust = d.files["src/kernel.rs"]
+    assert "let mut done: Tile<bool, { [] }>" in rust            # False, carried strictly
+    test = rust[rust.index("while {"):rust.index("} {")]
+    assert re.search(r"xori\(\w+, ones\w*\)", test) and "!" not in test

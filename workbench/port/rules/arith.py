@@ -90,8 +90,9 @@ class Arithmetic:
             return self.negate(v, node, hint)
         if op is ast.Invert:
             return self.bitwise_not(v, node, hint)
-        if op is ast.Not and isinstance(v.kind, Scalar) and v.kind.dtype.boolean:
-            return self.let(hint or "not", v.kind, f"!{v.expr}")
+        if op is ast.Not and isinstance(v.kind, (Scalar, Tile)) and v.kind.dtype.boolean \
+                and getattr(v.kind, "shape", ()) == ():
+            return self.bitwise_not(v, node, hint or "not")     # cuTile: xori(x, true)
         raise Fail(node, type(node.op).__name__, f"`{ast.unparse(node)}` is not ported")
 
     def negate(self, v: Value, node, hint) -> Value:

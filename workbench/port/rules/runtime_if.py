@@ -25,7 +25,12 @@ class RuntimeIf:
             return self.bool_chain(node)            # bool_ops.py
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             inner = self.condition(node.operand)
-            return (not inner) if isinstance(inner, bool) else f"!({inner})"
+            if isinstance(inner, bool):
+                return not inner
+            # cuTile: `not x` is xori(x, true) (logical_not_impl: Unary invert); cutile 0.4.0
+            # has no unary `!` ("Unary expression not supported")
+            flag = self.let("cond", Scalar(self.types.of_name("bool_")), inner)
+            return self.bool_text(self.bitwise_not(flag, node, "not"), node)
         try:
             return bool(self.static_value(node, "if"))
         except Fail:

@@ -50,6 +50,7 @@ class WhileLoops:
         if stmt.orelse:
             raise Fail(stmt, "while-else", "cuTile Python rejects `while .. else` "
                                            "(ast2hir.py: 'while-else' is not supported)")
+        carried = self.loop_carried(stmt)       # first: a constant the loop changes is none
         decided = self.folded_test(stmt.test)
         if decided is False:
             raise Fail(stmt, "while", f"`{ast.unparse(stmt.test)}` is false at compile time: "
@@ -57,7 +58,6 @@ class WhileLoops:
         if decided is True and not any(isinstance(j, ast.Break) for j in jumps_in(stmt.body)):
             raise Fail(stmt, "while", f"`while {ast.unparse(stmt.test)}:` with no `break` "
                                       "never ends")
-        carried = self.loop_carried(stmt)
         self.check_jumps(stmt.body, carried)
         test: list[Stmt] = []
         body: list[Stmt] = []
