@@ -62,6 +62,8 @@ FAMILIES = {
     "for_continue": ("while_loops.py:skip_negative", ["f32[1024]", "f32[64]"],
                      ["STEPS=8", "TILE=64"]),
     "while_not_flag": ("while_loops.py:halve_until_small", ["f32[64]", "f32[64]"], ["TILE=64"]),
+    "for_break": ("while_loops.py:break_in_for", ["f32[1024]", "f32[64]", "f32[1024]"],
+                  ["STEPS=8", "TILE=64"]),
     "while_true_break": ("while_loops.py:first_negative", ["f32[1024]", "i32[1]", "i32"],
                          ["TILE=64"]),
 }

@@ -116,8 +116,8 @@ def test_nested_while_and_for():
 
 def test_refusals_name_the_line_and_what_cutile_lacks():
     cases = [
-        ("break_in_for", ["f32[1024]", "f32[64]"], {"STEPS": 4, "TILE": 64}, "break",
-         "            break", "rejects `break` inside `for`"),
+        ("break_in_split_for", ["f32[1024]", "f32[64]", "i32"], {"STEPS": 4, "TILE": 64},
+         "break", "for i in range(STEPS):", "cuTile Python also splits"),
         ("break_assigns_local", ["f32[1024]", "f32[64]", "i32"], {"TILE": 64},
          "break/continue", "if ct.sum(t) < 0.0:",
          "assigns t, which the loop does not carry and reads after"),
@@ -216,3 +216,14 @@ def test_not_on_a_carried_flag_is_an_xori_with_true():
     assert "let mut done: Tile<bool, { [] }>" in rust            # False, carried strictly
     test = rust[rust.index("while {"):rust.index("} {")]
     assert re.search(r"xori\(\w+, ones\w*\)", test) and "!" not in test
+
+
+def test_break_in_a_for_is_cuTiles_done_flag():
+    d = drafted("break_in_for", ["f32[1024]", "f32[64]", "f32[1024]"], {"STEPS": 8, "TILE": 64})
+    assert d.ok, d.diagnostics
+    rust = d.files["src/kernel.rs"]
+    assert re.search(r"let flag_false: bool = false;\n\s*let flag_true: bool = true;", rust)
+    assert "let mut zs_done: bool = flag_false;" in rust
+    body = rust.split("for i in", 1)[1]
+    assert re.match(r"[^{]*\{\n\s*if zs_done \{\n\s*continue;", body)      # skip once done
+    assert re.search(r"zs_done = flag_true;\n\s*continue;", body) and "break" not in body

@@ -86,16 +86,19 @@ class Loops:
         start, stop_value, step = self.range_bounds(stmt)
         carried = self.loop_carried(stmt)
         self.check_jumps(stmt.body, carried)    # while_loop.py
+        done = self.break_flag(stmt, step)      # while_loop.py: `break` in a `for`
         var = self.fresh(stmt.target.id)
         body: list[Stmt] = []
         self.enter_region(body)
+        if done:
+            self.emit(self.skip_when_done(done))
         saved = self.env.get(stmt.target.id)
         self.env[stmt.target.id] = Value(Scalar(self.types.of_name("int32")), var, origin="loop")
         self.loop_stack.append({"carried": carried, "var": var, "bound": stop_value,
                                 "loads": [], "memory_ops": memory_ops(self.folded_nodes(stmt.body)),
                                 "regions": len(self.regions),
                                 "split": self.split_candidate(stmt, step),
-                                "node": stmt, "pre": [], "entry_tokens": {}})
+                                "node": stmt, "pre": [], "entry_tokens": {}, "done": done})
         try:
             self.block(stmt.body)
         finally:

@@ -10,17 +10,18 @@ is `loop { .. }` (Expr::Loop: the body alone).
 `break` / `continue` in a while loop, and `continue` in a `for` loop, are Rust's: cutile
 passes the loop-carried values to them as cuTile does (a branch that jumps yields nothing: the
 diff's passthrough_if_results reads cutile's `if`, which yields every carried value, so).
-Statements after a jump are dead, as cuTile drops them (early_return.py's tail_positions).
-Where cutile 0.4.0 cannot follow, the drafter refuses: `break` in a `for` loop
-(compile_block.rs rejects it: Tile IR `for` loops cannot exit early; cuTile Python rewrites
-the loop with a done flag, for_loop_break.py), and a `break` / `continue` under an `if` that
-assigns a value the loop does not carry (cutile passes every name such an `if` assigns to the
-jump: compile_block.rs takes the branch's carry_vars, which are the `if`'s captured names)."""
+`break` in a `for` loop is cuTile's done flag (break_flag below): Tile IR `for` loops cannot
+exit early and cutile 0.4.0 rejects `break` inside `for` (compile_block.rs). Statements after
+a jump are dead, as cuTile drops them (early_return.py's tail_positions).
+Where cutile 0.4.0 cannot follow, the drafter refuses: a `break` in a `for` loop cuTile also
+splits (not drafted), and a `break` / `continue` under an `if` that assigns a value the loop
+does not carry and reads after it (cutile passes every name such an `if` assigns to the jump:
+compile_block.rs takes the branch's carry_vars, which are the `if`'s captured names)."""
 from __future__ import annotations
 
 import ast
 
-from .values import Fail, Stmt, assigned_names
+from .values import Fail, Scalar, Stmt, assigned_names
 
 JUMPS = (ast.Break, ast.Continue)
 
@@ -130,9 +131,35 @@ class WhileLoops:
         loop = self.loop_stack[-1]["node"] if self.loop_stack else None
         if loop is None or not any(n is loop for n in ast.walk(self.current_function())):
             raise Fail(stmt, word, f"a `{word}` outside a loop of its own function")
-        if isinstance(loop, ast.For) and word == "break":
-            raise Fail(stmt, word, f"`{word}` in a `for` loop: cuTile Python lowers it with a "
-                       "done flag the loop carries (for_loop_break.py), and cutile 0.4.0 "
-                       "rejects `break` inside `for` (compile_block.rs: Tile IR `for` loops "
-                       "cannot exit early); write the loop as a `while`")
+        done = self.loop_stack[-1].get("done")
+        if isinstance(loop, ast.For) and word == "break":       # cuTile's done flag
+            self.emit(Stmt("assign", name=done, expr=self.flag_constant(True), pure=False))
+            word = "continue"
         self.raw(f"{word};")
+
+    def break_flag(self, stmt: ast.For, step) -> str | None:
+        """A `for` loop with a `break`: cuTile Python keeps the `for` and carries a done flag
+        (for_loop_break.py: `false` at the start, each `break` a `continue` with `true`, the
+        body first continues when the flag is set), since Tile IR `for` loops cannot exit
+        early (cutile 0.4.0 rejects `break` in `for`: compile_block.rs); the port writes the
+        same flag, a `let mut` bool after the loop's own values (it is appended to them) and
+        before its tokens (`zt..`: cuTile adds those later), hence its name."""
+        if not any(isinstance(j, ast.Break) for j in jumps_in(stmt.body)):
+            return None
+        if self.split_candidate(stmt, step) is not None:
+            raise Fail(stmt, "break", "a `break` in a `for` loop that cuTile Python also splits "
+                       "at a test of its variable (loop_split.py, after for_loop_break.py "
+                       "has made the break a done flag): not drafted; write it as a `while`")
+        flag = self.fresh("zs_done")
+        self.raw(f"let mut {flag}: bool = {self.flag_constant(False)};  // cuTile's break flag")
+        return flag
+
+    def flag_constant(self, value: bool) -> str:
+        """The flag's `false` / `true`: constants cuTile makes at the kernel's top."""
+        text = "true" if value else "false"
+        return self.cached(("prologue", text), lambda: self.let_prologue(
+            f"flag_{text}", Scalar(self.types.of_name("bool_")), text)).expr
+
+    def skip_when_done(self, flag: str) -> Stmt:
+        return Stmt("if", header=f"if {flag}", body=[Stmt("raw", text="continue;", pure=False)],
+                    pure=False)
