@@ -30,3 +30,9 @@ def always_dies(kind: str, ref: str, root: str, slug: str) -> dict:
 
 def square(item: int, arg: int) -> int:
     return item * item + arg
+
+
+def visible_device(seconds: float) -> tuple[str, int]:
+    """The GPU this task's worker may use, and the worker's pid (after `seconds` of work)."""
+    time.sleep(seconds)
+    return os.environ.get("CUDA_VISIBLE_DEVICES", "unset"), os.getpid()

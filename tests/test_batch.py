@@ -242,3 +242,18 @@ def test_each_worker_process_of_a_node_takes_its_own_slot(tmp_path, monkeypatch)
          f"print(builds.take_slot(), os.environ[{TARGET_DIR_VARIABLE!r}])"],
         capture_output=True, text=True, timeout=60, check=True)
     assert other.stdout.split() == ["1", str(tmp_path / "1")]
+
+
+def test_gpu_workers_can_share_one_device_for_compile_bound_tasks(monkeypatch):
+    """per_gpu=2: two GPU workers on device 0 (a warm-up whose tasks mostly compile runs two
+    at a time); the default gives each GPU worker a device of its own."""
+    from workbench.batch.engine import open_engine
+    monkeypatch.delenv("CUDA_VISIBLE_DEVICES", raising=False)
+    seen = []
+    with open_engine(EngineOptions(jobs=0, gpus=2, per_gpu=2)) as engine:
+        engine.require(cpu=False, gpu=True)
+        for i in range(2):
+            engine.submit(f"t{i}", batch_tasks.visible_device, (1.0,), gpu=True)
+        seen = [done.result for done in engine.finished()]
+    assert sorted(device for device, _ in seen) == ["0", "0"]
+    assert len({pid for _, pid in seen}) == 2          # two workers, at the same time

@@ -85,3 +85,18 @@ def test_the_bundle_holds_every_port_and_the_planted_fault(tmp_path):
     lib_rs = (make_bundle.write_crate(ops, tmp_path / "crate").parent / "src" / "lib.rs").read_text()
     for op in ops:
         assert f"wb_{symbol_stem(op.name)}_emit" in lib_rs
+
+
+def test_writing_results_again_keeps_the_sessions_added_below_the_generated_part():
+    import importlib.util
+    from workbench.catalog import REPO_ROOT
+    spec = importlib.util.spec_from_file_location("write_results",
+                                                  REPO_ROOT / "tools" / "write_results.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    page = ("# GPU results\n\ngenerated tables\n\n## Session of 2026-12-01 (late): one\n\nrows\n"
+            "\n## Session of 2026-11-30: two\n")
+    kept = module.later_sessions(page)
+    assert kept.startswith("\n## Session of 2026-12-01 (late)") and kept.endswith("two\n")
+    assert "generated tables" not in kept
+    assert module.later_sessions("# GPU results\n\nno sessions yet\n") == ""

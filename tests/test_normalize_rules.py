@@ -309,3 +309,33 @@ def test_repeated_pure_ops_of_the_same_operands_are_one_value():
     assert names.count("exti") == 2 and names.count("addi") == 1 and names.count("muli") == 2
     kept = normalize(parse(CSE), disabled=["cse_invariant"])
     assert [op.name for op in kept.walk()].count("exti") == 4
+
+
+FREE_LOAD = """entry @k(%arg0: tile<ptr<i64>>, %arg1: tile<i32>) {
+  %0 = constant <i32: 0> : tile<i32>
+  %1 = make_tensor_view %arg0, shape = [%arg1, 5], strides = [5, 1] : tile<i32> -> tensor_view<?x5xi64, strides=[5,1]>
+  %2 = make_partition_view %1 : partition_view<tile=(1x8), tensor_view<?x5xi64, strides=[5,1]>>
+  %3, %4 = load_view_tko weak %2[%0, %0]{token} : partition_view<tile=(1x8), tensor_view<?x5xi64, strides=[5,1]>>, tile<i32> -> tile<1x8xi64>, token
+  %5 = addi %3, %3 : tile<1x8xi64>
+  return
+}
+"""
+
+
+def test_a_free_view_load_compares_equal_to_one_on_a_fresh_token():
+    free = FREE_LOAD.replace("{token}", "")
+    fresh = FREE_LOAD.replace("{token}", " token = %9").replace(
+        "  %0 = constant", "  %9 = make_token : token\n  %0 = constant")
+    first_load = ("  %6, %7 = load_view_tko weak %2[%0, %0] token = %9 : partition_view<tile="
+                  "(1x8), tensor_view<?x5xi64, strides=[5,1]>>, tile<i32> -> tile<1x8xi64>, token\n")
+    ordered = fresh.replace("  %3, %4", first_load + "  %3, %4").replace(
+        "[%0, %0] token = %9 : partition_view<tile=(1x8), tensor_view<?x5xi64, strides=[5,1]>>, "
+        "tile<i32> -> tile<1x8xi64>, token\n  %5", "[%0, %0] token = %7 : partition_view<tile="
+        "(1x8), tensor_view<?x5xi64, strides=[5,1]>>, tile<i32> -> tile<1x8xi64>, token\n  %5")
+    assert "token = %7" in ordered
+    text = lambda t, d=(): print_module(normalize(parse(t), d))    # noqa: E731
+    assert text(free) == text(fresh)
+    assert text(free, ["fresh_token_loads"]) != text(fresh, ["fresh_token_loads"])
+    assert "token = " in text(free)
+    # a load ordered after another load is not free: dropping its token changes the program
+    assert text(ordered) != text(ordered.replace(" token = %7", ""))

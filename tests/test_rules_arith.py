@@ -176,3 +176,45 @@ def first_of(xs, out, T: ct.Constant[int]):
     assert not d.ok
     assert any(u.construct == "parameter" and "xs is a list of arrays" in u.message
                for u in d.diagnostics), [str(u) for u in d.diagnostics]
+
+
+def test_an_acquiring_atomic_is_drafted_only_where_nothing_waits_for_it():
+    """ACQ_REL (the default) and ACQUIRE make every later access wait for the atomic's token;
+    the drafter threads the release join (default_order builds in test_rules_families) but
+    not that wait: an access after it, or the atomic in a loop, is refused with what to do."""
+    source = (FIXTURES / "atomics.py").read_text()
+    def drafted(kernel, args, consts):
+        case = Case(index=0, args=tuple(parse_arg(a) for a in args), consts=consts)
+        return draft(analyze(source, "tests/fixtures/drafter/atomics.py", kernel, [case]),
+                     source, kernel)
+    joined = drafted("default_order", ["i32[64]", "i32[1000]"], {"TILE": 128})
+    assert joined.ok and re.search(r"let bins_release: Token = join_tokens\(&\[zt01_bins, "
+                                   r"zt00_ids\]\);", joined.files["src/kernel.rs"])
+    after = drafted("count_then_copy", ["i32[64]", "i32[128]", "i32[1000]"], {"TILE": 128})
+    [why] = [d for d in after.diagnostics if d.construct == "ct.scatter"]
+    assert why.line == 37 and "after the acquiring atomic of line 36" in why.message
+    looped = drafted("count_in_loop", ["i32[64]", "i32[1000]"], {"STEPS": 4, "TILE": 64})
+    [why] = [d for d in looped.diagnostics if "atomic_add" in d.construct]
+    assert "memory_order=ACQ_REL" in why.construct and "inside a loop" in why.message
+    assert "memory_order=ct.MemoryOrder.RELAXED" in why.message
+
+
+def test_an_atomic_mode_follows_the_array_dtype_as_cutile_picks_it():
+    source = '''import cuda.tile as ct
+
+
+@ct.kernel
+def peak(out, x, T: ct.Constant[int]):
+    ct.atomic_max(out, ct.arange(T, dtype=ct.int32), ct.load(x, index=(0,), shape=(T,)),
+                  memory_order=ct.MemoryOrder.RELAXED)
+'''
+    def drafted(dtype):
+        case = Case(index=0, args=(parse_arg(f"{dtype}[64]"), parse_arg(f"{dtype}[64]")),
+                    consts={"T": 64})
+        return draft(analyze(source, "peak.py", "peak", [case]), source, "peak")
+    signed = drafted("i64")
+    assert signed.ok and "atomic::Max, ordering::Relaxed, scope::Device" in \
+        signed.files["src/kernel.rs"]
+    refused = drafted("f32")
+    assert not refused.ok and any("atomic_max takes arrays of int32" in x.message
+                                  for x in refused.diagnostics), refused.diagnostics

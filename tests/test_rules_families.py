@@ -66,6 +66,10 @@ FAMILIES = {
                   ["STEPS=8", "TILE=64"]),
     "while_true_break": ("while_loops.py:first_negative", ["f32[1024]", "i32[1]", "i32"],
                          ["TILE=64"]),
+    "atomic_int": ("atomics.py:histogram", ["i32[64]", "i32[4]", "i32[1000]"], ["TILE=128"]),
+    "atomic_float": ("atomics.py:row_sums", ["f32[8]", "f32[100]", "f16[100,256]"],
+                     ["TILE=256"]),
+    "atomic_release": ("atomics.py:default_order", ["i32[64]", "i32[1000]"], ["TILE=128"]),
 }
 
 

@@ -240,3 +240,35 @@ def test_without_cargo_a_carried_build_of_a_copied_port_is_found(monkeypatch, tm
         assert found.build_id == code_hash(op)
     finally:
         shutil.rmtree(work.parent)
+
+
+def test_a_library_with_a_jit_cache_keeps_its_kernels_where_workbench_jit_cache_says(
+        tmp_path, monkeypatch):
+    """The GPU machine's bundle offers wb_jit_cache_enable; a stand-in library records the
+    folder it is handed. Without the variable, or without the symbol, nothing is called."""
+    import ctypes
+    import shutil
+    import subprocess
+    from workbench.rust import library
+    if not shutil.which("gcc"):
+        pytest.skip("no gcc to build the stand-in library")
+    record = tmp_path / "asked"
+    (tmp_path / "s.c").write_text(
+        '#include <stdio.h>\nint wb_jit_cache_enable(const char *dir) {\n'
+        f'  FILE *f = fopen("{record}", "a"); fprintf(f, "%s\\n", dir); fclose(f);\n'
+        '  return 0;\n}\n')
+    stand_in = tmp_path / "libstandin.so"
+    subprocess.run(["gcc", "-shared", "-fPIC", "-o", str(stand_in), str(tmp_path / "s.c")],
+                   check=True, timeout=60)
+    monkeypatch.setattr(library, "_CACHED", set())
+    monkeypatch.delenv("WORKBENCH_JIT_CACHE", raising=False)
+    library._enable_jit_cache(ctypes.CDLL(str(stand_in)), stand_in)
+    assert not record.exists()
+    folder = tmp_path / "cache" / "cutile-rs"
+    monkeypatch.setenv("WORKBENCH_JIT_CACHE", str(folder))
+    for _ in range(2):                               # once per library file
+        library._enable_jit_cache(ctypes.CDLL(str(stand_in)), stand_in)
+    assert record.read_text().splitlines() == [str(folder)] and folder.is_dir()
+    libc = ctypes.CDLL(None)                         # no such symbol: left alone
+    library._enable_jit_cache(libc, tmp_path / "libc")
+    assert record.read_text().splitlines() == [str(folder)]

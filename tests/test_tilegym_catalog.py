@@ -302,3 +302,11 @@ def test_a_family_run_logs_each_finished_case_for_a_run_cut_short(tmp_path):
     assert [(l["kind"], l["case"], l["entry"]) for l in lines] == \
         [("check", 3, "tilegym.softmax.tma"), ("bench", 3, "tilegym.softmax.tma")]
     assert lines[0]["sides"]["rust"]["ok"] and lines[0]["seconds"] > 0
+
+
+def test_a_slow_call_is_timed_in_fewer_launches_within_the_budget():
+    from workbench.check.gpu import MIN_BATCHES, TIME_BUDGET_S, fit_batches
+    assert fit_batches(5e-6, 30, 20) == (30, 20)                 # a kernel: as asked
+    batches, per_batch = fit_batches(0.08, 30, 20)               # a token loop in Python
+    assert batches * per_batch * 0.08 <= TIME_BUDGET_S and batches >= MIN_BATCHES
+    assert fit_batches(10.0, 30, 20) == (MIN_BATCHES, 1)         # never below a median of 5

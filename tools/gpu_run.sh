@@ -25,6 +25,9 @@ if [ -f kernels_src/.build/bundle/tilegym-src.tar.xz ]; then
   mkdir -p "$tilegym_src" && tar -xJf kernels_src/.build/bundle/tilegym-src.tar.xz -C "$tilegym_src"
 fi
 export WORKBENCH_EXTRA_CATALOG=$PWD/kernels_src/fixtures/catalog.toml
+# Both sides' compiled kernels outlive a call (an ignored folder stays on a warm machine):
+# cuTile Python's disk cache and the bundle's cutile one (workbench/rust/library.py)
+export CUDA_TILE_CACHE_DIR=$PWD/.gpu-cache/cutile-python WORKBENCH_JIT_CACHE=$PWD/.gpu-cache/cutile-rs
 export CUDA_TILE_DUMP_BYTECODE=${TMPDIR:-/tmp}/cutile-dump
 mkdir -p "$CUDA_TILE_DUMP_BYTECODE"
 export PYTHONPATH=$PWD:$tilegym_src${PYTHONPATH:+:$PYTHONPATH}

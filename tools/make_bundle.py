@@ -33,6 +33,26 @@ CRATE = OUT / "crate"
 BUNDLE_TARGET = TARGET_DIR / "bundle"
 
 
+# The GPU machine's calls are 10 minutes each and its processes start cold: cutile's on-disk
+# cubin cache (off unless enabled, and with no environment switch of its own) lets a later
+# process load what an earlier one compiled. workbench/rust/library.py calls it when
+# WORKBENCH_JIT_CACHE names a folder.
+JIT_CACHE_RS = """
+/// Keep compiled kernels in `dir` across processes (cutile's FileSystemJitStore). 0 = on.
+///
+/// # Safety
+/// `dir` must be a NUL-terminated path.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn wb_jit_cache_enable(dir: *const std::ffi::c_char) -> i32 {
+    let dir = unsafe { std::ffi::CStr::from_ptr(dir) }.to_string_lossy().into_owned();
+    match cutile::jit_cache::FileSystemJitStore::new(dir) {
+        Ok(store) => { cutile::jit_cache::enable(std::sync::Arc::new(store)); 0 }
+        Err(_) => 1,
+    }
+}
+"""
+
+
 def bundled_operators() -> list[Operator]:
     """Every port: the catalog's own and TileGym's entries, then the fixtures (each
     materialised from its patch first)."""
@@ -48,6 +68,7 @@ def write_crate(ops: list[Operator], crate: Path = CRATE) -> Path:
     workspace = tomllib.loads((KERNELS_DIR / "Cargo.toml").read_text())["workspace"]
     deps = [f'{crate_name(op)} = {{ path = "{op.port_folder.resolve()}" }}' for op in ops]
     deps.append(f'wb_ffi = {{ path = "{(KERNELS_DIR / "wb_ffi").resolve()}" }}')
+    deps.append(f'cutile = "{workspace["dependencies"]["cutile"]}"')
     uses = [f"pub use {crate_name(op).replace('-', '_')}::{{wb_{s}, wb_{s}_build_id, wb_{s}_emit}};"
             for op, s in ((op, symbol_stem(op.name)) for op in ops)]
     if crate.exists():
@@ -59,7 +80,7 @@ def write_crate(ops: list[Operator], crate: Path = CRATE) -> Path:
         '[lib]\ncrate-type = ["cdylib"]\n\n[dependencies]\n' + "\n".join(deps) + "\n\n[workspace]\n")
     (crate / "src" / "lib.rs").write_text(
         "//! Every port in one cdylib (written by tools/make_bundle.py).\n"
-        + "\n".join(uses) + "\npub use wb_ffi::{wb_free, wb_last_error};\n")
+        + "\n".join(uses) + "\npub use wb_ffi::{wb_free, wb_last_error};\n" + JIT_CACHE_RS)
     shutil.copy(KERNELS_DIR / "Cargo.lock", crate / "Cargo.lock")   # keeps every pin
     return crate / "Cargo.toml"
 

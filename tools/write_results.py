@@ -46,6 +46,15 @@ def format_hints(sweep: dict) -> str:
     return "\n".join(lines)
 
 
+SESSIONS = "\n## Session of "     # the sections each later GPU session adds by hand
+
+
+def later_sessions(page: str) -> str:
+    """The page's session sections, kept when the generated part is written again."""
+    start = page.find(SESSIONS)
+    return "\n" + page[start:].lstrip("\n") if start >= 0 else ""
+
+
 def main() -> None:
     load = lambda name: json.loads((RESULTS / name).read_text())
     bench, checks, ffi = load("bench.json"), load("checks.json"), load("ffi_cost.json")
@@ -61,7 +70,8 @@ def main() -> None:
                 f"JIT compiled it: {bool(r['jit_dumped'])}   {r['predicted']}" for r in spec)))
     text = text.replace("{{notebooks}}", format_notebooks(load("notebooks.json")))
     text = text.replace("{{hints}}", format_hints(load("hints.json")))
-    (RESULTS.parent / "RESULTS.md").write_text(text)
+    page = RESULTS.parent / "RESULTS.md"
+    page.write_text(text + later_sessions(page.read_text() if page.exists() else ""))
     print("wrote", RESULTS.parent / "RESULTS.md")
 
 

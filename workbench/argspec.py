@@ -1,7 +1,8 @@
 """Kernel argument descriptions: `f32[256,1000]`, `f16[64,100]:strides=(200,1):offset=8`, `f32=1e-5`,
 and `list[f16[1024,512]]` for a list of arrays that one array spec describes (TileGym's
 group GEMM takes its groups' matrices as lists; the JIT specializes a list on one element
-constraint, and its length is a runtime value).
+constraint, and its length is a runtime value), `list[f16[1024,512]]*4` with its length (a
+Rust port takes the length as an integer scalar, which its launcher hints).
 
 The same little language serves the catalog, `workbench ir --arg` and `workbench specialize
 --call`, so a case written in one place can be pasted into another.
@@ -27,6 +28,7 @@ FORMAT_HELP = ("an array as DTYPE[D0,D1,...] with optional :strides=(S0,S1,...) 
                + ", ".join(DTYPES))
 
 _ARRAY = re.compile(r"^(?P<dtype>\w+)\[(?P<shape>[\d,\s]*)\](?P<rest>(:\w+=[^:]+)*)$")
+_LIST = re.compile(r"^list\[(?P<element>.+)\](\*(?P<length>\d+))?$")
 _SCALAR = re.compile(r"^(?P<dtype>\w+)(=(?P<value>.+))?$")
 
 
@@ -39,6 +41,7 @@ class ArgSpec:
     value: float | int | None = None           # scalars only
     is_list: bool = False                      # a list of arrays, each as described
     block: tuple[int, ...] | None = None       # a Triton TensorDescriptor's block shape
+    length: int = 0                            # a list's item count; 0: not given
 
     @property
     def is_array(self) -> bool:
@@ -67,16 +70,19 @@ class ArgSpec:
             text += f":offset={self.offset}"
         if self.block is not None:
             text += f":block=({','.join(map(str, self.block))})"
-        return f"list[{text}]" if self.is_list else text
+        if not self.is_list:
+            return text
+        return f"list[{text}]*{self.length}" if self.length else f"list[{text}]"
 
 
 def parse_arg(text: str) -> ArgSpec:
     text = text.strip()
-    if text.startswith("list[") and text.endswith("]"):
-        element = parse_arg(text[5:-1])
+    listed = _LIST.match(text)
+    if listed:
+        element = parse_arg(listed["element"])
         if not element.is_array or element.is_list:
             raise WorkbenchError(f"{text!r}: a list holds arrays", "write list[DTYPE[D0,D1,...]]")
-        return replace(element, is_list=True)
+        return replace(element, is_list=True, length=int(listed["length"] or 0))
     match = _ARRAY.match(text)
     if match:
         return _parse_array(text, match)

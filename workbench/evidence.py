@@ -19,8 +19,11 @@ import tomllib
 from .catalog import Operator
 from .diff.align import align_modules, assume_facts
 from .diff.facts import FactContext, MachineEvidence
+from .diff.findings import FITS_I32
+from .diff.list_items import TABLE_SUFFIX, list_item_names
 from .diff.subjects import view_layout
 from .ir.disasm import disassemble
+from .rust.manifest import DIVIDES
 from .ir.model import Module
 from .ir.normalize import normalize
 from .ir.parse import parse
@@ -29,6 +32,12 @@ ALIGN_BYTES, SHAPE_DIVISOR = 16, 16
 LAUNCHER = ("cutile's generated launcher (it compares an input's shape with the entry's "
             "static dims before every launch)")
 MANIFEST = "the C ABI (port.toml {key}, checked by wb_ffi::promises before any CUDA call)"
+LIST_TABLE = ("the C ABI (wb_ffi builds a list's table itself: cuMemAllocAsync, aligned to "
+              "256 bytes; kernels_src/wb_ffi/src/lists.rs)")
+DERIVED = ("the C ABI (the port's launcher derives its generic {} from every argument on "
+           "each call, as cuTile Python's JIT does: a fact it states holds)")
+LIST_RANGE = ("the C ABI (every list item's extents and strides fit i32, checked by "
+              "wb_ffi::promises before any CUDA call)")
 RAW = "the C ABI (a raw array's extents and strides, checked not negative by wb_ffi::raw)"
 BORROWED = ("the C ABI (a tensor's extents and strides, checked not negative by "
             "wb_ffi::promises before any CUDA call)")
@@ -103,6 +112,8 @@ def case_context(op: Operator, case_index: int, left: Module, right: Module,
     names = {"left": _fitting(left, argument_names(op, "python")),
              "right": _fitting(right, argument_names(op, "rust"),
                                argument_names(op, "rust", partitions=False))}
+    for side, module in (("left", left), ("right", right)):
+        names[side].update(list_item_names(module, names[side]))
     evidence = (lambda: machine_evidence(op, case_index, emit(matched_request(request)))) \
         if sass else (lambda: MachineEvidence(False, reason="SASS not asked for (--no-sass)"))
     context = FactContext(names=names, port_fixed=fixed_facts(right, probe),
@@ -160,6 +171,9 @@ def argument_names(op: Operator, side: str, partitions: bool = True) -> dict[str
     partitioned = set(manifest.get("partitions", op.outputs))
     labels: list[str] = []
     for name, spec in zip(runtime, op.cases[0].args):
+        if spec.is_list:          # the table's pointer and the length (diff/list_items.py)
+            labels += [f"{name}{TABLE_SUFFIX}", f"{name}.len"]
+            continue
         if not spec.is_array:
             labels.append(name)
             continue
@@ -198,7 +212,28 @@ def manifest_promises(op: Operator) -> dict[str, list[tuple[str, str]]]:
             what, divisor = promise.split()
             out.setdefault(f"{name}.{what}", []).append(
                 (f"div_by<{int(divisor)}>", MANIFEST.format(key="div_by")))
+        if rule.get("list"):
+            out.setdefault(f"{name}{TABLE_SUFFIX}", []).append(("div_by<16>", LIST_TABLE))
+            for d in range(rule.get("rank", 0)):
+                for what in ("shape", "stride"):
+                    out[f"{name}.{what}[{d}]"].append((FITS_I32, LIST_RANGE))
+    for generic in manifest.get("generics", ()):
+        if match := DIVIDES.fullmatch(generic):
+            name, what = match[1], match[2]
+            out.setdefault(f"{name}.{what}", []).append(
+                (f"div_by<{_divisor(what, manifest['tensors'][name])}>", DERIVED.format(generic)))
     return out
+
+
+def _divisor(subject: str, rule: dict) -> int:
+    """The divisibility a true `divides(..)` generic states: 16 bytes of a base, 16 of an
+    extent, 16 bytes of a stride (in elements of the largest dtype the port takes: a divisor
+    no smaller dtype's fact is weaker than)."""
+    from .argspec import DTYPES
+    from .ir.signature import ALIGN_BYTES, SHAPE_DIVISOR
+    if subject.startswith("stride"):
+        return max(1, ALIGN_BYTES // max(DTYPES[d][1] for d in rule["dtypes"]))
+    return SHAPE_DIVISOR if subject.startswith("shape") else ALIGN_BYTES
 
 
 def checked_facts(op: Operator, context: FactContext, no_unit: Module) -> dict:

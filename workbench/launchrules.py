@@ -36,11 +36,18 @@ def cdiv(a: int, b: int) -> int:
 @dataclass(frozen=True)
 class Tensor:
     """One tensor of a problem: its shape and dtype, its role, and how the GPU side fills it
-    (`randn`, or a name the family's launch.py `fill` function knows, e.g. index arrays)."""
+    (`randn`, or a name the family's launch.py `fill` function knows, e.g. index arrays).
+    A list of arrays (a kernel parameter cuTile Python takes as a list) has its `items`, one
+    spec per array, and as `spec` the one list spec the JIT compiles for them (list_spec)."""
     name: str
     spec: ArgSpec
     role: str = IN
     fill: str = "randn"
+    items: tuple[ArgSpec, ...] = ()
+
+    @property
+    def is_list(self) -> bool:
+        return bool(self.items)
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -51,7 +58,52 @@ class Tensor:
         return self.spec.dtype
 
     def numel(self) -> int:
+        if self.items:
+            return sum(math.prod(item.shape) for item in self.items)
         return math.prod(self.spec.shape)
+
+    def label(self) -> str:
+        return "[" + ", ".join(map(str, self.items)) + "]" if self.items else str(self.spec)
+
+
+def list_tensor(name: str, items, role: str = IN, fill: str = "randn") -> Tensor:
+    """A problem's list of arrays (`items`: ArgSpecs or their text), its spec the JIT's."""
+    specs = tuple(parse_arg(i) if isinstance(i, str) else i for i in items)
+    return Tensor(name, list_spec(specs, name), role, fill, specs)
+
+
+def list_spec(items: tuple[ArgSpec, ...], name: str = "list") -> ArgSpec:
+    """The one spec cuTile Python's JIT compiles a list of arrays for: a list carries one
+    array constraint for every item (cuda.tile's ListConstraint), so a fact holds of the list
+    only where it holds of each item. Per dim, the spec takes the first item whose extent (or
+    stride, or base offset) breaks a divisibility fact, else the first item's value; a stride
+    is the constant 1 only where every item's is."""
+    from .ir.signature import ALIGN_BYTES, SHAPE_DIVISOR
+    if not items or any(not i.is_array or i.is_list for i in items):
+        raise WorkbenchError(f"{name}: a list needs one or more arrays",
+                             'write a TOML list of array specs: ["f16[256,128]", ...]')
+    first = items[0]
+    if any(i.dtype != first.dtype or len(i.shape) != len(first.shape) for i in items):
+        raise WorkbenchError(f"{name}: the items of a list share one dtype and rank "
+                             "(cuTile Python refuses a list whose arrays vary in either)",
+                             "give every item the same dtype and rank")
+    per_align = max(1, ALIGN_BYTES // first.itemsize)
+
+    def weakest(values, divisor):
+        return next((v for v in values if v % divisor), values[0])
+
+    rank = len(first.shape)
+    shape = tuple(weakest([i.shape[d] for i in items], SHAPE_DIVISOR) for d in range(rank))
+    strides = []
+    for d in range(rank):
+        column = [i.effective_strides()[d] for i in items]
+        if all(s == 1 for s in column):
+            strides.append(1)
+        else:
+            strides.append(weakest([s for s in column if s != 1], per_align))
+    offset = weakest([i.offset for i in items], per_align)
+    return ArgSpec(first.dtype, shape=shape, strides=tuple(strides), offset=offset, is_list=True,
+                   length=len(items))
 
 
 @dataclass(frozen=True)
@@ -120,6 +172,11 @@ class Rules:
     def view(self, name: str, shape: tuple[int, ...] | None = None) -> Bind:
         """Problem tensor `name`, or a contiguous reshape of it (`x.view(-1, n)`)."""
         tensor = self.problem[name]
+        if tensor.is_list:
+            if shape is not None:
+                raise WorkbenchError(f"{name} is a list of arrays: a view cannot reshape it",
+                                     "bind the list as it is: r.view(name)")
+            return Bind(tensor.spec, source=name)
         shape = tuple(shape) if shape is not None else tensor.shape
         if math.prod(shape) != tensor.numel():
             raise WorkbenchError(f"a view of {name} {tensor.shape} as {shape} changes its size",
@@ -138,9 +195,11 @@ def scalar(dtype: str, value) -> Bind:
 
 def problem_from_toml(raw: dict, outputs, where: str) -> Problem:
     """A catalog case `{inputs = {x = "f16[8,64]"}, options = {...}, note = ".."}` with the
-    outputs the family's `outputs(problem)` derives."""
+    outputs the family's `outputs(problem)` derives. An input written as a TOML list of
+    array specs (`As = ["f16[256,128]", "f16[128,128]"]`) is a list of arrays."""
     try:
-        inputs = {name: Tensor(name, parse_arg(text)) for name, text in raw["inputs"].items()}
+        inputs = {name: list_tensor(name, text) if isinstance(text, list)
+                  else Tensor(name, parse_arg(text)) for name, text in raw["inputs"].items()}
     except (KeyError, AttributeError) as e:
         raise WorkbenchError(f"{where}: a case needs `inputs = {{NAME = \"DTYPE[SHAPE]\"}}` ({e})",
                              "see the comment at the top of kernels_src/tilegym/catalog.toml")

@@ -42,7 +42,8 @@ class EngineError(WorkbenchError):
 class EngineOptions:
     address: str | None = None        # tcp://host:8786; None starts a local cluster
     jobs: int = 1                     # CPU workers of the local cluster
-    gpus: int = 0                     # GPU workers of the local cluster, one GPU each
+    gpus: int = 0                     # GPU workers of the local cluster
+    per_gpu: int = 1                  # GPU workers that share one device (compile-bound work)
     connect_timeout: float = CONNECT_TIMEOUT_S
     allowed_failures: int = ALLOWED_FAILURES
 
@@ -235,9 +236,10 @@ def _local_cluster(options: EngineOptions):
     workers = {f"cpu-{i}": worker({"CPU": 1}, {"CUDA_VISIBLE_DEVICES": ""})
                for i in range(options.jobs)}
     visible = [d for d in os.environ.get("CUDA_VISIBLE_DEVICES", "").split(",") if d.strip()]
-    workers.update({f"gpu-{i}": worker({"GPU": 1}, {"CUDA_VISIBLE_DEVICES":
-                                                     visible[i] if i < len(visible) else str(i)})
-                    for i in range(options.gpus)})
+    devices = [visible[d] if d < len(visible) else str(d)
+               for d in (i // max(1, options.per_gpu) for i in range(options.gpus))]
+    workers.update({f"gpu-{i}": worker({"GPU": 1}, {"CUDA_VISIBLE_DEVICES": device})
+                    for i, device in enumerate(devices)})
     scheduler = {"cls": Scheduler, "options": {"host": "127.0.0.1", "port": 0,
                                                "dashboard": False, "dashboard_address": ":0"}}
     cluster = SpecCluster(workers=workers, scheduler=scheduler, silence_logs=logging.CRITICAL,

@@ -9,9 +9,10 @@ Same request and response as family.py; one result per case, its entry named for
 from __future__ import annotations
 
 import math
+import time
 
 from .family import (RUST, TILEGYM, TORCH, DeviceFault, _entry_launchers, _label, _launch_json,
-                     _reference, _time_side, bind_args, make_tensors, with_options)
+                     _progress, _reference, _time_side, bind_args, make_tensors, with_options)
 from .gpu import L2_FLUSH_BYTES, MAX_ROTATION, measure_ceilings, run_side
 
 
@@ -35,12 +36,18 @@ def run_chain(request: dict, torch) -> dict:
                     for op in family.steps]
         if any(launch is None for launch in launches):
             continue
+        started, begun = time.time(), {"case": index, "entry": chain_label(family)}
+        _progress(request, "start", begun, started)
         try:
             if mode in ("check", "both"):
-                results.append(_check(rules, family, index, launches, launchers, torch))
+                results.append(_check(rules, family, index, launches, launchers, torch,
+                                      lambda side: _progress(request, "side",
+                                                             {**begun, "side": side}, started)))
+                _progress(request, "check", results[-1], started)
             if mode in ("bench", "both"):
                 benches.append(_bench(rules, family, index, launches, launchers,
                                       request.get("bench", {}), torch))
+                _progress(request, "bench", benches[-1], started)
         except DeviceFault as fault:
             results.append({"case": index, "entry": chain_label(family),
                             "label": _label(rules, index),
@@ -69,7 +76,8 @@ def _sides_present(launchers, family) -> list[str]:
             if all(side in launchers[op.name] for op in family.steps)]
 
 
-def _check(rules, family, index, launches, launchers, torch) -> dict:
+def _check(rules, family, index, launches, launchers, torch,
+           starting=lambda side: None) -> dict:
     from .compare import compare
     problem = rules.problem(index)
     pristine = make_tensors(rules, problem, torch)
@@ -79,6 +87,7 @@ def _check(rules, family, index, launches, launchers, torch) -> dict:
     sides = {}
     for side in _sides_present(launchers, family):
         tensors = {n: t.clone() for n, t in pristine.items()}
+        starting(side)                  # a hang in one side's chain shows which one
         failed = run_side(side, lambda: _run_side(family, side, launches, launchers, tensors,
                                                   stream, torch), torch)
         if failed:

@@ -43,8 +43,13 @@ def run_family(request: dict, torch) -> dict:
                 continue
             try:
                 started = time.time()
+                begun = {"case": index, "entry": op.name}
+                _progress(request, "start", begun, started)
                 if mode in ("check", "both"):
-                    results.append(_check(rules, op, index, launch, launchers[op.name], torch))
+                    results.append(_check(rules, op, index, launch, launchers[op.name], torch,
+                                          lambda side: _progress(request, "side",
+                                                                 {**begun, "side": side},
+                                                                 started)))
                     _progress(request, "check", results[-1], started)
                 if bench:
                     benches.append(_bench(rules, op, index, launch, launchers[op.name],
@@ -66,8 +71,9 @@ def run_family(request: dict, torch) -> dict:
 
 
 def _progress(request: dict, kind: str, result: dict, started: float) -> None:
-    """One JSON line per finished case in the request's `progress` file: a run cut short
-    (a call's time limit kills the worker too) still shows each case it reached."""
+    """One JSON line per step of a case in the request's `progress` file (its start, each
+    side's launch, its check and its bench results): a run cut short (a call's time limit
+    kills the worker too) still shows each case it finished and where it was stuck."""
     path = request.get("progress")
     if path:
         line = {"kind": kind, "seconds": round(time.time() - started, 1), **result}
@@ -77,7 +83,7 @@ def _progress(request: dict, kind: str, result: dict, started: float) -> None:
 
 def _label(rules, index: int) -> str:
     problem = rules.problem(index)
-    shapes = " ".join(f"{n}={t.spec}" for n, t in problem.tensors.items()
+    shapes = " ".join(f"{n}={t.label()}" for n, t in problem.tensors.items()
                       if t.role not in ("out", "temp"))
     return f"case {index}: {shapes}"
 
@@ -86,18 +92,41 @@ def _label(rules, index: int) -> str:
 
 def make_tensors(rules, problem, torch) -> dict:
     """The problem's tensors on the GPU: inputs random (or as the family's `fill` says),
-    outputs NaN-poisoned."""
+    outputs NaN-poisoned; a list of arrays is a Python list of tensors, one per item."""
     out = {}
     for name, t in problem.tensors.items():
         dtype = getattr(torch, TORCH_DTYPES[t.dtype])
-        if t.role in ("out", "temp"):
-            out[name] = torch.full(t.shape, float("nan"), dtype=dtype, device="cuda") \
-                if dtype.is_floating_point else torch.zeros(t.shape, dtype=dtype, device="cuda")
-        elif t.fill != "randn" and hasattr(rules.module, "fill"):
+        if t.is_list:
+            out[name] = [_one_tensor(t.role, item.shape, dtype, torch) for item in t.items]
+        elif t.role not in ("out", "temp") and t.fill != "randn" and hasattr(rules.module, "fill"):
             out[name] = rules.module.fill(t, problem, out, torch)
         else:
-            out[name] = (torch.randn(t.shape, dtype=torch.float32, device="cuda") + 0.01).to(dtype)
+            out[name] = _one_tensor(t.role, t.shape, dtype, torch)
     return out
+
+
+def _one_tensor(role: str, shape, dtype, torch):
+    """An output NaN-poisoned (zeros for an integer type), an input randn + 0.01."""
+    if role in ("out", "temp"):
+        return torch.full(shape, float("nan"), dtype=dtype, device="cuda") \
+            if dtype.is_floating_point else torch.zeros(shape, dtype=dtype, device="cuda")
+    return (torch.randn(shape, dtype=torch.float32, device="cuda") + 0.01).to(dtype)
+
+
+def clone(value):
+    """A fresh copy of a problem tensor (each item of a list)."""
+    return [t.clone() for t in value] if isinstance(value, list) else value.clone()
+
+
+def flat(value, torch):
+    """A problem tensor as one flat float64 tensor (a list's items concatenated, in order)."""
+    items = value if isinstance(value, list) else [value]
+    return torch.cat([t.double().flatten() for t in items])
+
+
+def nbytes(value) -> int:
+    items = value if isinstance(value, list) else [value]
+    return sum(t.numel() * t.element_size() for t in items)
 
 
 def bind_args(launch, tensors: dict, params: list[str], torch) -> dict:
@@ -107,7 +136,9 @@ def bind_args(launch, tensors: dict, params: list[str], torch) -> dict:
     values = {}
     for param, bind in zip(runtime_params(params, launch), launch.args):
         spec = bind.spec
-        if bind.source is not None:
+        if bind.source is not None and spec.is_list:
+            values[param] = tensors[bind.source]
+        elif bind.source is not None:
             values[param] = tensors[bind.source].view(spec.shape)
         elif spec.is_array:
             dtype = getattr(torch, TORCH_DTYPES[spec.dtype])
@@ -177,7 +208,7 @@ def _reference(rules):
 
 # -- correctness ---------------------------------------------------------------------------------
 
-def _check(rules, op, index, launch, launchers, torch) -> dict:
+def _check(rules, op, index, launch, launchers, torch, starting=lambda side: None) -> dict:
     from .compare import compare
     problem = rules.problem(index)
     pristine = make_tensors(rules, problem, torch)
@@ -190,14 +221,15 @@ def _check(rules, op, index, launch, launchers, torch) -> dict:
     for side in (RUST, TILEGYM):
         if side not in launchers:
             continue
-        tensors = {n: t.clone() for n, t in pristine.items()}    # in-place ops start fresh
+        tensors = {n: clone(t) for n, t in pristine.items()}     # in-place ops start fresh
         values = bind_args(launch, tensors, launchers["params"], torch)
+        starting(side)                  # a hang in one side's launch shows which one
         failed = run_side(side, lambda: launchers[side](values, launch, stream), torch)
         if failed:
             sides[side] = failed
             continue
-        per_output = {n: compare(tensors[n].double().cpu().numpy(),
-                                 expected[n].double().cpu().numpy(), tolerance).to_json()
+        per_output = {n: compare(flat(tensors[n], torch).cpu().numpy(),
+                                 flat(expected[n], torch).cpu().numpy(), tolerance).to_json()
                       for n in outputs}
         sides[side] = {"ok": all(c["ok"] for c in per_output.values()),
                        "rel_error": max((c["rel_error"] or 0.0) for c in per_output.values())
@@ -219,7 +251,7 @@ def _launch_json(launch) -> dict:
 def _bench(rules, op, index, launch, launchers, settings: dict, torch) -> dict:
     problem = rules.problem(index)
     probe = make_tensors(rules, problem, torch)
-    moved = sum(t.numel() * t.element_size() for t in probe.values())
+    moved = sum(nbytes(t) for t in probe.values())
     copies = max(1, min(MAX_ROTATION, math.ceil(L2_FLUSH_BYTES / max(moved, 1))))
     sets = [probe] + [make_tensors(rules, problem, torch) for _ in range(copies - 1)]
     reference = _reference(rules)

@@ -3,6 +3,7 @@ the ceilings measured on the device (only ever imported inside the worker proces
 from __future__ import annotations
 
 import statistics
+import time
 
 L2_FLUSH_BYTES = 128 * 1024 * 1024   # rotate inputs over at least this much (H200 L2: 50 MB)
 MAX_ROTATION = 64
@@ -40,12 +41,18 @@ def run_side(side: str, launch, torch) -> dict | None:
 
 
 def _time_batches(run, settings: dict, torch) -> list[float]:
-    """Per-launch device time (ms) of each batch: CUDA events around `per_batch` launches."""
-    warmup, batches = settings.get("warmup", 10), settings.get("batches", 30)
-    per_batch = settings.get("per_batch", 20)
+    """Per-launch device time (ms) of each batch: CUDA events around `per_batch` launches.
+    Unless the settings name the batches, they are fitted to TIME_BUDGET_S (fit_batches)."""
+    warmup = settings.get("warmup", 10)
     for i in range(warmup):
         run(i)
     torch.cuda.synchronize()
+    batches, per_batch = settings.get("batches", 30), settings.get("per_batch", 20)
+    if "batches" not in settings and "per_batch" not in settings:
+        start = time.perf_counter()
+        run(warmup)
+        torch.cuda.synchronize()
+        batches, per_batch = fit_batches(time.perf_counter() - start, batches, per_batch)
     times = []
     for b in range(batches):
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
@@ -56,6 +63,21 @@ def _time_batches(run, settings: dict, torch) -> list[float]:
         end.synchronize()
         times.append(start.elapsed_time(end) / per_batch)
     return times
+
+
+TIME_BUDGET_S = 2.0      # what one side's timed batches may take, about (fit_batches)
+MIN_BATCHES = 5
+
+
+def fit_batches(seconds_per_call: float, batches: int, per_batch: int) -> tuple[int, int]:
+    """Fewer launches for a slow call (a PyTorch operation that loops over tokens in Python
+    takes 0.1 s a call: 600 of them were a minute a case): at most TIME_BUDGET_S in all,
+    never fewer than MIN_BATCHES batches of one launch, so the median stays a median."""
+    allowed = int(TIME_BUDGET_S / max(seconds_per_call, 1e-9))
+    if allowed >= batches * per_batch:
+        return batches, per_batch
+    batches = max(MIN_BATCHES, min(batches, allowed))
+    return batches, max(1, allowed // batches)
 
 
 def _quantile(values: list[float], q: float) -> float:

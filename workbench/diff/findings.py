@@ -192,7 +192,10 @@ def findings_for(alignment: Alignment, left_lines, right_lines, left_src, right_
                            None, None, "unused_entry_argument"))
     orders = token_orders(alignment)
     for pair in alignment.pairs:
+        checked = checked_overflow_flag(pair, context)
         for category, kind, detail, noise_id in classify(pair, orders):
+            if checked and kind == "attributes":
+                category, kind, detail = HINT, "overflow_flag", checked
             out.append(Finding(category, kind, detail,
                                describe_side(pair.left, left_lines, left_src),
                                describe_side(pair.right, right_lines, right_src), noise_id))
@@ -200,6 +203,29 @@ def findings_for(alignment: Alignment, left_lines, right_lines, left_src, right_
         out.append(Finding(category, kind, detail, describe_side(left, left_lines, left_src),
                            describe_side(right, right_lines, right_src), noise_id, fact))
     return out
+
+
+_OVERFLOW = re.compile(r"\s*overflow<\w+>")
+FITS_I32 = "fits i32"       # a checked fact: the value lies in [0, 2^31) on every call
+
+
+def checked_overflow_flag(pair: OpPair, context: FactContext | None) -> str | None:
+    """A `trunci` that differs only by an overflow flag the port states (no wrap) where the
+    reference states none: the same op on every value that fits the narrower type, so a
+    note when the C ABI checks that the port's truncated value fits on every call (cutile
+    0.4.0 writes no trunci without a flag: cutile-ir op_writer.rs requires one)."""
+    if context is None or pair.status != CHANGED or pair.left.name != "trunci":
+        return None
+    l_text, r_text = _attr_text(pair.left), _attr_text(pair.right)
+    flag = _OVERFLOW.search(r_text)
+    if not flag or _OVERFLOW.search(l_text) or _OVERFLOW.sub("", r_text).split() != l_text.split():
+        return None
+    name = context.names.get("right", {}).get(pair.right.result_names()[0])
+    who = next((w for fact, w in context.checked.get(name, ()) if fact == FITS_I32), None)
+    if not who:
+        return None
+    return (f"`trunci`: (none) ->{flag[0]}: no wrap on {name}, whose value fits i32, checked "
+            f"on every call by {who}")
 
 
 def token_orders(alignment: Alignment):

@@ -14,6 +14,7 @@ from .branch_results import rule_passthrough_if_results, rule_sink_after_return
 from .fold import rule_fold_splat
 from .hoist import INVARIANT_OPS, rule_hoist_branch_constants, rule_hoist_invariant
 from .single_trip import rule_single_trip_index
+from .tokens import rule_fresh_token_loads
 from .locations import resolve_locations
 from .model import (Block, Module, Node, Operation, Token, clone_module, gc_paused,
                     split_value_ref)
@@ -193,7 +194,8 @@ def _assume_body(preds: tuple[str, ...], root: str, old_body: list[Node]) -> lis
 
 
 PURE_OPS = {"constant", "assume", "make_token", "get_tile_block_id", "get_num_tile_blocks",
-            "make_tensor_view", "make_partition_view", "reshape", "broadcast", "iota"}
+            "make_tensor_view", "make_partition_view", "reshape", "broadcast", "iota", "extract",
+            "trunci", "exti"}
 
 
 def rule_dead_pure_ops(module: Module) -> None:
@@ -332,6 +334,8 @@ RULES: list[Rule] = [
     Rule("passthrough_if_results", "`if` results both branches yield unchanged from before "
          "the `if` replaced by that value (cutile yields every loop-carried value)",
          rule_passthrough_if_results),
+    Rule("fresh_token_loads", "a view load with no token ordered on a fresh `make_token` "
+         "(both wait for nothing)", rule_fresh_token_loads),
     Rule("cse_pure", "repeated constants, block-id reads and fresh tokens merged into the first",
          rule_cse_pure),
     Rule("cse_invariant", "repeated pure ops of the same operands (an `exti` per gather) merged "

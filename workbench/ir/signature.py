@@ -20,14 +20,26 @@ def ct_dtype(name: str):
     return getattr(ct, DTYPES[name][0])
 
 
+def divisibility(spec: ArgSpec) -> dict[str, int]:
+    """What the JIT states of an array's divisibility, by subject (`base` in bytes, `shape[d]`
+    and `stride[d]` in elements; 1: nothing): a 16-byte aligned base, extents divisible by
+    16, strides divisible by 16 bytes."""
+    elements_per_align = max(1, ALIGN_BYTES // spec.itemsize)
+    out = {"base": ALIGN_BYTES if (spec.offset * spec.itemsize) % ALIGN_BYTES == 0 else 1}
+    for d, extent in enumerate(spec.shape):
+        out[f"shape[{d}]"] = SHAPE_DIVISOR if extent % SHAPE_DIVISOR == 0 else 1
+    for d, stride in enumerate(spec.effective_strides()):
+        out[f"stride[{d}]"] = elements_per_align if stride % elements_per_align == 0 else 1
+    return out
+
+
 def array_constraint(spec: ArgSpec):
     """The ArrayConstraint the JIT would compile for an array described by `spec`."""
     from cuda.tile import int32
     from cuda.tile.compilation import ArrayConstraint
 
     strides = spec.effective_strides()
-    elements_per_align = max(1, ALIGN_BYTES // spec.itemsize)
-    base_aligned = (spec.offset * spec.itemsize) % ALIGN_BYTES == 0
+    facts = divisibility(spec)
     return ArrayConstraint(
         ct_dtype(spec.dtype), len(spec.shape),
         index_dtype=int32,
@@ -35,10 +47,9 @@ def array_constraint(spec: ArgSpec):
         alias_groups=(),
         may_alias_internally=False,
         stride_constant=[1 if s == 1 else None for s in strides],
-        stride_divisible_by=[elements_per_align if s % elements_per_align == 0 else 1
-                             for s in strides],
-        shape_divisible_by=[SHAPE_DIVISOR if d % SHAPE_DIVISOR == 0 else 1 for d in spec.shape],
-        base_addr_divisible_by=ALIGN_BYTES if base_aligned else 1,
+        stride_divisible_by=[facts[f"stride[{d}]"] for d in range(len(strides))],
+        shape_divisible_by=[facts[f"shape[{d}]"] for d in range(len(spec.shape))],
+        base_addr_divisible_by=facts["base"],
     )
 
 

@@ -34,7 +34,9 @@ def emit_request(op: Operator, case_index: int) -> str:
         lines.append("options " + " ".join(f"{k}={v}" for k, v in sorted(case.hints.items())))
     runtime = [p for p in kernel.params if p not in kernel.const_params]
     for name, spec in zip(runtime, case.args):
-        if spec.is_array and name in manifest.raw:
+        if spec.is_list:
+            lines += list_lines(name, spec)
+        elif spec.is_array and name in manifest.raw:
             lines += raw_array_lines(name, spec)
         elif spec.is_array:
             shape = ",".join(map(str, spec.shape))
@@ -53,6 +55,12 @@ def raw_array_lines(name: str, spec) -> list[str]:
     lines += [f"scalar {name}_shape{i} i32 {d}" for i, d in enumerate(spec.shape)]
     lines += [f"scalar {name}_stride{i} i32 {s}" for i, s in enumerate(spec.effective_strides())]
     return lines
+
+
+def list_lines(name: str, spec) -> list[str]:
+    """A list's entry parameters, as the launcher passes them: the pointer to the device table
+    wb_ffi allocates (aligned: a hint) and the item count (an integer scalar: a hint)."""
+    return [f"pointer {name} 0", f"scalar {name}_len i32 {spec.length or 1}"]
 
 
 def port_bytecode(op: Operator, case_index: int = 0) -> bytes:

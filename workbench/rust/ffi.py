@@ -166,12 +166,17 @@ class CallPlan:
         manifest = manifest or load_manifest(op)
         runtime = [(name, manifest.tensors.get(name)) for name in kernel.params
                    if name not in kernel.const_params]
-        self.tensors = [(name, rule) for name, rule in runtime if rule is not None]
+        self.tensors = [(name, rule) for name, rule in runtime
+                        if rule is not None and not rule.is_list]
+        # lists of arrays (port.toml `list = true`): their items after the plain tensors, their
+        # lengths the first scalars (wb_ffi lists.rs); wb_ffi checks every item and builds the
+        # device table itself, so the table's words are the descriptors it checked
+        self.lists = [(name, rule) for name, rule in runtime if rule is not None and rule.is_list]
         self.scalars = [name for name, rule in runtime if rule is None]
         self.consts = [name for name in kernel.params if name in kernel.const_params]
         self._tensor_array = (WbTensor * max(1, len(self.tensors)))()
         self._tensor_bytes = memoryview(self._tensor_array).cast("B")
-        self._scalar_array = (ctypes.c_double * max(1, len(self.scalars)))()
+        self._scalar_array = (ctypes.c_double * max(1, len(self.lists) + len(self.scalars)))()
         # ports of installed kernels take the launch too: grid x, y, z and three hints
         self.launch_slots = LAUNCH_SLOTS if manifest.launch else 0
         self._const_array = (ctypes.c_int64 * max(1, len(self.consts) + self.launch_slots))()
@@ -191,15 +196,39 @@ class CallPlan:
                 view = describe(name, array)      # anything else, or a bad argument: the
                 check(name, view, rule)           # general path says what is wrong with it
                 pack_into(self._tensor_bytes, index, view)
-        for index, name in enumerate(self.scalars):
+        tensors, n_tensors = self._tensor_array, len(self.tensors)
+        if self.lists:
+            tensors, n_tensors = self._with_lists(values)
+        for index, name in enumerate(self.scalars, start=len(self.lists)):
             self._scalar_array[index] = float(values[name])
         for index, name in enumerate(self.consts):
             self._const_array[index] = const_word(consts[name])
         if self.launch_slots:
             for index, value in enumerate(launch_words(grid, hints or {})):
                 self._const_array[len(self.consts) + index] = value
-        return (self._tensor_array, len(self.tensors), self._scalar_array, len(self.scalars),
+        return (tensors, n_tensors, self._scalar_array, len(self.lists) + len(self.scalars),
                 self._const_array, len(self.consts) + self.launch_slots)
+
+    def _with_lists(self, values: dict) -> tuple:
+        """A fresh WbTensor array: the plain tensors (already packed), then every list's items
+        (each checked here too, named `NAME[i]`); the lengths go in the first scalars."""
+        views = []
+        for list_index, (name, rule) in enumerate(self.lists):
+            items = values[name]
+            if isinstance(items, (str, bytes)) or not hasattr(items, "__len__") or not len(items):
+                raise ArgumentError(f"{name}: the port takes a non-empty list of arrays here",
+                                    f"pass {name} as a list of CUDA tensors")
+            for i, item in enumerate(items):
+                view = describe(f"{name}[{i}]", item)
+                check(f"{name}[{i}]", view, rule)
+                views.append(view)
+            self._scalar_array[list_index] = float(len(items))
+        array = (WbTensor * (len(self.tensors) + len(views)))()
+        ctypes.memmove(array, self._tensor_array, len(self.tensors) * _DESCRIPTOR_BYTES)
+        buffer = memoryview(array).cast("B")
+        for index, view in enumerate(views, start=len(self.tensors)):
+            pack_into(buffer, index, view)
+        return array, len(self.tensors) + len(views)
 
 
     def _pack_torch(self, index: int, array, rule: TensorRule) -> bool:

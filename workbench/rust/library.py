@@ -4,6 +4,7 @@ caller that still holds it."""
 from __future__ import annotations
 
 import ctypes
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,6 +49,7 @@ class PortLibrary:
     @classmethod
     def open(cls, op: str, path: Path) -> "PortLibrary":
         handle = ctypes.CDLL(str(path))
+        _enable_jit_cache(handle, path)
         stem = symbol_stem(op)
         launch = getattr(handle, f"wb_{stem}")
         launch.restype = ctypes.c_int32
@@ -100,6 +102,22 @@ class PortLibrary:
 
 
 _OPEN: dict[tuple[str, Path], PortLibrary] = {}
+_CACHED: set[Path] = set()
+
+
+def _enable_jit_cache(handle: ctypes.CDLL, path: Path) -> None:
+    """WORKBENCH_JIT_CACHE=DIR: a library that offers `wb_jit_cache_enable` (the GPU
+    machine's bundle, tools/make_bundle.py) keeps its compiled kernels in DIR, so a later
+    process loads them instead of compiling again."""
+    folder = os.environ.get("WORKBENCH_JIT_CACHE")
+    if not folder or path in _CACHED or not hasattr(handle, "wb_jit_cache_enable"):
+        return
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    handle.wb_jit_cache_enable.argtypes = [ctypes.c_char_p]
+    if handle.wb_jit_cache_enable(os.fsencode(folder)) != 0:
+        raise PortError(f"{path.name}: cannot keep compiled kernels in {folder}",
+                        "unset WORKBENCH_JIT_CACHE or point it at a writable folder")
+    _CACHED.add(path)
 
 
 def open_library(op: str, path: Path) -> PortLibrary:

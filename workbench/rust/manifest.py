@@ -4,7 +4,9 @@ accepts. One place, read by the IR emitter and by the launcher's argument checks
     module = "softmax_port"                # the #[cutile::module]
     entry = "softmax"                      # the #[cutile::entry] fn
     generics = ["dtype(x)", "TILE_COLS"]   # in declaration order: a tensor's dtype or a constant
-                                           # (int(FLAG): a bool constant as an i32 generic, 0/1)
+                                           # (int(FLAG): a bool constant as an i32 generic, 0/1;
+                                           # divides(x.shape[0]): true where the JIT states
+                                           # that divisibility of x, of every item of a list)
     [tensors.x]                            # one table per array parameter, Python names
     rank = 2
     dtypes = ["f32", "f16", "bf16"]
@@ -21,6 +23,20 @@ Ports of installed kernels (TileGym's) also say:
     raw = ["output", "input"]              # arrays the entry takes as cuTile Python's entry
                                            # does: pointer NAME, then NAME_shape0.., NAME_stride0..
     launch = true                          # the C call carries grid and hints (wb_ffi raw.rs)
+
+A list of arrays (a kernel parameter cuTile Python takes as a list, TileGym's group GEMM) is
+a tensor table with `list = true`; its other keys hold for every item:
+
+    [tensors.As]
+    list = true                            # the entry takes `As: *mut i64, As_len: i32`: the
+    rank = 2                               # device table of the items (one row of
+    dtypes = ["f16", "bf16"]               # 1 + 2 * rank i64 words each: base address,
+    unit_stride = [1]                      # extents, strides in elements, the layout cuTile
+    div_by = ["base 16", "shape[0] 16"]    # Python's list view reads) and its length.
+
+The C call passes a list as its items' descriptors, in order, after the plain tensors and
+lists before it, and its length as a scalar (rust/ffi.py); wb_ffi checks every item against
+the table (naming `As[2]`) and builds the device table itself (kernels_src/wb_ffi/src/lists.rs).
 
 Drafted ports that take their launch say it too (workbench/port/rules/launch_form.py). A
 drafted port also says which outputs it takes as partitions (the others are plain tensors);
@@ -44,6 +60,7 @@ class TensorRule:
     rank: int
     dtypes: tuple[str, ...]
     unit_stride: tuple[int, ...]
+    is_list: bool = False             # a list of arrays, each as the rule says
 
 
 @dataclass(frozen=True)
@@ -71,13 +88,20 @@ class PortManifest:
             chosen = re.sub(r"\{dtype\((\w+)\)\}", lambda m: runtime[m[1]].dtype, chosen)
         return chosen
 
+    def lists(self) -> tuple[str, ...]:
+        """The parameters the entry takes as lists of arrays, in order."""
+        return tuple(name for name, rule in self.tensors.items() if rule.is_list)
+
     def generic_values(self, params: list[str], case: Case) -> list[str]:
         runtime = _runtime_args(params, case)
         values = []
         for item in self.generics:
             match = re.fullmatch(r"dtype\((\w+)\)", item)
             as_int = re.fullmatch(r"int\((\w+)\)", item)
-            if match:          # cutile's element type names differ from argspec's for fp8
+            divides = DIVIDES.fullmatch(item)
+            if divides:
+                values.append(str(divisible(runtime[divides[1]], divides[2])).lower())
+            elif match:          # cutile's element type names differ from argspec's for fp8
                 dtype = runtime[match[1]].dtype
                 values.append(CUTILE_NAMES.get(dtype, dtype))
             elif as_int and as_int[1] in case.consts:
@@ -92,6 +116,14 @@ class PortManifest:
 
 
 CUTILE_NAMES = {"f8e4m3": "f8e4m3fn"}
+# `divides(As.shape[0])`: a bool generic, true where the JIT states the subject's divisibility
+# for the case's argument (a list: of every item); the port's launcher derives the same
+DIVIDES = re.compile(r"divides\((\w+)\.(base|shape\[\d\]|stride\[\d\])\)")
+
+
+def divisible(spec, subject: str) -> bool:
+    from ..ir.signature import divisibility
+    return divisibility(spec)[subject] > 1
 
 
 def _matches(name: str, value: str, case: Case, runtime: dict) -> bool:
@@ -123,7 +155,7 @@ def load_manifest(op: Operator) -> PortManifest:
     try:
         raw = tomllib.loads(path.read_text())
         tensors = {name: TensorRule(int(t["rank"]), tuple(t["dtypes"]),
-                                    tuple(t.get("unit_stride", ())))
+                                    tuple(t.get("unit_stride", ())), bool(t.get("list", False)))
                    for name, t in raw.get("tensors", {}).items()}
         entries = tuple((_assignment(key), str(entry))
                         for key, entry in raw.get("entries", {}).items())

@@ -14,6 +14,9 @@ pub struct Call<'a> {
     pub scalars: &'a [f64],
     pub consts: &'a [i64],
     pub stream: Arc<Stream>,
+    /// Each list argument's (first tensor, length) among `tensors` (lists.rs; empty for a
+    /// port without lists).
+    pub lists: Vec<(usize, usize)>,
 }
 
 unsafe fn slice<'a, T>(ptr: *const T, n: i32, want: usize, what: &str, op: &str) -> Result<&'a [T], Error> {
@@ -41,7 +44,7 @@ impl<'a> Call<'a> {
         let consts = unsafe { slice(consts, n_consts, want_consts, "constants", op)? };
         let dev = device(tensors[0].device)?;
         let stream = unsafe { borrow_stream(stream, &dev) };
-        Ok(Self { op, tensors, scalars, consts, stream })
+        Ok(Self { op, tensors, scalars, consts, stream, lists: Vec::new() })
     }
 
     pub fn rank(&self, index: usize, rank: i32) -> Result<(), Error> {

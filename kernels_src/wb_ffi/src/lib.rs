@@ -5,6 +5,7 @@
 mod call;
 mod emit;
 mod launch;
+pub mod lists;
 mod raw;
 pub mod promises;
 
@@ -13,6 +14,7 @@ pub use emit::emit_entry;
 pub use launch::{WbTensor, borrow, borrow_stream, device, dtype_name, guard, set_error, Error,
                  DTYPE_BF16, DTYPE_BOOL, DTYPE_F16, DTYPE_F32, DTYPE_F64, DTYPE_F8E4M3,
                  DTYPE_F8E5M2, DTYPE_I16, DTYPE_I32, DTYPE_I64, DTYPE_I8, DTYPE_U8};
+pub use lists::ListTable;
 pub use raw::{dtype_code, Launch};
 
 /// The two exports every port has besides its launcher: `$emit` compiles the entry of
@@ -84,6 +86,43 @@ macro_rules! port {
                 let $call = unsafe {
                     $crate::Call::new($op, tensors, n_tensors, $n_tensors, scalars, n_scalars,
                                       $n_scalars, consts, n_consts, $n_consts, stream)?
+                };
+                $body
+            })
+        }
+
+        $crate::port_exports!($emit, $build_id, $module);
+    };
+    // A port with lists of arrays (lists.rs): `tensors` plain tensors first, then each list's
+    // items; the first `lists` scalars are the lists' lengths, the kernel's own after them.
+    ($(#[$doc:meta])* $launcher:ident, $emit:ident, $build_id:ident, $module:ident;
+     op $op:literal, tensors $n_tensors:expr, lists $n_lists:expr, scalars $n_scalars:expr, consts $n_consts:expr;
+     |$call:ident| $body:block) => {
+        $(#[$doc])*
+        ///
+        /// # Safety
+        /// Pointers valid for their counts; tensors live device memory; `stream` a live CUstream.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $launcher(
+            tensors: *const $crate::WbTensor, n_tensors: i32, scalars: *const f64, n_scalars: i32,
+            consts: *const i64, n_consts: i32, stream: *mut ::std::ffi::c_void,
+        ) -> i32 {
+            $crate::guard(|| {
+                let lengths = unsafe { $crate::lists::lengths($op, scalars, n_scalars, $n_lists)? };
+                // the manifest's promises, every list item's included, before any CUDA call
+                unsafe {
+                    $crate::promises::check_with_lists(
+                        $op, include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/port.toml")),
+                        tensors, n_tensors, &lengths)?
+                };
+                let want = $n_tensors + lengths.iter().sum::<usize>();
+                let $call = {
+                    let mut call = unsafe {
+                        $crate::Call::new($op, tensors, n_tensors, want, scalars, n_scalars,
+                                          $n_lists + $n_scalars, consts, n_consts, $n_consts, stream)?
+                    };
+                    call.lists = $crate::lists::ranges($n_tensors, &lengths);
+                    call
                 };
                 $body
             })

@@ -14,7 +14,12 @@
 //! strides_read = true                  # the kernel reads the view's strides by position: no
 //!                                      # stride but the last may be 1 (cutile makes a unit
 //!                                      # stride static and drops it from the view's strides)
+//! list = true                          # a list of arrays: every item is checked against the
+//!                                      # table and named `x[i]` (lists.rs)
 //! ```
+//!
+//! With lists, the call's tensors are the plain tables' tensors first (in order), then each
+//! list's items (in the lists' order).
 //!
 //! The workbench's diff reads the same file to know which of a port's facts are checked.
 
@@ -28,6 +33,7 @@ struct Rule {
     unit_stride: Vec<usize>,
     div_by: Vec<(String, i64)>,
     strides_read: bool,
+    list: bool,
 }
 
 fn strings(value: &str) -> Vec<String> {
@@ -57,6 +63,7 @@ fn rules(manifest: &str) -> Vec<Rule> {
             "dtypes" => rule.dtypes = strings(value),
             "unit_stride" => rule.unit_stride = strings(value).iter().filter_map(|s| s.parse().ok()).collect(),
             "strides_read" => rule.strides_read = value.trim() == "true",
+            "list" => rule.list = value.trim() == "true",
             "div_by" => rule.div_by = strings(value).iter().filter_map(|s| {
                 let (what, n) = s.split_once(' ')?;
                 Some((what.to_string(), n.trim().parse().ok()?))
@@ -67,44 +74,64 @@ fn rules(manifest: &str) -> Vec<Rule> {
     out
 }
 
-fn broken(op: &str, rule: &Rule, what: String, promise: String, key: &str) -> Error {
+fn broken(op: &str, name: &str, rule: &Rule, what: String, promise: String, key: &str) -> Error {
     set_error(Error::BadArgument, format!(
-        "{op}: {}: {what} breaks the port's promise {promise} (port.toml [tensors.{}] {key}); \
-         nothing was launched", rule.name, rule.name))
+        "{op}: {name}: {what} breaks the port's promise {promise} (port.toml [tensors.{}] {key}); \
+         nothing was launched", rule.name))
 }
 
 fn check_one(op: &str, rule: &Rule, t: &WbTensor) -> Result<(), Error> {
+    check_named(op, rule, t, &rule.name)
+}
+
+/// One item of a list: its rule's checks, the item named `NAME[i]`, and its extents and
+/// strides within i32 (the kernel truncates the table's i64 words to i32, stating no wrap).
+fn check_item(op: &str, rule: &Rule, t: &WbTensor, index: usize) -> Result<(), Error> {
+    let name = format!("{}[{index}]", rule.name);
+    check_named(op, rule, t, &name)?;
+    let n = t.ndim.clamp(0, crate::launch::MAX_RANK as i32) as usize;
+    if let Some(d) = (0..n).find(|&d| t.shape[d] > i32::MAX as i64 || t.strides[d] > i32::MAX as i64) {
+        return Err(set_error(Error::BadArgument, format!(
+            "{op}: {name}: extent {} or stride {} in dim {d} is over i32; the port reads a list \
+             item's extents and strides as i32 (port.toml [tensors.{}] list); nothing was \
+             launched", t.shape[d], t.strides[d], rule.name)));
+    }
+    Ok(())
+}
+
+/// `t` against `rule`; a broken promise names the argument `name` and the table it is in.
+fn check_named(op: &str, rule: &Rule, t: &WbTensor, name: &str) -> Result<(), Error> {
     if let Some(rank) = rule.rank {
         if t.ndim != rank {
-            return Err(broken(op, rule, format!("rank {}", t.ndim), format!("`rank {rank}`"), "rank"));
+            return Err(broken(op, name, rule, format!("rank {}", t.ndim), format!("`rank {rank}`"), "rank"));
         }
     }
-    let name = dtype_name(t.dtype);
-    if !rule.dtypes.is_empty() && !rule.dtypes.iter().any(|d| d == name) {
-        return Err(broken(op, rule, format!("dtype {name} (code {})", t.dtype),
+    let dtype = dtype_name(t.dtype);
+    if !rule.dtypes.is_empty() && !rule.dtypes.iter().any(|d| d == dtype) {
+        return Err(broken(op, name, rule, format!("dtype {dtype} (code {})", t.dtype),
                           format!("`dtype in {:?}`", rule.dtypes), "dtypes"));
     }
     let n = t.ndim.clamp(0, crate::launch::MAX_RANK as i32) as usize;
     if let Some(d) = (0..n).find(|&d| t.shape[d] < 0 || t.strides[d] < 0) {
         // cutile's entry assumes bounded<0, ?> of every extent and stride
         return Err(set_error(Error::BadArgument, format!(
-            "{op}: {}: negative extent or stride in dim {d} (extent {}, stride {}); the port \
-             assumes none; nothing was launched", rule.name, t.shape[d], t.strides[d])));
+            "{op}: {name}: negative extent or stride in dim {d} (extent {}, stride {}); the port \
+             assumes none; nothing was launched", t.shape[d], t.strides[d])));
     }
     for &dim in &rule.unit_stride {
         if dim < n && t.shape[dim] > 1 && t.strides[dim] != 1 {
-            return Err(broken(op, rule, format!("stride {} in dim {dim}", t.strides[dim]),
+            return Err(broken(op, name, rule, format!("stride {} in dim {dim}", t.strides[dim]),
                               format!("`unit stride in dim {dim}`"), "unit_stride"));
         }
     }
     if rule.strides_read {
         if let Some(d) = (0..n.saturating_sub(1)).find(|&d| t.strides[d] == 1) {
             return Err(set_error(Error::BadArgument, format!(
-                "{op}: {}: stride 1 in dim {d}, not the last: the port reads this tensor's \
+                "{op}: {name}: stride 1 in dim {d}, not the last: the port reads this tensor's \
                  strides by position, and cutile makes a unit stride static and drops it from \
                  them (port.toml [tensors.{}] strides_read); pass a tensor whose strides \
                  before the last dim are not 1 (an extent-1 dim may take any stride); nothing \
-                 was launched", rule.name, rule.name)));
+                 was launched", rule.name)));
         }
     }
     for (what, divisor) in &rule.div_by {
@@ -118,10 +145,10 @@ fn check_one(op: &str, rule: &Rule, t: &WbTensor) -> Result<(), Error> {
         match value {
             Some(v) if *divisor > 0 && v % divisor != 0 => {
                 let unit = if what == "base" { "bytes" } else { "elements" };
-                return Err(broken(op, rule, format!("{what} = {v}"),
+                return Err(broken(op, name, rule, format!("{what} = {v}"),
                                   format!("`{what} div_by<{divisor}>` ({unit})"), "div_by"));
             }
-            None => return Err(broken(op, rule, format!("{what} (not a dim of this tensor)"),
+            None => return Err(broken(op, name, rule, format!("{what} (not a dim of this tensor)"),
                                       format!("`{what} div_by<{divisor}>`"), "div_by")),
             _ => {}
         }
@@ -135,13 +162,37 @@ fn check_one(op: &str, rule: &Rule, t: &WbTensor) -> Result<(), Error> {
 /// # Safety
 /// `tensors` must be valid for `n_tensors` descriptors (or null).
 pub unsafe fn check(op: &str, manifest: &str, tensors: *const WbTensor, n_tensors: i32) -> Result<(), Error> {
+    unsafe { check_with_lists(op, manifest, tensors, n_tensors, &[]) }
+}
+
+/// `check` for a port with lists: `lengths` are the lists' lengths, in the manifest's order
+/// of its `list = true` tables; the plain tables' tensors come first, then each list's items.
+///
+/// # Safety
+/// `tensors` must be valid for `n_tensors` descriptors (or null).
+pub unsafe fn check_with_lists(op: &str, manifest: &str, tensors: *const WbTensor, n_tensors: i32,
+                               lengths: &[usize]) -> Result<(), Error> {
     let rules = rules(manifest);
-    if tensors.is_null() || n_tensors < 0 || n_tensors as usize != rules.len() {
+    let (lists, plain): (Vec<&Rule>, Vec<&Rule>) = rules.iter().partition(|r| r.list);
+    if lists.len() != lengths.len() {
+        return Err(set_error(Error::BadArgument, format!(
+            "{op}: the port takes {} lists, the call gave {} lengths; nothing was launched",
+            lists.len(), lengths.len())));
+    }
+    let want = plain.len() + lengths.iter().sum::<usize>();
+    if tensors.is_null() || n_tensors < 0 || n_tensors as usize != want {
         return Ok(());
     }
     let tensors = unsafe { std::slice::from_raw_parts(tensors, n_tensors as usize) };
-    for (rule, t) in rules.iter().zip(tensors) {
+    for (rule, t) in plain.iter().zip(tensors) {
         check_one(op, rule, t)?;
+    }
+    let mut next = plain.len();
+    for (rule, &len) in lists.iter().zip(lengths) {
+        for (i, t) in tensors[next..next + len].iter().enumerate() {
+            check_item(op, rule, t, i)?;
+        }
+        next += len;
     }
     Ok(())
 }
@@ -175,6 +226,26 @@ mod tests {
         assert!(crate::launch::last_error().contains("shape[1] = 33 breaks the port's promise `shape[1] div_by<16>`"));
         assert!(check_one("op", r, &tensor([4, 32], [32, 1], 260)).is_err());
         assert!(crate::launch::last_error().contains("base = 260"));
+    }
+
+    #[test]
+    fn a_list_item_is_checked_and_named_by_its_index() {
+        let manifest = "[tensors.w]\nrank = 1\n[tensors.As]\nlist = true\nrank = 2\n\
+            unit_stride = [1]\ndiv_by = [\"shape[0] 16\", \"base 16\"]\n";
+        let plain = WbTensor { ptr: 256, ndim: 1, shape: [8, 0, 0, 0, 0, 0], strides: [1, 0, 0, 0, 0, 0], dtype: 0, device: 0 };
+        let items = [plain, tensor([32, 16], [16, 1], 512), tensor([33, 16], [16, 1], 1024)];
+        let call = |n: usize, lengths: &[usize]| unsafe {
+            check_with_lists("op", manifest, items.as_ptr(), n as i32, lengths) };
+        assert!(call(2, &[1]).is_ok());
+        assert!(call(3, &[2]).is_err());
+        let message = crate::launch::last_error();
+        assert!(message.contains("op: As[1]: shape[0] = 33 breaks the port's promise `shape[0] div_by<16>`"), "{message}");
+        assert!(message.contains("[tensors.As] div_by"), "{message}");
+        let huge = [plain, tensor([1 << 32, 16], [16, 1], 512)];
+        assert!(unsafe { check_with_lists("op", manifest, huge.as_ptr(), 2, &[1]) }.is_err());
+        assert!(crate::launch::last_error().contains("As[0]: extent 4294967296 or stride 16 in dim 0 is over i32"));
+        assert!(call(2, &[]).is_err());
+        assert!(crate::launch::last_error().contains("takes 1 lists, the call gave 0 lengths"));
     }
 
     #[test]

@@ -11,6 +11,7 @@ import cuda.tile as ct
 from cuda.tile._cext import DType as CtDType
 
 from .dtypes import DT
+from .loops import MEMORY_FUNCTIONS
 from .module_scope import PURE_CALLS
 from .table import BUILTINS, DUNDER, REFUSALS, RULES, TILE_METHODS
 from .values import ArrayRef, Const, DType, Fail, Func, Lit, Scalar, Seq, Static, Tile, Value
@@ -130,6 +131,12 @@ class Attributes:
             if refusal is not None:
                 raise Fail(node, f"ct.{name}", refusal.reason)
             raise Fail(node, f"ct.{name}", f"ct.{name} has no translation rule")
+        acquired = getattr(self, "acquired_at", None)
+        if acquired is not None and name in MEMORY_FUNCTIONS:
+            raise Fail(node, f"ct.{name}", f"a memory access after the acquiring atomic of "
+                       f"line {acquired}: cuTile makes it wait for the atomic's token, which "
+                       "the drafter does not thread; port it by hand, or give that atomic "
+                       "memory_order=ct.MemoryOrder.RELAXED or RELEASE")
         value = rule.fn(self, node, hint)
         if value is None and not statement:
             raise Fail(node, f"ct.{name}", f"ct.{name} used as a value")

@@ -6,11 +6,6 @@ from .registry import Family
 
 FAMILY = Family("refused")
 
-_ATOMIC = ("an atomic read-modify-write on pointers (cutile atomic_rmw_tko) with cuTile's "
-           "bounds mask and memory order; not drafted")
-for _name in ("atomic_add", "atomic_and", "atomic_or", "atomic_xor", "atomic_max",
-              "atomic_min", "atomic_xchg"):
-    FAMILY.refuse(_name, f"ct.{_name}: {_ATOMIC}")
 FAMILY.refuse("atomic_cas", "ct.atomic_cas: compare-and-swap on pointers (cutile "
               "atomic_cas_tko); not drafted")
 FAMILY.refuse("printf", "cutile 0.4.0 has print_tko (one tile, a C format) and no "

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import ast
 
-from . import (ops_builtins, ops_create, ops_gather, ops_grid, ops_math, ops_matmul, ops_memory,
-               ops_reduce, ops_refused, ops_shape)
+from . import (ops_atomic, ops_builtins, ops_create, ops_gather, ops_grid, ops_math,
+               ops_matmul, ops_memory, ops_reduce, ops_refused, ops_shape)
 from .registry import collect
 
-FAMILIES = [m.FAMILY for m in (ops_grid, ops_memory, ops_gather, ops_create, ops_math,
+FAMILIES = [m.FAMILY for m in (ops_grid, ops_memory, ops_gather, ops_atomic, ops_create, ops_math,
                                ops_reduce, ops_shape, ops_matmul, ops_builtins, ops_refused)]
 RULES, TILE_METHODS, REFUSALS, BUILTINS = collect(FAMILIES)
 

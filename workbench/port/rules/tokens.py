@@ -19,13 +19,16 @@ import ast
 from .values import ArrayRef, Stmt, Value
 
 READS = {"load", "gather"}
-WRITES = {"store", "scatter"}
+WRITES = {"store", "scatter", "atomic_add", "atomic_max", "atomic_min", "atomic_and",
+          "atomic_or", "atomic_xor", "atomic_xchg"}      # an atomic is a store to cuTile
 
 
 def inplace_arrays(nodes) -> set[str]:
-    """Array names the kernel both reads and writes (first argument of a memory call) among
-    `nodes` (the kernel's AST nodes, branches folded away at compile time left out)."""
-    reads, writes = set(), set()
+    """Array names whose tokens the port threads: those the kernel both reads and writes
+    (first argument of a memory call) among `nodes` (the kernel's AST nodes, branches folded
+    away at compile time left out); every array it accesses when an atomic has a release
+    order (cuTile joins every array's last-op token into it)."""
+    reads, writes, release = set(), set(), False
     for node in nodes:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args \
                 and isinstance(node.args[0], ast.Name):
@@ -33,7 +36,15 @@ def inplace_arrays(nodes) -> set[str]:
                 reads.add(node.args[0].id)
             elif node.func.attr in WRITES:
                 writes.add(node.args[0].id)
-    return reads & writes
+                release |= node.func.attr.startswith("atomic_") and has_release(node)
+    return reads | writes if release else reads & writes
+
+
+def has_release(call: ast.Call) -> bool:
+    """An atomic call's memory order releases unless it is spelled RELAXED or ACQUIRE (the
+    default, ACQ_REL, releases)."""
+    order = next((k.value for k in call.keywords if k.arg == "memory_order"), None)
+    return not (isinstance(order, ast.Attribute) and order.attr in ("RELAXED", "ACQUIRE"))
 
 
 def declare(t, var: str, arr: str, why: str) -> None:

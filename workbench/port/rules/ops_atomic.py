@@ -1,0 +1,142 @@
+"""`ct.atomic_add` / `_max` / `_min` / `_and` / `_or` / `_xor` / `_xchg`: a read-modify-write
+at `array[indices]`, lowered as cuTile Python lowers it (its atomic_rmw_impl): the pointer tile
+and bounds mask of a scatter (ops_gather.pointer_and_mask), the update broadcast to the index
+shape and cast to the array's dtype (implicitly; bitwise modes need the same dtype), the mode
+chosen by the array's dtype (float `addf`, signed `max`/`min`, unsigned `umax`/`umin`), then
+`atomic_rmw_tko` with the call's memory order and scope. It returns the old values.
+
+Tokens (cuTile's token_order.py): an atomic is ordered as a store of its array (it takes the
+array's last-op token and becomes its last op and last store). A release order (ACQ_REL, the
+default, or RELEASE) takes that token joined with every other array's last-op token, in the
+order the kernel first touched them (every array's tokens are threaded then: tokens.py
+inplace_arrays). An acquire order (ACQ_REL, ACQUIRE) makes every later access wait for the
+atomic; the drafter ports an acquiring atomic only where nothing comes after it: at the
+kernel's top level, with no memory access after it."""
+from __future__ import annotations
+
+import cuda.tile as ct
+
+from .dtypes import DT, is_float, is_signed
+from .ops_gather import implicit_cast, pointer_and_mask
+from .registry import Family
+from .tokens import after_write, last_op_token
+from .values import Fail, Scalar, Tile, Value
+
+FAMILY = Family("atomic")
+
+INT_32_64 = ("int32", "int64", "uint32", "uint64")
+# op -> (Rust mode for signed ints, unsigned ints, floats (None: not allowed), bitwise,
+#        the array dtypes cuTile takes)
+MODES = {
+    "add": ("atomic::Add", "atomic::Add", "atomic::AddF", False,
+            INT_32_64 + ("float32", "float64", "float16", "bfloat16")),
+    "max": ("atomic::Max", "atomic::Umax", None, False, INT_32_64),
+    "min": ("atomic::Min", "atomic::Umin", None, False, INT_32_64),
+    "and": ("atomic::And", "atomic::And", None, True, INT_32_64),
+    "or": ("atomic::Or", "atomic::Or", None, True, INT_32_64),
+    "xor": ("atomic::Xor", "atomic::Xor", None, True, INT_32_64),
+    "xchg": ("atomic::Xchg", "atomic::Xchg", "atomic::Xchg", False,
+             INT_32_64 + ("float32", "float64")),
+}
+SCOPES = {ct.MemoryScope.BLOCK: "scope::TileBlock", ct.MemoryScope.DEVICE: "scope::Device",
+          ct.MemoryScope.SYS: "scope::System"}
+
+
+def mode_of(op: str, dtype: DT, node) -> str:
+    """The Rust atomic mode for `op` on arrays of `dtype` (one mode in every case)."""
+    signed_mode, unsigned_mode, float_mode, _, allowed = MODES[op]
+    bad = sorted({n for n in dtype.names if n not in allowed})
+    if bad:
+        raise Fail(node, f"ct.atomic_{op}", f"cuTile's atomic_{op} takes arrays of "
+                   f"{', '.join(allowed)}, not {', '.join(bad)}")
+    modes = {float_mode if is_float(n) else signed_mode if is_signed(n) else unsigned_mode
+             for n in dtype.names}
+    if len(modes) != 1:
+        raise Fail(node, f"ct.atomic_{op}", f"the array is {dtype.text()} over the cases, "
+                   "which takes different atomic modes; one entry per mode is not drafted")
+    return modes.pop()
+
+
+ORDERS = {ct.MemoryOrder.RELAXED: "ordering::Relaxed", ct.MemoryOrder.ACQUIRE: "ordering::Acquire",
+          ct.MemoryOrder.RELEASE: "ordering::Release", ct.MemoryOrder.ACQ_REL: "ordering::AcqRel"}
+RELEASES = (ct.MemoryOrder.RELEASE, ct.MemoryOrder.ACQ_REL)
+ACQUIRES = (ct.MemoryOrder.ACQUIRE, ct.MemoryOrder.ACQ_REL)
+
+
+def order_of(t, args, op: str, node):
+    order = t.static_value(args["memory_order"], "memory_order") \
+        if "memory_order" in args else ct.MemoryOrder.ACQ_REL
+    if order not in ORDERS:
+        raise Fail(node, f"ct.atomic_{op}(memory_order={order.name})",
+                   "cuTile takes an atomic's order as RELAXED, ACQUIRE, RELEASE or ACQ_REL")
+    if order in ACQUIRES and t.regions:
+        raise Fail(node, f"ct.atomic_{op}(memory_order={order.name})",
+                   "an acquiring atomic inside a loop or branch: cuTile makes every access "
+                   "after it (the next iteration's too) wait for its token, which the drafter "
+                   "does not thread; port it by hand, or pass memory_order="
+                   "ct.MemoryOrder.RELAXED (or RELEASE) where nothing after it must wait")
+    return order
+
+
+def input_token(t, arr, order) -> str:
+    """The token the atomic takes: its array's last-op token, joined (release) with every
+    other array's in first-touch order. Only this array's can still be the entry token (an
+    array touched before has joined or replaced its own), so no token repeats."""
+    own = last_op_token(t, arr)
+    others = [t.token_vars[n] for n in t.token_order if n != arr.name and n in t.token_vars]
+    if order not in RELEASES or not others:
+        return own
+    joined = t.fresh(f"{arr.name}_release")
+    t.raw(f"let {joined}: Token = join_tokens(&[{', '.join([own] + others)}]);")
+    return joined
+
+
+def scope_of(t, args, op: str, node) -> str:
+    scope = t.static_value(args["memory_scope"], "memory_scope") \
+        if "memory_scope" in args else ct.MemoryScope.DEVICE
+    if scope not in SCOPES:
+        raise Fail(node, f"ct.atomic_{op}(memory_scope={scope.name})",
+                   "cuTile takes an atomic's scope as BLOCK, DEVICE or SYS")
+    return SCOPES[scope]
+
+
+def update_of(t, value: Value, arr, shape, op: str, node) -> Value:
+    """The update as cuTile casts it: to the array's dtype (implicitly), except that a bitwise
+    atomic needs the array's dtype already."""
+    if isinstance(value.kind, (Tile, Scalar)) and value.kind.dtype != arr.dtype:
+        if MODES[op][3]:
+            raise Fail(node, f"ct.atomic_{op}", f"a bitwise atomic's update must be "
+                       f"{arr.dtype.text()} (the array's dtype), not {value.kind.dtype.text()}")
+        implicit_cast(value.kind.dtype, arr.dtype, t.types.n, node)
+    return t.as_tile(value, arr.dtype, shape, node)
+
+
+def atomic_rmw(op: str):
+    def rule(t, node, hint):
+        args = t.bind_args(f"atomic_{op}", node)
+        arr = t.array_arg(args["array"], f"ct.atomic_{op}")
+        mode = mode_of(op, arr.dtype, node)
+        order, scope = order_of(t, args, op, node), scope_of(t, args, op, node)
+        check = t.static_bool(args.get("check_bounds"), "check_bounds", True)
+        indices = t.expr(args["indices"])
+        update = t.expr(args["update"])
+        ptrs, mask, shape = pointer_and_mask(t, arr, indices, check, None, node)
+        update = update_of(t, update, arr, shape, op, node)
+        token = input_token(t, arr, order)
+        mask_text = f"Some({mask.expr})" if mask is not None else "None"
+        name, done = t.fresh(hint or f"{arr.name}_old"), t.fresh(f"{arr.name}_rmw_token")
+        kind = Tile(arr.dtype, shape)
+        stmt = t.raw(f"let ({name}, {done}): ({t.ty(kind)}, Token) = unsafe {{\n"
+                     f"    atomic_rmw_tko({ptrs}, {update.expr}, {mode}, {ORDERS[order]}, "
+                     f"{scope}, {mask_text}, Some({token}))\n}};\n"
+                     f"{last_op_token(t, arr)} = {done};")
+        after_write(t, arr)
+        t.scattered.add(arr.name)
+        if order in ACQUIRES:
+            t.acquired_at = node.lineno     # attributes.ct_call refuses any access after it
+        return Value(kind, name, stmt=stmt)
+    return rule
+
+
+for _op in MODES:
+    FAMILY.rule(f"atomic_{_op}")(atomic_rmw(_op))
