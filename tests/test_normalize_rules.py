@@ -1,4 +1,6 @@
 """The normalization rules the TileGym ports rely on, each on a small module of its own."""
+import re
+
 from workbench.ir.normalize import normalize
 from workbench.ir.parse import parse
 from workbench.ir.printer import print_module
@@ -191,6 +193,41 @@ def test_an_if_result_a_branch_changes_is_kept():
                                "yield %5, %r2, %r1 : tile<8xf32>, tile<8xf32>, tile<8xf32>")
     text = text.replace("    } else {\n", "    } else {\n      %5 = mulf %r1, %r1 : tile<8xf32>\n")
     assert "%4:3 = if" in print_module(normalize(parse(text), ["canonical_names"]))
+
+
+BREAKING = """entry @k(%arg0: tile<i32>, %arg1: tile<i1>, %arg2: tile<i1>, %arg3: tile<8xf32>) {
+  %1 = constant <i32: 1> : tile<i32>
+  %2:2 = loop iter_values(%r0 = %arg0, %r1 = %arg3) : tile<i32>, tile<8xf32> -> tile<i32>, tile<8xf32> {
+    %3:2 = if %arg1 -> (tile<i32>, tile<8xf32>) {
+      break %r0, %r1 : tile<i32>, tile<8xf32>
+    } else {
+      yield %r0, %r1 : tile<i32>, tile<8xf32>
+    }
+    %4:2 = if %arg2 -> (tile<i32>, tile<8xf32>) {
+      continue %3#0, %3#1 : tile<i32>, tile<8xf32>
+    } else {
+      yield %3#0, %3#1 : tile<i32>, tile<8xf32>
+    }
+    %5 = addi %4#0, %1 : tile<i32>
+    continue %5, %4#1 : tile<i32>, tile<8xf32>
+  }
+  return
+}
+"""
+
+
+def test_a_branch_that_breaks_or_continues_yields_no_if_result():
+    """cutile's `if` around a `break` yields every carried value from its other branch; cuTile
+    Python's yields nothing: the same program once the pass-through results go (and an `if`
+    passing another's results resolves to the values before both)."""
+    text = print_module(normalize(parse(BREAKING), ["canonical_names"]))
+    assert " = if " not in text and "yield" not in text, text
+    assert "continue %r0, %r1 " in text and "addi %r0, " in text, text
+    changed = BREAKING.replace("      yield %r0, %r1 : tile<i32>, tile<8xf32>",
+                               "      %9 = negi %r0 : tile<i32>\n"
+                               "      yield %9, %r1 : tile<i32>, tile<8xf32>")
+    kept = print_module(normalize(parse(changed), ["canonical_names"]))
+    assert re.search(r"%\w+ = if %arg1 -> \(tile<i32>\)", kept), kept
 
 
 EARLY_RETURN = """entry @k(%arg0: tile<i1>, %arg1: tile<i1>, %arg2: tile<8xf32>) {

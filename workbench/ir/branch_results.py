@@ -9,7 +9,8 @@ same program.
 
 `passthrough_if_results`: an `if` result that both branches yield as
 the same value, defined before the `if`, is that value: its uses read the value itself and
-the result goes (MLIR's canonicalizer does the same to scf.if).
+the result goes (MLIR's canonicalizer does the same to scf.if). A branch that ends in `break`
+or `continue` yields nothing (it leaves the iteration): the results are the other branch's.
 
 cutile's `if` inside a loop yields every value the loop carries, changed or not
 (compile_expression.rs, Expr::If: the captured names start with ctx.carry_vars); cuTile
@@ -90,16 +91,16 @@ def rule_passthrough_if_results(module: Module) -> None:
             if op.name == "if" and len(op.regions) == 2 and op.results:
                 mapping.update(_drop_passthrough(op))
         if mapping:
-            for op in entry.walk():
-                for tok in op.value_tokens():
-                    if tok.text in mapping:
-                        tok.text = mapping[tok.text]
+            _rename(entry, mapping)     # chains: an `if` passing another `if`'s result
 
 
 def _drop_passthrough(op: Operation) -> dict[str, str]:
     """Remove `op`'s pass-through results; the old result references -> their new text."""
-    yields = [_last_yield(r.block) for r in op.regions]
-    if any(y is None for y in yields):
+    ends = [_last_yield(r.block) or _jump(r.block) for r in op.regions]
+    if any(y is None for y in ends):
+        return {}
+    yields = [y for y in ends if y.name == "yield"]     # a jump gives the `if` no results
+    if not yields:
         return {}
     count = op.results[0].count if len(op.results) == 1 else 0
     operand_lists = [_split(_before_colon(y.body)) for y in yields]
@@ -109,8 +110,9 @@ def _drop_passthrough(op: Operation) -> dict[str, str]:
     keep, mapping = [], {}
     name = op.results[0].name
     for i in range(count):
-        a, b = (_text(items) for items in (operand_lists[0][i], operand_lists[1][i]))
-        if a is not None and a == b and split_value_ref(a)[0] not in inside:
+        texts = {_text(items[i]) for items in operand_lists}
+        a = next(iter(texts)) if len(texts) == 1 else None
+        if a is not None and split_value_ref(a)[0] not in inside:
             mapping[_ref(name, i, count)] = a
         else:
             keep.append(i)
@@ -118,8 +120,12 @@ def _drop_passthrough(op: Operation) -> dict[str, str]:
         return {}
     for new, old in enumerate(keep):
         mapping[_ref(name, old, count)] = _ref(name, new, len(keep))
-    for y in yields:
-        _keep_yield_items(y, keep)
+    for region in op.regions:
+        y = _last_yield(region.block)
+        if y is not None and keep:
+            _keep_yield_items(y, keep)
+        elif y is not None:              # an empty yield: Tile IR prints the branch empty
+            region.block.ops.pop()
     _keep_result_types(op, keep)
     op.results = [Result(name, len(keep))] if keep else []
     op.refresh()
@@ -132,6 +138,12 @@ def _ref(name: str, index: int, count: int) -> str:
 
 def _last_yield(block: Block) -> Operation | None:
     return block.ops[-1] if block.ops and block.ops[-1].name == "yield" else None
+
+
+def _jump(block: Block) -> Operation | None:
+    """The `break` / `continue` a branch ends in (it leaves the loop's iteration: the `if`'s
+    results are what the other branch yields)."""
+    return block.ops[-1] if block.ops and block.ops[-1].name in ("break", "continue") else None
 
 
 def _before_colon(body: list) -> list:

@@ -90,8 +90,9 @@ class Arithmetic:
             return self.negate(v, node, hint)
         if op is ast.Invert:
             return self.bitwise_not(v, node, hint)
-        if op is ast.Not and isinstance(v.kind, Scalar) and v.kind.dtype.boolean:
-            return self.let(hint or "not", v.kind, f"!{v.expr}")
+        if op is ast.Not and isinstance(v.kind, (Scalar, Tile)) and v.kind.dtype.boolean \
+                and getattr(v.kind, "shape", ()) == ():
+            return self.bitwise_not(v, node, hint or "not")     # cuTile: xori(x, true)
         raise Fail(node, type(node.op).__name__, f"`{ast.unparse(node)}` is not ported")
 
     def negate(self, v: Value, node, hint) -> Value:
@@ -276,8 +277,7 @@ class Arithmetic:
         try:
             return Value(Lit(self.static_value(node, "and/or")))
         except Fail:
-            raise Fail(node, "and/or", "`and` / `or` of runtime values (use & and | on tiles)") \
-                from None
+            return self.bool_value(node)        # bool_ops.py: cuTile's short-circuit `if`
 
     def compare(self, node: ast.Compare, hint) -> Value:
         if len(node.ops) != 1 or type(node.ops[0]) not in COMPARE:

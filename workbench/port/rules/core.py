@@ -11,6 +11,7 @@ from ..analyze import ARRAY, SCALAR, KernelSpec
 from ..drafters import Diagnostic
 from .arith import Arithmetic
 from .attributes import Attributes
+from .bool_ops import BoolOps
 from .broadcast import Broadcasting
 from .control import Control
 from .early_return import EarlyReturn
@@ -21,12 +22,13 @@ from .module_scope import ModuleScope
 from .runtime_if import RuntimeIf
 from .tokens import inplace_arrays
 from .types import KernelTypes
+from .while_loop import WhileLoops
 from .values import (RESERVED, ArrayRef, Const, DType, Fail, Func, Lit, Scalar, Seq, Static,
                      Stmt, Tile, Value, shape_text)
 
 
 class Translator(Control, RuntimeIf, Inline, Attributes, Arithmetic, Broadcasting, Loops,
-                 LoopSplit, EarlyReturn):
+                 LoopSplit, EarlyReturn, WhileLoops, BoolOps):
     def __init__(self, spec: KernelSpec, fn: ast.FunctionDef, scope: ModuleScope | None = None,
                  const_values: dict[str, object] | None = None, types: KernelTypes | None = None):
         self.spec = spec
@@ -200,17 +202,15 @@ class Translator(Control, RuntimeIf, Inline, Attributes, Arithmetic, Broadcastin
             self.assign(stmt.target.id, value, stmt)
         elif isinstance(stmt, ast.Expr):
             self.expression_statement(stmt)
-        elif isinstance(stmt, ast.For):
-            self.for_loop(stmt)
+        elif isinstance(stmt, (ast.For, ast.While, ast.Break, ast.Continue)):
+            self.loop_statement(stmt)       # while_loop.py
         elif isinstance(stmt, ast.If):
             self.if_statement(stmt)
         elif isinstance(stmt, ast.Return):
             self.return_statement(stmt)
-        elif isinstance(stmt, ast.Pass):
-            return
         elif isinstance(stmt, ast.Assert):
             self.assert_statement(stmt)
-        else:
+        elif not isinstance(stmt, ast.Pass):
             raise Fail(stmt, type(stmt).__name__.lower(), "statement kind not ported")
 
     def expression_statement(self, stmt: ast.Expr):

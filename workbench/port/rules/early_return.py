@@ -49,6 +49,8 @@ class EarlyReturn:
                     yield sunk, True
                     return
             yield stmt, tail and not rest
+            if isinstance(stmt, (ast.Break, ast.Continue)):
+                return              # cuTile lowers nothing after a jump (dead statements)
 
     def sink_rest(self, stmt: ast.If, rest: list[ast.stmt]) -> ast.If | None:
         then_returns, else_returns = self.always_returns(stmt.body), \

@@ -104,8 +104,11 @@ class LoopSplit:
             body = []
             for s in kept:
                 body += branch if s is if_stmt else [s]
+            jump = next((i for i, s in enumerate(body) if s.kind == "raw"
+                         and s.text in ("continue;", "break;")), len(body))
+            body, end = body[:jump], body[jump:jump + 1]   # nothing runs after a jump
             body += [Stmt("assign", name=n, expr=n, pure=False)
-                     for n in sorted(carried - mutated(body))]
+                     for n in sorted(carried - mutated(body))] + end
             self.emit(Stmt("loop", header=header(var, lo, hi), body=body, loop_var=var,
                            pure=False))
 

@@ -84,32 +84,21 @@ class Loops:
         if not isinstance(stmt.target, ast.Name):
             raise Fail(stmt, "for", "the loop variable must be one name")
         start, stop_value, step = self.range_bounds(stmt)
-        self.loops += 1
-        for n in sorted(assigned_names(stmt.body)):
-            if n in self.env and isinstance(self.env[n].kind, (Lit, Const)) \
-                    and self.live_across(n, stmt):
-                self.materialize_carried(n, stmt)
-        carried = {n for n in assigned_names(stmt.body) if n in self.env
-                   and isinstance(self.env[n].kind, (Tile, Scalar))
-                   and self.live_across(n, stmt)}
-        for n in sorted(carried):
-            value = self.env[n]
-            if value.stmt is None or value.stmt.kind != "let" \
-                    or value.expr in {p.name for p in self.spec.params}:
-                raise Fail(stmt, "loop-carried value", f"{n} is reassigned in the loop but is "
-                                                       "not a local value")
-            value.stmt.mutable = True
-            value.stmt.pure = False
+        carried = self.loop_carried(stmt)
+        self.check_jumps(stmt.body, carried)    # while_loop.py
+        done = self.break_flag(stmt, step)      # while_loop.py: `break` in a `for`
         var = self.fresh(stmt.target.id)
         body: list[Stmt] = []
         self.enter_region(body)
+        if done:
+            self.emit(self.skip_when_done(done))
         saved = self.env.get(stmt.target.id)
         self.env[stmt.target.id] = Value(Scalar(self.types.of_name("int32")), var, origin="loop")
         self.loop_stack.append({"carried": carried, "var": var, "bound": stop_value,
                                 "loads": [], "memory_ops": memory_ops(self.folded_nodes(stmt.body)),
                                 "regions": len(self.regions),
                                 "split": self.split_candidate(stmt, step),
-                                "node": stmt, "pre": [], "entry_tokens": {}})
+                                "node": stmt, "pre": [], "entry_tokens": {}, "done": done})
         try:
             self.block(stmt.body)
         finally:
@@ -138,6 +127,43 @@ class Loops:
         header = f"for {var} in {start}..{stop_expr}" if step is None else \
             f"for {var} in ({start}..{stop_expr}).step_by({step} as usize)"
         self.emit(Stmt("loop", header=header, body=kept, loop_var=var, pure=False))
+
+    def loop_carried(self, stmt) -> set[str]:
+        """The names a loop (`for` or `while`) carries, each made a `let mut` of its own."""
+        self.loops += 1
+        for n in sorted(assigned_names(stmt.body)):
+            if n in self.env and isinstance(self.env[n].kind, (Lit, Const)) \
+                    and self.live_across(n, stmt):
+                self.materialize_carried(n, stmt)
+        carried = {n for n in assigned_names(stmt.body) if n in self.env
+                   and isinstance(self.env[n].kind, (Tile, Scalar))
+                   and self.live_across(n, stmt)}
+        for n in sorted(carried):
+            value = self.env[n]
+            shared = any(v is value for _, v in self.cache.values())
+            if value.stmt is None or value.stmt.kind != "let" or shared \
+                    or value.expr in {p.name for p in self.spec.params}:
+                # a parameter, a value other names share (a cached `ct.bid(0)`): the loop
+                # carries a copy of it (no op), so the shared value keeps its meaning
+                value = self.env[n] = self.let(n, value.kind, value.expr, pure=False)
+            value.stmt.mutable = True
+            value.stmt.pure = False
+            value.origin = None         # no longer what it was made from (`ct.bid(0)`, ..)
+        return carried
+
+    def note_loop_load(self, index: list[Value], line: int) -> None:
+        """A load at `index` that moves with a loop, in that loop's frame: indexed by the
+        innermost `for` loop's variable, or by a value a `while` loop (which has no loop
+        variable) carries or computes, which cutile cannot bound (a checked entry would get
+        residual device asserts where cuTile has none)."""
+        for depth, frame in enumerate(self.loop_stack):
+            if frame["var"] is None:
+                carried = {self.env[n].expr for n in frame["carried"] if n in self.env}
+                inside = [s for block in self.blocks[frame["regions"]:] for s in block]
+                if any(v.expr in carried or any(v.stmt is s for s in inside) for v in index):
+                    frame["loads"].append(line)
+            elif depth == len(self.loop_stack) - 1 and any(v.origin == "loop" for v in index):
+                frame["loads"].append(line)
 
     def folded_nodes(self, stmts):
         """The AST nodes of `stmts` as cuTile compiles them: an `if` decided at compile time
@@ -186,7 +212,8 @@ class Loops:
         after the loop, or carried by an enclosing loop (cuTile carries only live values)."""
         if any(name in frame["carried"] for frame in self.loop_stack):
             return True
-        if self.read_before_write(stmt.body, name)[0]:
+        if self.read_before_write(stmt.body, name)[0] or (
+                isinstance(stmt, ast.While) and next(reads_of(stmt.test, name, 0), None)):
             return True
         end = getattr(stmt, "end_lineno", stmt.lineno)
         for event in name_events(self.current_function().body, name):

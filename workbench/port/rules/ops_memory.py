@@ -94,8 +94,7 @@ def load_tile(t, call, args, arr: ArrayRef, shape, latency, tma, hint) -> Value:
                        f"`{ast.unparse(args['padding_mode'])}` is not ported")
     index = t.index_values(args["index"], arr.rank, "ct.load")
     order = order_of(t, args, arr.rank, call)
-    if t.loop_stack and any(v.origin == "loop" for v in index):
-        t.loop_stack[-1]["loads"].append(call.lineno)
+    t.note_loop_load(index, call.lineno)       # loops.py
     idx = ", ".join(v.expr for v in index)
     if arr.name in t.inplace:
         return inplace_load(t, arr, shape, pad, order, idx, latency, tma, hint)

@@ -1,7 +1,6 @@
 """`if` statements and conditional expressions on runtime values, the way cuTile Python lowers
-them: a test of constants is folded first (also the leading constant operands of `and` / `or`,
-as its short-circuit lowering folds them); what is left becomes a Rust `if c { .. } else { .. }`
-that cutile compiles to a Tile IR `if` region.
+them: a test of constants is folded first (`and` / `or`: bool_ops.py); what is left becomes
+a Rust `if c { .. } else { .. }` that cutile compiles to a Tile IR `if` region.
 
 The region's results: cuTile yields every local either branch assigns (sorted by name) that
 has a value in both; cutile yields the variables the branches assign to (sorted by name, the
@@ -23,38 +22,20 @@ class RuntimeIf:
     def condition(self, node):
         """True / False when the test is decided at compile time, else a Rust bool text."""
         if isinstance(node, ast.BoolOp):
-            return self.bool_chain(node)
+            return self.bool_chain(node)            # bool_ops.py
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             inner = self.condition(node.operand)
-            return (not inner) if isinstance(inner, bool) else f"!({inner})"
+            if isinstance(inner, bool):
+                return not inner
+            # cuTile: `not x` is xori(x, true) (logical_not_impl: Unary invert); cutile 0.4.0
+            # has no unary `!` ("Unary expression not supported")
+            flag = self.let("cond", Scalar(self.types.of_name("bool_")), inner)
+            return self.bool_text(self.bitwise_not(flag, node, "not"), node)
         try:
             return bool(self.static_value(node, "if"))
         except Fail:
             pass
         return self.bool_text(self.expr(node, hint="cond"), node)
-
-    def bool_chain(self, node: ast.BoolOp):
-        """`a and b and ..`: leading operands known at compile time decide or drop out."""
-        is_and = isinstance(node.op, ast.And)
-        runtime: list[str] = []
-        for operand in node.values:
-            value = self.condition(operand) if not runtime else \
-                self.runtime_operand(operand)
-            if isinstance(value, bool):
-                if value is not is_and:          # False in `and`, True in `or`: decided
-                    return value
-                continue
-            runtime.append(value)
-        if not runtime:
-            return is_and
-        joined = (" && " if is_and else " || ").join(f"({r})" for r in runtime)
-        return joined if len(runtime) > 1 else runtime[0]
-
-    def runtime_operand(self, operand):
-        value = self.condition(operand)
-        if isinstance(value, bool):
-            return "true" if value else "false"
-        return value
 
     def bool_text(self, v: Value, node) -> str:
         kind = v.kind

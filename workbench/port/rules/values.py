@@ -100,7 +100,7 @@ class Stmt:
     text: str = ""             # raw
     header: str = ""           # loop
     body: list["Stmt"] = field(default_factory=list)
-    orelse: list["Stmt"] = field(default_factory=list)     # an if's else branch
+    orelse: list["Stmt"] = field(default_factory=list)     # an if's else; a while's test
     loop_var: str = ""
     op: str = ""               # "add" | "sub" | "mul" on floats: what fma fusion looks at
     args: tuple = ()           # the op's operand names
@@ -141,6 +141,8 @@ class Stmt:
             lines += [line for s in self.orelse for line in s.render(inner)] + [inner + else_value]
             return lines + [f"{indent}}};"]
         lines = [f"{indent}{self.header} {{"]
+        if self.kind == "loop" and self.orelse:      # `while { test; c } { body }`
+            lines += [line for s in self.orelse for line in s.render(inner)] + [f"{indent}}} {{"]
         for s in self.body:
             lines += s.render(inner)
         if self.kind == "if":
