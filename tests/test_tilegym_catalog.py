@@ -291,17 +291,20 @@ def test_raw_arrays_scalars_carry_the_names_the_emitter_hints():
     assert checked >= 10
 
 
-def test_a_family_run_logs_each_finished_case_for_a_run_cut_short(tmp_path):
-    from workbench.check.family import _progress
-    log = tmp_path / "progress.jsonl"
-    result = {"case": 3, "entry": "tilegym.softmax.tma", "sides": {"rust": {"ok": True}}}
-    _progress({"progress": str(log)}, "check", result, started=0.0)
-    _progress({"progress": str(log)}, "bench", {**result, "sides": {}}, started=0.0)
-    _progress({}, "check", result, started=0.0)          # no file asked for: nothing written
-    lines = [json.loads(line) for line in log.read_text().splitlines()]
+def test_a_family_run_logs_each_step_of_a_case_for_a_run_cut_short(tmp_path):
+    from workbench.check.family import case_log
+    log_file = tmp_path / "progress.jsonl"
+    request = {"progress": str(log_file)}
+    log = case_log(request, 3, "tilegym.softmax.tma")             # its start, at once
+    log("side", {"side": "rust"})
+    log("check", {"sides": {"rust": {"ok": True}}})
+    case_log({}, 4, "tilegym.softmax.tma")("check")               # no file asked for
+    lines = [json.loads(line) for line in log_file.read_text().splitlines()]
     assert [(l["kind"], l["case"], l["entry"]) for l in lines] == \
-        [("check", 3, "tilegym.softmax.tma"), ("bench", 3, "tilegym.softmax.tma")]
-    assert lines[0]["sides"]["rust"]["ok"] and lines[0]["seconds"] > 0
+        [("start", 3, "tilegym.softmax.tma"), ("side", 3, "tilegym.softmax.tma"),
+         ("check", 3, "tilegym.softmax.tma")]
+    assert lines[1]["side"] == "rust" and lines[2]["sides"]["rust"]["ok"]
+    assert all(l["seconds"] >= 0 for l in lines)
 
 
 def test_a_slow_call_is_timed_in_fewer_launches_within_the_budget():

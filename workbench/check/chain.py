@@ -9,10 +9,9 @@ Same request and response as family.py; one result per case, its entry named for
 from __future__ import annotations
 
 import math
-import time
 
 from .family import (RUST, TILEGYM, TORCH, DeviceFault, _entry_launchers, _label, _launch_json,
-                     _progress, _reference, _time_side, bind_args, make_tensors, with_options)
+                     _reference, _time_side, case_log, bind_args, make_tensors, with_options)
 from .gpu import L2_FLUSH_BYTES, MAX_ROTATION, measure_ceilings, run_side
 
 
@@ -36,18 +35,16 @@ def run_chain(request: dict, torch) -> dict:
                     for op in family.steps]
         if any(launch is None for launch in launches):
             continue
-        started, begun = time.time(), {"case": index, "entry": chain_label(family)}
-        _progress(request, "start", begun, started)
+        log = case_log(request, index, chain_label(family))
         try:
             if mode in ("check", "both"):
                 results.append(_check(rules, family, index, launches, launchers, torch,
-                                      lambda side: _progress(request, "side",
-                                                             {**begun, "side": side}, started)))
-                _progress(request, "check", results[-1], started)
+                                      lambda side: log("side", {"side": side})))
+                log("check", results[-1])
             if mode in ("bench", "both"):
                 benches.append(_bench(rules, family, index, launches, launchers,
                                       request.get("bench", {}), torch))
-                _progress(request, "bench", benches[-1], started)
+                log("bench", benches[-1])
         except DeviceFault as fault:
             results.append({"case": index, "entry": chain_label(family),
                             "label": _label(rules, index),

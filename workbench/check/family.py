@@ -42,19 +42,15 @@ def run_family(request: dict, torch) -> dict:
             if launch is None:
                 continue
             try:
-                started = time.time()
-                begun = {"case": index, "entry": op.name}
-                _progress(request, "start", begun, started)
+                log = case_log(request, index, op.name)
                 if mode in ("check", "both"):
                     results.append(_check(rules, op, index, launch, launchers[op.name], torch,
-                                          lambda side: _progress(request, "side",
-                                                                 {**begun, "side": side},
-                                                                 started)))
-                    _progress(request, "check", results[-1], started)
+                                          lambda side: log("side", {"side": side})))
+                    log("check", results[-1])
                 if bench:
                     benches.append(_bench(rules, op, index, launch, launchers[op.name],
                                           request.get("bench", {}), torch))
-                    _progress(request, "bench", benches[-1], started)
+                    log("bench", benches[-1])
             except DeviceFault as fault:
                 results.append({"case": index, "entry": op.name, "label": _label(rules, index),
                                 "sides": {fault.side: {"ok": False, "reason": fault.message}}})
@@ -79,6 +75,16 @@ def _progress(request: dict, kind: str, result: dict, started: float) -> None:
         line = {"kind": kind, "seconds": round(time.time() - started, 1), **result}
         with open(path, "a") as f:
             f.write(json.dumps(line, default=str) + "\n")
+
+
+def case_log(request: dict, case: int, entry: str):
+    """`log(kind, result)` for one case of the request: a progress line naming the case and
+    entry, timed from now; the case's start is logged at once."""
+    started = time.time()
+    log = lambda kind, result=None: _progress(  # noqa: E731
+        request, kind, {"case": case, "entry": entry, **(result or {})}, started)
+    log("start")
+    return log
 
 
 def _label(rules, index: int) -> str:
