@@ -19,7 +19,7 @@ import cuda.tile as ct
 from .dtypes import DT, is_float, is_signed
 from .ops_gather import implicit_cast, pointer_and_mask
 from .registry import Family
-from .tokens import after_write, last_op_token
+from .tokens import RELEASE_ORDERS, after_write, last_op_token
 from .values import Fail, Scalar, Tile, Value
 
 FAMILY = Family("atomic")
@@ -59,7 +59,7 @@ def mode_of(op: str, dtype: DT, node) -> str:
 
 ORDERS = {ct.MemoryOrder.RELAXED: "ordering::Relaxed", ct.MemoryOrder.ACQUIRE: "ordering::Acquire",
           ct.MemoryOrder.RELEASE: "ordering::Release", ct.MemoryOrder.ACQ_REL: "ordering::AcqRel"}
-RELEASES = (ct.MemoryOrder.RELEASE, ct.MemoryOrder.ACQ_REL)
+RELEASES = tuple(getattr(ct.MemoryOrder, name) for name in RELEASE_ORDERS)
 ACQUIRES = (ct.MemoryOrder.ACQUIRE, ct.MemoryOrder.ACQ_REL)
 
 

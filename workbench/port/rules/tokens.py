@@ -40,11 +40,14 @@ def inplace_arrays(nodes) -> set[str]:
     return reads | writes if release else reads & writes
 
 
+RELEASE_ORDERS = ("RELEASE", "ACQ_REL")     # ct.MemoryOrder names; ACQ_REL is the default
+
+
 def has_release(call: ast.Call) -> bool:
-    """An atomic call's memory order releases unless it is spelled RELAXED or ACQUIRE (the
-    default, ACQ_REL, releases)."""
+    """An atomic call's memory order releases unless it is spelled as one that does not (an
+    order written any other way counts as releasing: its tokens are threaded)."""
     order = next((k.value for k in call.keywords if k.arg == "memory_order"), None)
-    return not (isinstance(order, ast.Attribute) and order.attr in ("RELAXED", "ACQUIRE"))
+    return not (isinstance(order, ast.Attribute) and order.attr not in RELEASE_ORDERS)
 
 
 def declare(t, var: str, arr: str, why: str) -> None:
