@@ -21,16 +21,7 @@ FAMILIES = load_tilegym()
 ENTRIES = [op for f in FAMILIES.values() for op in f.entries]
 # Known differences the diff finds and the port does not fix yet, each with its finding.
 # strict: once the port is fixed the case passes, and this list must lose it.
-_DERIVED = ("perf only, 0 critical: cuTile Python derives {what} from the code, and the SASS "
-            "differs; the port could state it with assume_div_by, but the facts rules count "
-            "an in-kernel assume as a promise the C ABI must check, and this fact is no "
-            "property of one call's arguments")
-KNOWN_FAIL = {
-    **{("tilegym.moe_align_block.stage3", c): _DERIVED.format(
-        what="div_by<BLOCK_SIZE> of the running sum (ceil-divided counts times BLOCK_SIZE); "
-             "element 0's div_by<16>, the base's, the port does not state yet either")
-       for c in (1, 2, 3)},
-}
+KNOWN_FAIL: dict[tuple[str, int], str] = {}
 PORTED = [pytest.param(op.name, c.index, id=f"{op.name}-{c.index}",
                        marks=[pytest.mark.xfail(reason=KNOWN_FAIL[op.name, c.index], strict=True)]
                        if (op.name, c.index) in KNOWN_FAIL else [])

@@ -239,15 +239,19 @@ def tilegym_warm() -> None:
 def tilegym() -> None:
     """TileGym's families: every entry checked (Rust port and TileGym's kernel against the
     float64 reference) and timed (Rust, TileGym, PyTorch; CUPTI) in one worker per family,
-    so each kernel compiles once. TILEGYM_FAMILIES=a,b picks some (default: all)."""
-    from workbench.check.family_report import (check_and_bench, format_family_bench,
-                                               format_family_check, summarize)
+    so each kernel compiles once. TILEGYM_FAMILIES=a,b picks some (default: all);
+    TILEGYM_FAMILY_TIMEOUT_S stops a family's worker sooner than FAMILY_TIMEOUT_S, so one
+    family that runs long cannot take a whole call from the ones after it."""
+    from workbench.check.family_report import (FAMILY_TIMEOUT_S, check_and_bench,
+                                               format_family_bench, format_family_check,
+                                               summarize)
     names = _tilegym_names()
+    timeout_s = float(os.environ.get("TILEGYM_FAMILY_TIMEOUT_S", FAMILY_TIMEOUT_S))
     checks, rows, ceilings, device, status = {}, [], {}, {}, "ok"
     for name in names:
         start = time.time()
         progress = (OUT / f"progress-{name}.jsonl").resolve()    # a line per finished case
-        response, family_rows = check_and_bench(name, str(progress))
+        response, family_rows = check_and_bench(name, str(progress), timeout_s)
         checks[name] = response.to_json()
         checks[name].pop("benches", None)
         rows += family_rows

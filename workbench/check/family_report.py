@@ -73,15 +73,17 @@ def bench_families(names: list[str]) -> dict:
     return summarize(rows, ceilings, device, status)
 
 
-def check_and_bench(name: str, progress: str | None = None) -> tuple[CheckResponse, list[dict]]:
+def check_and_bench(name: str, progress: str | None = None,
+                    timeout_s: float = FAMILY_TIMEOUT_S) -> tuple[CheckResponse, list[dict]]:
     """One worker for a family's checks and timings (each kernel compiles once): the check
-    response and the bench rows. `progress`: a file that gets a JSON line per finished case."""
+    response and the bench rows. `progress`: a file that gets a JSON line per finished case;
+    `timeout_s`: when the worker is stopped (its progress file keeps what it finished)."""
     family = get_family(name)
     if not has_cuda_driver():
         return CheckResponse("skipped", "no CUDA device"), []
     request = _request(family, None, None, "both", ("rust", "tilegym", "torch"))
     response = run_worker({**request, "progress": progress} if progress else request,
-                          FAMILY_TIMEOUT_S)
+                          timeout_s)
     rows = [bench_row(family, r, response.ceilings or {}) for r in response.benches]
     if response.status not in ("ok", "fail") or (not rows and response.reason):
         rows.append({"op": name, "error": response.reason})

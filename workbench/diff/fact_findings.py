@@ -4,9 +4,10 @@ the machine-code evidence it was judged with (facts.py has the rules)."""
 from __future__ import annotations
 
 from .align import Alignment
-from .facts import (CALL, GIVEN, IMPLIES, INCOMPARABLE, KERNEL_ITSELF, PORT, STRONGER,
-                    UNIT_RULES, UNKNOWN, WEAKER, FactContext, FactSet, compare_facts, direction,
-                    in_units, judge, restricted)
+from .facts import (CALL, GIVEN, IMPLIES, INCOMPARABLE, KERNEL_ITSELF, OWN_ARITHMETIC, PORT,
+                    STRONGER, UNIT_RULES, UNKNOWN, WEAKER, FactContext, FactSet, compare_facts,
+                    direction, in_units, judge, restricted)
+from .divisibility import multiple_of, proved_divisors
 from .hints import describe, hint_differences, target_hints
 from .subjects import name_of, operand_pairs, subjects, view_layout, zero_offset_aliases
 
@@ -34,6 +35,7 @@ class _Sides:
             op for e in right for op in e.walk() if op.name == "make_tensor_view")}
         self.left_names = dict(ctx.names.get("left", {}))
         self.right_names = dict(ctx.names.get("right", {}))
+        self.right_divisors = proved_divisors(right)
         for entries, facts, roles, names in (
                 (left, alignment.left_facts, self.left_roles, self.left_names),
                 (right, alignment.right_facts, self.right_roles, self.right_names)):
@@ -96,7 +98,8 @@ def _assumed_one(ctx, sides, kind, way, l_root, r_root, l_preds, r_preds, pairs)
         return ("noise", "div_by", f"{shown}{uses}: {why}", pairs[0].left, pairs[0].right,
                 NOISE_BOUNDED, fact)
     origin, fixed = _origin(ctx, r_root, ref, kind)
-    checked_by = _checked_by(ctx, port_name, fixed, kind) if origin == PORT else None
+    checked_by = (_checked_by(ctx, port_name, fixed, kind) or _proved(sides, r_root, fixed, kind)) \
+        if origin == PORT else None
     category, reason, evidence = judge(way, origin, checked_by, ctx.machine_evidence)
     fact.update(origin=origin, checked_by=checked_by,
                 evidence=evidence.to_json() if evidence else None)
@@ -126,9 +129,10 @@ def _promises(alignment: Alignment, ctx: FactContext, sides: _Sides, found: list
                     kind == "div_by" and _aligned_by_type(subject, facts)):
                 continue
             name = name_of(root, subject, sides.right_names)
-            checked_by = _checked_by(ctx, name, facts, kind)
+            checked_by = _checked_by(ctx, name, facts, kind) or _proved(sides, root, facts, kind)
             category = "hint" if checked_by else "critical"
             how = "promised by" if checked_by and checked_by.startswith(KERNEL_ITSELF) \
+                else "proved by" if checked_by and checked_by.startswith(OWN_ARITHMETIC) \
                 else "checked on every call by"
             reason = (f"{how} {checked_by}" if checked_by else
                       "unchecked promise: it holds for this case, but the port's code assumes "
@@ -177,6 +181,16 @@ def _origin(ctx: FactContext, r_root: str, ref: FactSet, kind: str) -> tuple[str
         return UNKNOWN, FactSet()
     fixed = FactSet.of(ctx.port_fixed.get(r_root, ()))
     return (PORT if direction(ref, fixed, kind) in (STRONGER, INCOMPARABLE) else CALL), fixed
+
+
+def _proved(sides: _Sides, root: str, fixed: FactSet, kind: str) -> str | None:
+    """A divisibility the port states that its own Tile IR computes anyway (a running sum of
+    multiples of 16): no caller can break it, so it is no promise."""
+    if kind != "div_by" or fixed.every or fixed.div_by <= 1 \
+            or not multiple_of(sides.right_divisors, root, fixed.div_by):
+        return None
+    return (f"{OWN_ARITHMETIC}: {root} is a multiple of {fixed.div_by} by its constants, sums, "
+            "products and loop induction alone (diff/divisibility.py)")
 
 
 def _checked_by(ctx: FactContext, subject: str, fixed: FactSet, kind: str) -> str | None:

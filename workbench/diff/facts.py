@@ -44,6 +44,7 @@ _SAME = re.compile(r"^same_elements<\s*\[([^\]]*)\]\s*>$")
 
 
 KERNEL_ITSELF = "the kernel itself"   # whose promise a fact is when its own source states it
+OWN_ARITHMETIC = "the port's own arithmetic"   # who proves a fact its Tile IR computes anyway
 
 
 @dataclass(frozen=True)
@@ -253,7 +254,8 @@ def judge(direction_: str, origin: str, checked_by: str | None,
     if origin == GIVEN:
         return "noise", "stronger in the port, but true of every value of its kind", None
     if checked_by:
-        return "hint", f"stronger in the port, checked on every call by {checked_by}", None
+        how = "proved by" if checked_by.startswith(OWN_ARITHMETIC) else "checked on every call by"
+        return "hint", f"stronger in the port, {how} {checked_by}", None
     if origin == UNKNOWN:
         return "critical", ("unchecked promise: stronger in the port, and with no port to "
                             "read (two text files) nothing shows a check"), None

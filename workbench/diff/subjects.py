@@ -171,18 +171,21 @@ def subjects(entries: list[Entry], facts: dict) -> tuple[dict[str, Subject], lis
 def zero_offset_aliases(entries: list[Entry], facts: dict) -> dict[str, str]:
     """pointer -> the root it equals: `offset %p, %z` with %z zero (a gather or scatter at
     index 0 of every axis points at the array's base: `0 * stride0 + 0` is zero whatever
-    the stride)."""
+    the stride), and a reshape or broadcast of a pointer (every lane is the same address)."""
     root = lambda text: facts.get(text, (text, ()))[0]     # noqa: E731
     zeros, out = set(), {}
     for entry in entries:
         for op in entry.walk():
             operands = [root(t.text) for t in op.operands()]
-            if len(op.results) == 1 and _is_zero(op, [o in zeros for o in operands]):
+            if len(op.results) != 1:
+                continue
+            if _is_zero(op, [o in zeros for o in operands]):
                 zeros.add(op.results[0].name)
-            elif op.name == "offset" and len(op.results) == 1 and len(op.operands()) == 2:
-                base, delta = (root(t.text) for t in op.operands())
-                if delta in zeros:
-                    out[op.results[0].name] = out.get(base, base)
+            elif op.name == "offset" and len(operands) == 2 and operands[1] in zeros:
+                out[op.results[0].name] = out.get(operands[0], operands[0])
+            elif op.name in ("reshape", "broadcast") and len(operands) == 1 \
+                    and "ptr<" in _flat(op.body):
+                out[op.results[0].name] = out.get(operands[0], operands[0])
     return out
 
 

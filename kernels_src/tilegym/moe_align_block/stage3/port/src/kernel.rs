@@ -58,6 +58,9 @@ pub mod moe_stage3_port {
         let mut max_cnt: Tile<i32, { [1] }> = zeros;
         let mut stored: Token = entry;
         for i in 1i32..(NUM_EXPERTS + 1i32) {
+            // the running sum is a sum of multiples of BLOCK_SIZE from 0, as cuTile Python
+            // derives and states it (the diff proves it from this loop: no caller's promise)
+            let running: Tile<i32, { [1] }> = unsafe { assume_div_by::<_, BLOCK_SIZE>(last_cumsum) };
             let at: i32 = off_cnt + i - 1i32;
             let at: Tile<i32, { [] }> = scalar_to_tile(at);
             let cnt_offset: Tile<i32, { [1] }> = first_lane + at.reshape(const_shape![1]);
@@ -74,7 +77,7 @@ pub mod moe_stage3_port {
             max_cnt = maxi(max_cnt, token_cnt);
             let div_result: Tile<i32, { [1] }> = token_cnt + block_less_one;
             let ceiled_div: Tile<i32, { [1] }> = divi(div_result, block, rounding::NegativeInf);
-            last_cumsum = last_cumsum + ceiled_div * block;
+            last_cumsum = unsafe { assume_div_by::<_, BLOCK_SIZE>(running + ceiled_div * block) };
             let at: Tile<i32, { [] }> = scalar_to_tile(i);
             let wide: Tile<u64, { [1] }> = exti(at.reshape(const_shape![1]));
             let inside: Tile<bool, { [1] }> = cmpi(wide, lane(cumsum_shape0), predicate::LessThan);
@@ -87,11 +90,14 @@ pub mod moe_stage3_port {
                 store_ptr_tko(p, last_cumsum, ordering::Weak, None::<scope::TileBlock>, Some(inside), Some(stored), Latency::<0>)
             };
         }
+        let last_cumsum: Tile<i32, { [1] }> = unsafe { assume_div_by::<_, BLOCK_SIZE>(last_cumsum) };
         let zero_offset: Tile<u64, { [1] }> = constant(0u64, const_shape![1]);
         let inside: Tile<bool, { [1] }> = cmpi(zero_offset, lane(total_tokens_post_pad_shape0), predicate::LessThan);
         let p: PointerTile<*mut i32, { [] }> = pointer_to_tile(total_tokens_post_pad);
         let p: PointerTile<*mut i32, { [1] }> = p.reshape(const_shape![1]);
         let p: PointerTile<*mut i32, { [1] }> = p.offset_tile(unit * zero_offset);
+        // element 0's address is the base, which port.toml promises 16-byte aligned
+        let p: PointerTile<*mut i32, { [1] }> = unsafe { assume_div_by::<_, 16>(p) };
         let _t: Token = unsafe {
             store_ptr_tko(p, last_cumsum, ordering::Weak, None::<scope::TileBlock>, Some(inside), Some(entry), Latency::<0>)
         };
@@ -99,6 +105,8 @@ pub mod moe_stage3_port {
         let p: PointerTile<*mut i32, { [] }> = pointer_to_tile(max_expert_cnt);
         let p: PointerTile<*mut i32, { [1] }> = p.reshape(const_shape![1]);
         let p: PointerTile<*mut i32, { [1] }> = p.offset_tile(unit * zero_offset);
+        // element 0's address is the base, which port.toml promises 16-byte aligned
+        let p: PointerTile<*mut i32, { [1] }> = unsafe { assume_div_by::<_, 16>(p) };
         let _t: Token = unsafe {
             store_ptr_tko(p, max_cnt, ordering::Weak, None::<scope::TileBlock>, Some(inside), Some(entry), Latency::<0>)
         };

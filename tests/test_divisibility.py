@@ -1,0 +1,82 @@
+"""A divisibility the port states where its own Tile IR computes it anyway (a running sum of
+multiples of the block size, as cuTile Python derives and states it) is proved, not an
+unchecked promise; one the arithmetic does not give stays a critical finding."""
+from workbench.diff import diff_modules
+from workbench.diff.align import assume_facts
+from workbench.diff.divisibility import proved_divisors
+from workbench.diff.facts import FactContext, MachineEvidence
+from workbench.ir.normalize import normalize
+from workbench.ir.parse import parse
+
+LOOP = """entry @k(%arg0: tile<i32>, %arg1: tile<ptr<i32>>) {{
+  %start = {start}
+  %c16 = constant <i32: 16> : tile<1xi32>
+  %c48 = constant <i32: 48> : tile<1xi32>
+  %c1 = constant <i32: 1> : tile<i32>
+  %c9 = constant <i32: 9> : tile<i32>
+  %n = reshape %arg0 : tile<i32> -> tile<1xi32>
+  %for:2 = for %i in (%c1 to %c9, step %c1) : tile<i32> iter_values(%sum = %start, %other = %n) -> (tile<1xi32>, tile<1xi32>) {{
+    {assume}
+    %q = divi %n, %c16 signed rounding<negative_inf> : tile<1xi32>
+    %step = muli %q, {multiplier} : tile<1xi32>
+    %next = addi %s, %step : tile<1xi32>
+    %more = addi %other, %c16 : tile<1xi32>
+    continue %next, %more : tile<1xi32>, tile<1xi32>
+  }}
+  %p = reshape %arg1 : tile<ptr<i32>> -> tile<1xptr<i32>>
+  %out = store_ptr_tko weak %p, %for#0 : tile<1xptr<i32>>, tile<1xi32> -> token
+  return
+}}
+"""
+ZERO = "constant <i32: 0> : tile<1xi32>"
+NO_ASSUME = "%s = reshape %sum : tile<1xi32> -> tile<1xi32>"
+ASSUMED = "%s = assume div_by<16>, %sum : tile<1xi32>"
+
+
+def _loop(start=ZERO, multiplier="%c16", assume=NO_ASSUME) -> str:
+    return LOOP.format(start=start, multiplier=multiplier, assume=assume)
+
+
+def test_a_running_sum_of_multiples_from_zero_is_a_multiple_through_the_loop():
+    proved = proved_divisors(parse(_loop()).entries)
+    assert proved["%sum"] == proved["%next"] == proved["%for#0"] == 16
+    assert proved["%step"] == 16 and proved["%c48"] == 16        # 48 = 3 x 16: the 16 part
+    assert "%other" not in proved and "%for#1" not in proved      # starts from an argument
+    assert "%q" not in proved                                     # a quotient: nothing known
+
+
+def test_what_breaks_the_induction_breaks_the_proof():
+    from_argument = proved_divisors(parse(_loop(start="reshape %arg0 : tile<i32> -> tile<1xi32>")).entries)
+    assert "%sum" not in from_argument and "%for#0" not in from_argument
+    odd_steps = proved_divisors(parse(_loop(multiplier="%n")).entries)
+    assert "%sum" not in odd_steps and "%next" not in odd_steps
+    eight = proved_divisors(parse(_loop(multiplier="%c16", start="constant <i32: 8> : tile<1xi32>")).entries)
+    assert eight["%sum"] == 8 and eight["%for#0"] == 8
+
+
+def test_an_assume_is_what_is_proved_never_part_of_the_proof():
+    stated = proved_divisors(parse(_loop(multiplier="%n", assume=ASSUMED)).entries)
+    assert "%s" not in stated and "%sum" not in stated
+
+
+def _diff(port_text: str):
+    """The reference states the running sum's div_by<16>; so does the port, fixed by its code."""
+    reference, port = normalize(parse(_loop(assume=ASSUMED))), normalize(parse(port_text))
+    fixed = {root: preds for e in port.entries for root, preds in assume_facts(e).values()}
+    context = FactContext(port_fixed=fixed,
+                          evidence=lambda: MachineEvidence(True, False, "a vs b", ["x"]))
+    return diff_modules(reference, port, context=context)
+
+
+def test_a_port_stating_what_its_arithmetic_gives_passes_with_a_note():
+    report = _diff(_loop(assume=ASSUMED))
+    assert report.verdict == "PASS_WITH_NOTES", report.to_text()
+    assert "proved by the port's own arithmetic" in report.to_text()
+
+
+def test_a_port_stating_what_its_arithmetic_does_not_give_is_an_unchecked_promise():
+    text = _loop(assume=ASSUMED, start="reshape %arg0 : tile<i32> -> tile<1xi32>")
+    report = _diff(text)
+    critical = [f for f in report.findings if f.category == "critical"]
+    assert report.verdict == "FAIL" and critical, report.to_text()
+    assert "unchecked promise" in critical[0].detail
