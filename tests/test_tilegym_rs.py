@@ -20,7 +20,7 @@ from workbench.tilegym_catalog import family_rules
 TREE = Path(sysconfig.get_paths()["purelib"]) / "tilegym" / "ops" / "cutile_rs"
 pytestmark = pytest.mark.skipif(not (TREE / "ffi_util.rs").exists(),
                                 reason=f"TileGym 1.5.1 is not installed ({TREE}): scripts/setup")
-LIBRARY = REPO_ROOT / "kernels_src" / ".build" / "bundle" / "libcutile_kernels.so"
+LIBRARY = REPO_ROOT / "kernels_src" / ".build" / "tilegym-rs" / "libcutile_kernels.so"
 WRAPPERS = {"cutile_matmul": "matmul.py", "cutile_bmm": "bmm.py",
             "cutile_silu_and_mul": "silu_and_mul.py", "cutile_swiglu": "swiglu.py",
             "cutile_attention_sink": "attention_sink.py"}

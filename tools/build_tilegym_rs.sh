@@ -17,6 +17,8 @@ mkdir -p "$root/src" "$bundle"
 (cd "$tree" && tar --exclude=__pycache__ --exclude='*.py' -cf - .) | tar -xf - -C "$root/src"
 # the copy lies under kernels_src/, whose Cargo.toml is our workspace: keep it a crate of its own
 printf '\n[workspace]\n' >> "$root/src/cutile_kernels/Cargo.toml"
+# tar kept the sources' mtimes; the manifest's too, so an unchanged tree is not rebuilt
+touch -r "$tree/cutile_kernels/Cargo.toml" "$root/src/cutile_kernels/Cargo.toml"
 # bindgen's headers (cuda.h, curand.h) and the toolkit cutile's build script looks for: pip's
 # nvidia/cu13, as workbench/rust/toolchain.py gives our own builds
 export CUDA_TOOLKIT_PATH=$site/nvidia/cu13
@@ -25,6 +27,7 @@ export CARGO_TARGET_DIR=$root/target CARGO_TERM_COLOR=never
 start=$(date +%s)
 timeout 3600 cargo build --release --manifest-path "$root/src/cutile_kernels/Cargo.toml"
 echo "cargo build: $(( $(date +%s) - start )) s"
-timeout 120 strip -o "$bundle/libcutile_kernels.so" "$CARGO_TARGET_DIR/release/libcutile_kernels.so"
-timeout 600 xz -9 -kf "$bundle/libcutile_kernels.so"
-ls -la "$bundle/libcutile_kernels.so" "$bundle/libcutile_kernels.so.xz"
+# the stripped library beside its build (tests load it), only its xz in the carried folder
+timeout 120 strip -o "$root/libcutile_kernels.so" "$CARGO_TARGET_DIR/release/libcutile_kernels.so"
+timeout 600 xz -9 -c "$root/libcutile_kernels.so" > "$bundle/libcutile_kernels.so.xz"
+ls -la "$root/libcutile_kernels.so" "$bundle/libcutile_kernels.so.xz"
