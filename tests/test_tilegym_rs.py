@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import ctypes
 import importlib.util
-import os
 import re
 import sysconfig
 from pathlib import Path
@@ -237,4 +236,28 @@ def test_the_built_library_loads_and_exports_the_five_symbols(monkeypatch):
     monkeypatch.setenv(tilegym_rs.LIBRARY_VARIABLE, str(LIBRARY))
     assert isinstance(tilegym_rs.family_launcher("tilegym.bmm", "_bmm_kernel"),
                       tilegym_rs.TileGymRsLauncher)
-    assert os.path.getsize(LIBRARY) > 0
+
+
+@pytest.mark.skipif(not LIBRARY.exists(), reason=f"{LIBRARY} is not built: "
+                    "bash tools/build_tilegym_rs.sh")
+def test_every_adapters_call_reaches_their_checks_with_no_gpu():
+    """Their C functions check the descriptors' dtype codes, then the device ordinal, before
+    touching CUDA: each adapter's real call with ordinal -1 comes back 'device init failed'
+    (-4), and with a dtype code they do not know 'unsupported dtype' (-2), so the arguments
+    land where their Rust reads them."""
+    library, seen = tilegym_rs.load_library(str(LIBRARY)), set()
+    for family, op, index, launch, tensors in every_launch():
+        runner = tilegym_rs.TileGymRsLauncher(library, family, op.kernel_name)
+        if runner.refusal(tensors, launch) or runner.plan(tensors, launch)[0] in seen:
+            continue
+        symbol, args, _ = runner.plan(tensors, launch)
+        values = tilegym_rs.c_arguments(symbol, args, -1, 0)
+        assert getattr(library, symbol)(*values) == -4, symbol
+        with pytest.raises(RuntimeError, match=r"returned -4 \(device init failed\)"):
+            tilegym_rs.check_code(symbol, getattr(library, symbol)(*values))
+        for value in values:
+            if isinstance(value, ctypes.POINTER(tilegym_rs.TensorDesc)):
+                value.contents.dtype = 99
+        assert getattr(library, symbol)(*values) == -2, symbol
+        seen.add(symbol)
+    assert seen == set(WRAPPERS)

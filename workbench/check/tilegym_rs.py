@@ -249,13 +249,17 @@ class TileGymRsLauncher:
         device = next(iter(tensors.values()))
         device = device[0] if isinstance(device, list) else device
         values = c_arguments(symbol, args, device.device.index or 0, stream.cuda_stream)
-        code = getattr(self.library, symbol)(*values)
-        if code != 0:
-            raise RuntimeError(f"{symbol} returned {code} ({RETURN_CODES.get(code, 'unknown')})")
+        check_code(symbol, getattr(self.library, symbol)(*values))
 
 
 RETURN_CODES = {-2: "unsupported dtype", -3: "kernel launch failed", -4: "device init failed",
                 -5: "null tensor pointer", -6: "invalid arguments"}
+
+
+def check_code(symbol: str, code: int) -> None:
+    """A nonzero return code is an error result carrying the code."""
+    if code != 0:
+        raise RuntimeError(f"{symbol} returned {code} ({RETURN_CODES.get(code, 'unknown')})")
 
 
 def family_launcher(family: str, kernel: str) -> "TileGymRsLauncher | str":
