@@ -25,7 +25,8 @@ export WORKBENCH_PREBUILT=$PWD/$bundle
 # carried; it needs only what .gpu/activate.sh sets (cutile 0.2.0 runs $CUTILE_TILEIRAS_PATH,
 # else tileiras on PATH; tileiras reads libNVVM from $CUDA_HOME) and the driver's libcuda
 other_rust=kernels_src/.build/bundle/libcutile_kernels.so
-[ -f "$other_rust.xz" ] && { [ -f "$other_rust" ] || xz -dkc "$other_rust.xz" > "$other_rust"; }
+# unpacked on every call (1 s): a warm machine may hold the library of an earlier call
+[ -f "$other_rust.xz" ] && xz -dc "$other_rust.xz" > "$other_rust"
 [ -f "$other_rust" ] && export WORKBENCH_TILEGYM_RS=$PWD/$other_rust
 # TileGym's kernel modules, read (never imported) by the workbench: see tools/make_bundle.sh
 tilegym_src=${TMPDIR:-/tmp}/tilegym-src
