@@ -6,6 +6,7 @@ import json
 import re
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -313,3 +314,38 @@ def test_a_slow_call_is_timed_in_fewer_launches_within_the_budget():
     batches, per_batch = fit_batches(0.08, 30, 20)               # a token loop in Python
     assert batches * per_batch * 0.08 <= TIME_BUDGET_S and batches >= MIN_BATCHES
     assert fit_batches(10.0, 30, 20) == (MIN_BATCHES, 1)         # never below a median of 5
+
+
+class _WallClockTorch:
+    """Just enough of torch.cuda for the timing loop: events read the wall clock."""
+    class cuda:
+        @staticmethod
+        def synchronize():
+            pass
+
+        class Event:
+            def __init__(self, enable_timing=True):
+                self.at = None
+
+            def record(self):
+                self.at = time.perf_counter()
+
+            def synchronize(self):
+                pass
+
+            def elapsed_time(self, other):
+                return (other.at - self.at) * 1e3
+
+
+def test_a_slow_call_is_warmed_and_timed_within_the_budget_not_ten_plus_thirty_times():
+    from workbench.check.gpu import MIN_BATCHES, TIME_BUDGET_S, _time_batches, fit_calls
+    calls = []
+    slow = lambda i: (calls.append(i), time.sleep(0.25))          # noqa: E731
+    times = _time_batches(slow, {}, _WallClockTorch)
+    assert MIN_BATCHES <= len(times) <= TIME_BUDGET_S / 0.25 and all(t >= 240 for t in times)
+    # 2 calls to size it, a warm-up fitted to half the budget, then one launch per batch
+    warmed = len(calls) - 2 - len(times)
+    assert 1 <= warmed <= fit_calls(0.25, 10) == 4
+    fast_calls = []
+    _time_batches(lambda i: fast_calls.append(i), {}, _WallClockTorch)
+    assert len(fast_calls) == 2 + 10 + 30 * 20                      # a kernel: as asked

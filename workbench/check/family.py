@@ -19,7 +19,7 @@ import statistics
 import time
 
 from .gpu import (L2_FLUSH_BYTES, MAX_ROTATION, TORCH_DTYPES, DeviceFault, _is_device_fault,
-                  _quantile, _time_batches, measure_ceilings, run_side)
+                  _quantile, _time_batches, cupti_per_call, measure_ceilings, run_side)
 from .tilegym_rs import SIDE as TILEGYM_RS, family_launcher, skipped
 
 RUST, TILEGYM, TORCH = "rust", "tilegym", "torch"
@@ -352,22 +352,3 @@ def _time_side(run, settings: dict, torch) -> dict:
     median = statistics.median(times)
     return {"ok": True, "median_us": median * 1e3, "p10_us": _quantile(times, 0.1) * 1e3,
             "p90_us": _quantile(times, 0.9) * 1e3, "cupti_us": cupti}
-
-
-def cupti_per_call(run, torch, calls: int = 20) -> float | None:
-    """Device time of one call (us): every kernel it launched, summed, from CUPTI through
-    torch.profiler (a PyTorch operation may launch several kernels)."""
-    from torch.autograd import DeviceType
-    from torch.profiler import ProfilerActivity, profile
-    for _ in range(3):
-        run()
-    torch.cuda.synchronize()
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        for _ in range(calls):
-            run()
-        torch.cuda.synchronize()
-    # kernel events only (a CPU op's event carries its kernels' time too)
-    total = sum(e.device_time for e in prof.events()
-                if getattr(e, "device_type", None) == DeviceType.CUDA and e.device_time > 0
-                and "memcpy" not in e.name.lower() and "memset" not in e.name.lower())
-    return total / calls if total else None

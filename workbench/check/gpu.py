@@ -42,17 +42,17 @@ def run_side(side: str, launch, torch) -> dict | None:
 
 def _time_batches(run, settings: dict, torch) -> list[float]:
     """Per-launch device time (ms) of each batch: CUDA events around `per_batch` launches.
-    Unless the settings name the batches, they are fitted to TIME_BUDGET_S (fit_batches)."""
+    Unless the settings name the batches, the warm-up and the batches are fitted to
+    TIME_BUDGET_S from one timed call (fit_calls, fit_batches)."""
     warmup = settings.get("warmup", 10)
+    batches, per_batch = settings.get("batches", 30), settings.get("per_batch", 20)
+    if "batches" not in settings and "per_batch" not in settings:
+        seconds = seconds_per_call(lambda: run(0), torch)
+        warmup = fit_calls(seconds, warmup)
+        batches, per_batch = fit_batches(seconds, batches, per_batch)
     for i in range(warmup):
         run(i)
     torch.cuda.synchronize()
-    batches, per_batch = settings.get("batches", 30), settings.get("per_batch", 20)
-    if "batches" not in settings and "per_batch" not in settings:
-        start = time.perf_counter()
-        run(warmup)
-        torch.cuda.synchronize()
-        batches, per_batch = fit_batches(time.perf_counter() - start, batches, per_batch)
     times = []
     for b in range(batches):
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
@@ -69,6 +69,21 @@ TIME_BUDGET_S = 2.0      # what one side's timed batches may take, about (fit_ba
 MIN_BATCHES = 5
 
 
+def seconds_per_call(run, torch) -> float:
+    """Wall time of one call, after one untimed call (which compiles and fills caches)."""
+    run()
+    torch.cuda.synchronize()
+    start = time.perf_counter()
+    run()
+    torch.cuda.synchronize()
+    return time.perf_counter() - start
+
+
+def fit_calls(seconds_per_call: float, wanted: int, budget: float = TIME_BUDGET_S / 2) -> int:
+    """As many of `wanted` calls as fit in `budget`, and at least one."""
+    return max(1, min(wanted, int(budget / max(seconds_per_call, 1e-9))))
+
+
 def fit_batches(seconds_per_call: float, batches: int, per_batch: int) -> tuple[int, int]:
     """Fewer launches for a slow call (a PyTorch operation that loops over tokens in Python
     takes 0.1 s a call: 600 of them were a minute a case): at most TIME_BUDGET_S in all,
@@ -78,6 +93,29 @@ def fit_batches(seconds_per_call: float, batches: int, per_batch: int) -> tuple[
         return batches, per_batch
     batches = max(MIN_BATCHES, min(batches, allowed))
     return batches, max(1, allowed // batches)
+
+
+def cupti_per_call(run, torch, calls: int = 20) -> float | None:
+    """Device time of one call (us): every kernel it launched, summed, from CUPTI through
+    torch.profiler (a PyTorch operation may launch several kernels). A slow call is
+    profiled fewer times (fit_calls): a token loop in Python launches thousands of kernels a
+    call, and the profiler's events for twenty such calls took minutes to read back.
+    None where this torch has no profiler."""
+    try:
+        from torch.autograd import DeviceType
+        from torch.profiler import ProfilerActivity, profile
+    except ImportError:
+        return None
+    calls = fit_calls(seconds_per_call(run, torch), calls)
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(calls):
+            run()
+        torch.cuda.synchronize()
+    # kernel events only (a CPU op's event carries its kernels' time too)
+    total = sum(e.device_time for e in prof.events()
+                if getattr(e, "device_type", None) == DeviceType.CUDA and e.device_time > 0
+                and "memcpy" not in e.name.lower() and "memset" not in e.name.lower())
+    return total / calls if total else None
 
 
 def _quantile(values: list[float], q: float) -> float:

@@ -120,14 +120,13 @@ def _check_case(target, op, case, sides, torch) -> dict:
         per = {o: compare(out[o], reference[o], tolerance).to_json() for o in target.outputs}
         worst = max(per.values(), key=lambda c: c.get("rel_error") or 0)
         results[side] = {**worst, "ok": all(c["ok"] for c in per.values()), "outputs": per}
-    results.pop("triton", None) if False else None
     return {"case": case.index, "label": case.label(), "sides": results, "cross": None,
             "reference": "triton"}
 
 
 def _bench_case(target, op, case, sides, torch) -> dict:
     from .triton_launch import make_inputs
-    from .worker import _cupti_time, _time_batches
+    from .gpu import _time_batches, cupti_per_call
     base = make_inputs(target, case, torch)
     out = {}
     for side, launch in sides.items():
@@ -137,7 +136,7 @@ def _bench_case(target, op, case, sides, torch) -> dict:
         try:
             times = _time_batches(lambda i: launch(values, case), {}, torch)
             out[side] = {"ok": True, "median_us": sorted(times)[len(times) // 2] * 1e3,
-                         "cupti_us": _cupti_time(lambda: launch(values, case), torch)}
+                         "cupti_us": cupti_per_call(lambda: launch(values, case), torch)}
         except Exception as e:
             out[side] = {"ok": False, "reason": f"{type(e).__name__}: {e}"[:500]}
     triton_t = out.get("triton", {}).get("cupti_us")

@@ -21,7 +21,8 @@ import traceback
 from pathlib import Path
 
 from .gpu import (L2_FLUSH_BYTES, MAX_ROTATION, TORCH_DTYPES, DeviceFault,  # noqa: F401
-                  _is_device_fault, _quantile, _time_batches, measure_ceilings, run_side)
+                  _is_device_fault, _quantile, _time_batches, cupti_per_call, measure_ceilings,
+                  run_side)
 
 
 def main() -> int:
@@ -269,26 +270,10 @@ def _bench_case(op, case, launchers, settings: dict, torch) -> dict:
             "p10_us": _quantile(times, 0.1) * 1e3, "p90_us": _quantile(times, 0.9) * 1e3,
             "gbps": moved / (median * 1e-3) / 1e9,
             "tflops": flops / (median * 1e-3) / 1e12 if flops else None,
-            "cupti_us": _cupti_time(lambda: launch(sets[0], case.consts, stream), torch),
+            "cupti_us": cupti_per_call(lambda: launch(sets[0], case.consts, stream), torch),
         }
     return {"case": case.index, "label": case.label(), "sides": sides, "bytes": moved,
             "flops": flops, "rotation": len(sets)}
-
-
-def _cupti_time(run, torch, launches: int = 20) -> float | None:
-    """Median kernel device time (us) from CUPTI through torch.profiler, if available."""
-    try:
-        from torch.profiler import ProfilerActivity, profile
-        with profile(activities=[ProfilerActivity.CUDA]) as prof:
-            for _ in range(launches):
-                run()
-            torch.cuda.synchronize()
-        times = [e.device_time for e in prof.events()
-                 if getattr(e, "device_type", None) is not None and e.device_time > 0
-                 and "memcpy" not in e.name.lower() and "memset" not in e.name.lower()]
-        return statistics.median(times) if times else None
-    except (ImportError, RuntimeError):     # no profiler, or CUPTI unavailable: events only
-        return None
 
 
 if __name__ == "__main__":
