@@ -41,6 +41,6 @@ def test_the_status_table_takes_each_operator_from_the_newest_run_and_names_it(t
     run(tmp_path / "older", True, 1.01)
     lines = status.table([tmp_path / "newer", tmp_path / "older"])
     [swiglu] = [line for line in lines if line.startswith("| tilegym.swiglu |")]
-    assert "| 0/2, 2/2 | 0.980 | 2.00x | newer/tilegym |" in swiglu
+    assert "| 0/2, 2/2 | 0.980 | 2.00x | - | newer/tilegym |" in swiglu
     [chunked] = [line for line in lines if line.startswith("| tilegym.chunk_gated_delta_rule |")]
-    assert "| not run | - | - | - |" in chunked
+    assert "| not run | - | - | - | - |" in chunked

@@ -4,7 +4,9 @@
 #   bash tools/gpu_run.sh batch       workbench batch over the catalog (GPU checks, benches)
 #   against a plain bench; needs .gpu-batch/ carried too (tools/pack_batch.sh, 7 MB).
 #   bash tools/gpu_run.sh tilegym     TileGym's families: checks and three-sided timings
-#                                     (TILEGYM_FAMILIES=tilegym.softmax,... picks some)
+#                                     (TILEGYM_FAMILIES=tilegym.softmax,... picks some); a
+#   fourth side, TileGym's own cutile-rs ports, where kernels_src/.build/bundle/
+#   libcutile_kernels.so.xz is there (tools/build_tilegym_rs.sh)
 #   bash tools/gpu_run.sh notebooks   runs the three notebooks (tools/gpu_notebooks.py); it
 #   needs .gpu-notebooks/ carried, and .gpu and the bundle already there from a call just
 #   before it (one call cannot carry all three: 64 MiB).
@@ -19,6 +21,13 @@ export WORKBENCH_NVIDIA_BIN=$CUDA_HOME/bin
 bundle=kernels_src/.build/bundle/libwb_bundle.so
 [ -f "$bundle" ] || xz -dkc "$bundle.xz" > "$bundle"
 export WORKBENCH_PREBUILT=$PWD/$bundle
+# TileGym's own cutile-rs ports (tools/build_tilegym_rs.sh), the tilegym step's fourth side when
+# carried; it needs only what .gpu/activate.sh sets (cutile 0.2.0 runs $CUTILE_TILEIRAS_PATH,
+# else tileiras on PATH; tileiras reads libNVVM from $CUDA_HOME) and the driver's libcuda
+other_rust=kernels_src/.build/bundle/libcutile_kernels.so
+# unpacked on every call (1 s): a warm machine may hold the library of an earlier call
+[ -f "$other_rust.xz" ] && xz -dc "$other_rust.xz" > "$other_rust"
+[ -f "$other_rust" ] && export WORKBENCH_TILEGYM_RS=$PWD/$other_rust
 # TileGym's kernel modules, read (never imported) by the workbench: see tools/make_bundle.sh
 tilegym_src=${TMPDIR:-/tmp}/tilegym-src
 if [ -f kernels_src/.build/bundle/tilegym-src.tar.xz ]; then

@@ -36,7 +36,7 @@ def gpu_cells(family: str, checks: dict, report: dict) -> list[str]:
     results = checks[family].get("results", [])
     if not results:
         return [f"{checks[family].get('status')}: {checks[family].get('reason', '')[:80]}",
-                "-", "-"]
+                "-", "-", "-"]
     correct = [sum(1 for r in results if (r["sides"].get(side) or {}).get("ok"))
                for side in ("rust", "tilegym")]
     parity = report.get("parity_geomean", {}).get(family)
@@ -45,7 +45,20 @@ def gpu_cells(family: str, checks: dict, report: dict) -> list[str]:
     vs_torch = math.exp(sum(map(math.log, speedups)) / len(speedups)) if speedups else None
     return [f"{correct[0]}/{len(results)}, {correct[1]}/{len(results)}",
             f"{parity:.3f}" if parity else "-",
-            f"{vs_torch:.2f}x" if vs_torch else "-"]
+            f"{vs_torch:.2f}x" if vs_torch else "-", other_rust_cell(family, results, report)]
+
+
+def other_rust_cell(family: str, results: list[dict], report: dict) -> str:
+    """TileGym's own cutile-rs port (the fourth side): its correct cases and its time over
+    ours (geomean); `-` where the run had no such side, the reason where it was skipped."""
+    outcomes = [r["sides"]["tilegym_rs"] for r in results if "tilegym_rs" in r["sides"]]
+    if not outcomes:
+        return "-"
+    ran = [o for o in outcomes if not o.get("skipped")]
+    if not ran:
+        return f"skipped: {outcomes[0].get('reason', '')[:60]}"
+    parity = report.get("tilegym_rs_parity_geomean", {}).get(family)
+    return f"{sum(1 for o in ran if o.get('ok'))}/{len(ran)}" + (f", {parity:.3f}" if parity else "")
 
 
 def ir_cell(entries: list[dict]) -> str:
@@ -56,14 +69,15 @@ def ir_cell(entries: list[dict]) -> str:
 def table(folders: list[Path]) -> list[str]:
     runs = [run for folder in folders for run in runs_of(folder)]
     lines = ["| operator | entries | IR verdicts (every case) | GPU cases correct (Rust, TileGym) "
-             "| parity (geomean) | Rust vs PyTorch (geomean) | run |",
-             "| --- | ---: | --- | --- | ---: | ---: | --- |"]
+             "| parity (geomean) | Rust vs PyTorch (geomean) "
+             "| TileGym cutile-rs (correct, theirs / ours) | run |",
+             "| --- | ---: | --- | --- | ---: | ---: | --- | --- |"]
     for row in listing(recorded_verdicts()):
         if row["source"] == "own":
             continue
         entries = [e for e in row["entries"] if not e["chain_step"]]
         found = next(((name, c, b) for name, c, b in runs if row["name"] in c), None)
-        cells = gpu_cells(row["name"], found[1], found[2]) if found else ["not run", "-", "-"]
+        cells = gpu_cells(row["name"], found[1], found[2]) if found else ["not run", "-", "-", "-"]
         lines.append(f"| {row['name']} | {len(entries)} | {ir_cell(entries)} | "
                      f"{' | '.join(cells)} | {found[0] if found else '-'} |")
     return lines

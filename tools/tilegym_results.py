@@ -4,7 +4,9 @@ tilegym` wrote to $OUT (tilegym_checks.json, tilegym_bench.json):
     .venv/bin/python tools/tilegym_results.py OUT_DIR >> bench/RESULTS.md
 
 Correctness of every case on both sides, three device times (CUPTI) per entry and case,
-parity (TileGym / Rust) per operator, and the share of the copy or bf16 ceiling.
+parity (TileGym / Rust) per operator, and the share of the copy or bf16 ceiling. Where the run
+had TileGym's own cutile-rs ports (the fourth side, workbench/check/tilegym_rs.py), their
+check, their time and their time over our Rust port's; runs before it render as they did.
 """
 from __future__ import annotations
 
@@ -17,22 +19,35 @@ def _f(value, digits: int = 1) -> str:
     return f"{value:.{digits}f}" if isinstance(value, (int, float)) else "-"
 
 
+OTHER_RUST = "tilegym_rs"          # TileGym's own cutile-rs port (workbench/check/tilegym_rs.py)
+
+
+def _check_cell(side: str, outcome: dict | None) -> str:
+    if outcome is None:
+        return "no port" if side == "rust" else "-"
+    if outcome.get("skipped"):
+        return f"skipped: {outcome.get('reason', '')[:80]}"
+    if outcome.get("ok"):
+        return f"ok ({(outcome.get('rel_error') or 0.0):.1e})"
+    return f"FAIL: {outcome.get('reason', '')[:80]}"
+
+
+def _has_other_rust(checks: dict) -> bool:
+    return any(OTHER_RUST in r.get("sides", {}) for response in checks.values()
+               for r in response.get("results", []))
+
+
 def checks_table(checks: dict) -> list[str]:
-    lines = ["| entry | case | Rust port | TileGym kernel |", "| --- | --- | --- | --- |"]
+    sides = ("rust", "tilegym") + ((OTHER_RUST,) if _has_other_rust(checks) else ())
+    header = ["entry", "case", "Rust port", "TileGym kernel", "TileGym cutile-rs"][:2 + len(sides)]
+    lines = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
     for family, response in checks.items():
         for result in response.get("results", []):
-            cells = []
-            for side in ("rust", "tilegym"):
-                outcome = result["sides"].get(side)
-                if outcome is None:
-                    cells.append("no port" if side == "rust" else "-")
-                elif outcome.get("ok"):
-                    cells.append(f"ok ({(outcome.get('rel_error') or 0.0):.1e})")
-                else:
-                    cells.append(f"FAIL: {outcome.get('reason', '')[:80]}")
-            lines.append(f"| {result['entry']} | {result['label']} | {cells[0]} | {cells[1]} |")
+            cells = [_check_cell(side, result["sides"].get(side)) for side in sides]
+            lines.append(f"| {result['entry']} | {result['label']} | " + " | ".join(cells) + " |")
         if response.get("status") not in ("ok", "fail"):
-            lines.append(f"| {family} | | {response.get('status')}: {response.get('reason', '')[:100]} | |")
+            lines.append(f"| {family} | | {response.get('status')}: "
+                         f"{response.get('reason', '')[:100]} |" + " |" * (len(sides) - 1))
     return lines
 
 
@@ -58,6 +73,27 @@ def bench_table(report: dict) -> list[str]:
         lines.append(f"- parity geomean {op}: {_f(value, 3)}")
     if report.get("parity_overall"):
         lines.append(f"- parity geomean overall: {_f(report['parity_overall'], 3)}")
+    return lines + other_rust_table(report)
+
+
+def other_rust_table(report: dict) -> list[str]:
+    """TileGym's cutile-rs ports beside ours (rows that had the fourth side; none: nothing)."""
+    rows = [r for r in report.get("rows", []) if OTHER_RUST in r and "error" not in r]
+    if not rows:
+        return []
+    lines = ["", "TileGym's own cutile-rs ports (cutile 0.2.0), the other Rust port a user could "
+             "choose, in the same run; their time over ours (above 1: ours is faster):", "",
+             "| entry | case | our Rust us | TileGym cutile-rs us | theirs / ours | note |",
+             "| --- | --- | --- | --- | --- | --- |"]
+    for row in rows:
+        side = row.get(OTHER_RUST) or {}
+        note = side.get("reason", "")[:100] if not side.get("ok") else "; ".join(side.get("notes", []))
+        lines.append(f"| {row['entry']} | {row['case']} | {_f(row['rust_us'])} | "
+                     f"{_f(row.get('tilegym_rs_us'))} | {_f(row.get('tilegym_rs_parity'), 3)} | "
+                     f"{note} |")
+    lines.append("")
+    for op, value in report.get("tilegym_rs_parity_geomean", {}).items():
+        lines.append(f"- TileGym cutile-rs over ours, geomean {op}: {_f(value, 3)}")
     return lines
 
 

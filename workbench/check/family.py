@@ -1,10 +1,11 @@
 """The worker's side of a TileGym family: every entry launched the way its launch rule says,
 on three sides: the Rust port (C ABI), TileGym's own cuTile Python kernel (ct.launch with the
-launcher's grid, constants and hints) and the PyTorch operation it stands for.
+launcher's grid, constants and hints) and the PyTorch operation it stands for; and, where
+TileGym ships one and it is asked for, a fourth: TileGym's own cutile-rs port (tilegym_rs.py).
 
 Request (worker.py passes it here when it names a "family"):
   {"family": NAME, "entries": [entry, ...], "cases": [i, ...], "mode": "check" | "bench",
-   "sides": ["rust", "tilegym", "torch"], "rust_libraries": {entry: PATH}, "seed": N,
+   "sides": ["rust", "tilegym", "torch", "tilegym_rs"], "rust_libraries": {entry: PATH}, "seed": N,
    "bench": {"warmup": N, "batches": N, "per_batch": N}, "progress": PATH (optional)}
 Response: {"status", "reason", "device", "results": [one per case and entry], "ceilings"}
 A result: {"case", "entry", "label", "launch": {grid, hints, consts}, "sides": {side: {...}}}
@@ -19,6 +20,7 @@ import time
 
 from .gpu import (L2_FLUSH_BYTES, MAX_ROTATION, TORCH_DTYPES, DeviceFault, _is_device_fault,
                   _quantile, _time_batches, cupti_per_call, measure_ceilings, run_side)
+from .tilegym_rs import SIDE as TILEGYM_RS, family_launcher, skipped
 
 RUST, TILEGYM, TORCH = "rust", "tilegym", "torch"
 
@@ -168,6 +170,8 @@ def _entry_launchers(op, request: dict, sides: list[str], torch) -> dict:
         rust = rust_launcher(op, request["rust_libraries"][op.name], torch)
         launchers[RUST] = lambda values, launch, stream: rust(values, launch.consts, stream,
                                                               launch.grid, launch.hints)
+    if TILEGYM_RS in sides:      # a launcher, or why the side does not run (a string)
+        launchers[TILEGYM_RS] = family_launcher(op.family, op.kernel_name)
     launchers["params"] = kernel.params
     return launchers
 
@@ -215,7 +219,6 @@ def _reference(rules):
 # -- correctness ---------------------------------------------------------------------------------
 
 def _check(rules, op, index, launch, launchers, torch, starting=lambda side: None) -> dict:
-    from .compare import compare
     problem = rules.problem(index)
     pristine = make_tensors(rules, problem, torch)
     reference = _reference(rules)
@@ -231,20 +234,48 @@ def _check(rules, op, index, launch, launchers, torch, starting=lambda side: Non
         values = bind_args(launch, tensors, launchers["params"], torch)
         starting(side)                  # a hang in one side's launch shows which one
         failed = run_side(side, lambda: launchers[side](values, launch, stream), torch)
-        if failed:
-            sides[side] = failed
-            continue
-        per_output = {n: compare(flat(tensors[n], torch).cpu().numpy(),
-                                 flat(expected[n], torch).cpu().numpy(), tolerance).to_json()
-                      for n in outputs}
-        sides[side] = {"ok": all(c["ok"] for c in per_output.values()),
-                       "rel_error": max((c["rel_error"] or 0.0) for c in per_output.values())
-                       if all(c["rel_error"] is not None for c in per_output.values()) else None,
-                       "outputs": per_output,
-                       "reason": "; ".join(f"{n}: {c['reason']}" for n, c in per_output.items()
-                                           if not c["ok"])}
+        sides[side] = failed or _compared(tensors, expected, outputs, tolerance, torch)
+    if TILEGYM_RS in launchers:
+        sides[TILEGYM_RS] = _check_tilegym_rs(
+            launchers[TILEGYM_RS], pristine, launch, stream, torch, starting,
+            lambda tensors: _compared(tensors, expected, outputs, tolerance, torch))
     return {"case": index, "entry": op.name, "label": _label(rules, index),
             "launch": _launch_json(launch), "sides": sides}
+
+
+def _compared(tensors: dict, expected: dict, outputs: list[str], tolerance: float, torch) -> dict:
+    """A side's outputs against the float64 reference: ok, the worst relative error, each
+    output's comparison and the reasons of those that failed."""
+    from .compare import compare
+    per_output = {n: compare(flat(tensors[n], torch).cpu().numpy(),
+                             flat(expected[n], torch).cpu().numpy(), tolerance).to_json()
+                  for n in outputs}
+    return {"ok": all(c["ok"] for c in per_output.values()),
+            "rel_error": max((c["rel_error"] or 0.0) for c in per_output.values())
+            if all(c["rel_error"] is not None for c in per_output.values()) else None,
+            "outputs": per_output,
+            "reason": "; ".join(f"{n}: {c['reason']}" for n, c in per_output.items()
+                                if not c["ok"])}
+
+
+def _tilegym_rs_ready(launcher, tensors: dict, launch) -> tuple[dict | None, list[str]]:
+    """(the side's skipped result, or None when it runs this launch; what it ignores)."""
+    if isinstance(launcher, str):
+        return skipped(launcher), []
+    refusal = launcher.refusal(tensors, launch)
+    return (skipped(refusal), []) if refusal else (None, launcher.plan(tensors, launch)[2])
+
+
+def _check_tilegym_rs(launcher, pristine, launch, stream, torch, starting, compared) -> dict:
+    """TileGym's cutile-rs port on the case's tensors (its own views of them), checked as the
+    other sides are; a launch it cannot run is skipped with the reason."""
+    refused, notes = _tilegym_rs_ready(launcher, pristine, launch)
+    if refused:
+        return refused
+    tensors = {n: clone(t) for n, t in pristine.items()}
+    starting(TILEGYM_RS)
+    failed = run_side(TILEGYM_RS, lambda: launcher(tensors, launch, stream), torch)
+    return failed or {**compared(tensors), **({"notes": notes} if notes else {})}
 
 
 def _launch_json(launch) -> dict:
@@ -274,6 +305,12 @@ def _bench(rules, op, index, launch, launchers, settings: dict, torch) -> dict:
         if side in launchers:
             sides[side] = _time_side(lambda i: launchers[side](bound[i % len(bound)], chosen,
                                                                stream), settings, torch)
+    if TILEGYM_RS in launchers:
+        launcher = launchers[TILEGYM_RS]
+        refused, notes = _tilegym_rs_ready(launcher, sets[0], chosen)
+        sides[TILEGYM_RS] = refused or {
+            **_time_side(lambda i: launcher(sets[i % len(sets)], chosen, stream), settings, torch),
+            **({"notes": notes} if notes else {})}
     torch_op = getattr(reference, "torch_op", None)
     if torch_op is not None:
         options = case_options(torch_op, problem)

@@ -64,6 +64,9 @@ def side_cells(result: dict) -> list[str]:
     cells = []
     for side, outcome in result["sides"].items():
         err = outcome.get("rel_error")
+        if outcome.get("skipped"):
+            cells.append(f"{side} skipped [{outcome.get('reason', '')}]")
+            continue
         cells.append(f"{side} {'ok' if outcome.get('ok') else 'FAIL'}"
                      + (f" rel.err {err:.2e}" if err is not None else "")
                      + ("" if outcome.get("ok") else f" [{outcome.get('reason', '')}]"))
