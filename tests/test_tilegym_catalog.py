@@ -39,6 +39,24 @@ def test_families_name_their_tilegym_module_and_every_non_experimental_kernel():
                    for op in family.entries)
 
 
+DRAFTED = [op for op in ENTRIES if op.provenance == "drafted" and has_port(op)]
+
+
+@pytest.mark.parametrize("op", DRAFTED, ids=[op.name for op in DRAFTED])
+def test_a_port_recorded_as_drafted_is_what_the_drafter_writes_today(op):
+    """`drafted` claims the port is the drafter's output unchanged: a drafter fixed since (a
+    host that now takes the caller's grid) must not leave an old draft standing in for it."""
+    from workbench.port.analyze import analyze
+    from workbench.port.rules.draft import draft
+    source = op.kernel_file.read_text()
+    spec = analyze(source, str(op.kernel_file), op.kernel_name, list(op.cases))
+    files = draft(spec, source, op.name).files
+    for name in ("src/kernel.rs", "src/lib.rs", "port.toml", "Cargo.toml"):
+        assert (op.port_folder / name).read_text() == files[name], \
+            f"{op.name}: {name} differs from today's draft; redraft it (workbench port " \
+            f"{op.name} --into-catalog) or record it as hand-finished"
+
+
 @pytest.mark.parametrize("op", ENTRIES, ids=[op.name for op in ENTRIES])
 def test_every_case_matches_its_kernel_parameters(op):
     kernel = load_operator_kernel(op)

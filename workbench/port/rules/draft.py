@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from ...catalog import display_path
 from ..analyze import KernelSpec
 from ..drafters import Diagnostic, Draft
 from .branches import const_branch_names, entry_combinations, entry_name
@@ -171,7 +172,7 @@ def draft(spec: KernelSpec, source: str, op_name: str) -> Draft:
     translators = [t for _, t, _ in entries]
     launch = takes_launch(translators)
     ident = symbol_stem(op_name)       # a catalog entry's dots are no Rust identifier
-    where = f"{spec.filename.rpartition('site-packages/')[2]}:{spec.kernel_name}"
+    where = f"{display_path(spec.filename)}:{spec.kernel_name}"
     files = {"Cargo.toml": render_cargo(ident, where),
              "port.toml": render_port_toml(spec, ident, types, split, launch,
                                            partition_names(spec, translators),

@@ -2,6 +2,7 @@
 the helper fns the entries need (tensor strides for gather/scatter)."""
 from __future__ import annotations
 
+from ...catalog import display_path
 from ..analyze import ARRAY, SCALAR, KernelSpec
 from .branches import entry_key
 from .core import Translator
@@ -82,7 +83,7 @@ def entry_attribute(unchecked: bool, hints: dict[str, int],
 
 def render_kernel(entries: list[tuple[str, Translator]], spec: KernelSpec, op_name: str) -> str:
     lines = [
-        f"//! Drafted by workbench/port/rules from {spec.filename} ({spec.kernel_name}); "
+        f"//! Drafted by workbench/port/rules from {display_path(spec.filename)} ({spec.kernel_name}); "
         "review before use.",
         "#![allow(unused_unsafe, unused_variables, unused_mut)]",
         "#[cutile::module]",

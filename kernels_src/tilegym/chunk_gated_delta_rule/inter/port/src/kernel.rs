@@ -1,4 +1,4 @@
-//! Drafted by workbench/port/rules from /work/wt/catalog3/.venv/lib/python3.11/site-packages/tilegym/ops/cutile/chunk_gated_delta_rule.py (_chunk_inter_recurrence_kernel); review before use.
+//! Drafted by workbench/port/rules from tilegym/ops/cutile/chunk_gated_delta_rule.py (_chunk_inter_recurrence_kernel); review before use.
 #![allow(unused_unsafe, unused_variables, unused_mut)]
 #[cutile::module]
 pub mod tilegym_chunk_gated_delta_rule_inter_port {

@@ -12,9 +12,9 @@ use wb_ffi::{Call, DTYPE_BF16, DTYPE_F16, DTYPE_F32, Error, set_error};
 pub use kernel::tilegym_chunk_gated_delta_rule_inter_port;
 
 wb_ffi::port! {
-    /// _chunk_inter_recurrence_kernel(Q_ch, K_ch, V_corr, K_cumdecay, G_cum_in, Output, InitState, FinalState, num_chunks, K_dim, V_dim, NUM_HEADS, HAS_INITIAL_STATE, OUTPUT_FINAL_STATE, CHUNK_SIZE, BLOCK_K, BLOCK_V): tensors [Q_ch, K_ch, V_corr, K_cumdecay, G_cum_in, Output, InitState, FinalState], scalars [num_chunks, K_dim, V_dim], constants [NUM_HEADS, HAS_INITIAL_STATE, OUTPUT_FINAL_STATE, CHUNK_SIZE, BLOCK_K, BLOCK_V].
+    /// _chunk_inter_recurrence_kernel(Q_ch, K_ch, V_corr, K_cumdecay, G_cum_in, Output, InitState, FinalState, num_chunks, K_dim, V_dim, NUM_HEADS, HAS_INITIAL_STATE, OUTPUT_FINAL_STATE, CHUNK_SIZE, BLOCK_K, BLOCK_V): tensors [Q_ch, K_ch, V_corr, K_cumdecay, G_cum_in, Output, InitState, FinalState], scalars [num_chunks, K_dim, V_dim], constants [NUM_HEADS, HAS_INITIAL_STATE, OUTPUT_FINAL_STATE, CHUNK_SIZE, BLOCK_K, BLOCK_V], then the launch (grid x, y, z, occupancy, num_ctas, num_worker_warps).
     wb_tilegym_chunk_gated_delta_rule_inter, wb_tilegym_chunk_gated_delta_rule_inter_emit, wb_tilegym_chunk_gated_delta_rule_inter_build_id, tilegym_chunk_gated_delta_rule_inter_port;
-    op "tilegym.chunk_gated_delta_rule.inter", tensors 8, scalars 3, consts 6;
+    op "tilegym.chunk_gated_delta_rule.inter", tensors 8, scalars 3, consts 12;
     |call| {
         call.rank(0, 5)?;
         call.rank(1, 5)?;
@@ -64,10 +64,13 @@ fn launch__chunk_inter_recurrence_kernel_num_heads_8_has_initial_state_true_outp
     let K_dim = call.scalars[1] as i32;
     let V_dim = call.scalars[2] as i32;
     let generics = vec![E::DTYPE.as_str().to_string(), num_heads.to_string(), chunk_size.to_string(), block_k.to_string(), block_v.to_string()];
-    // no output partition: cutile's launch takes its grid from one; set it by hand
+    // the caller's grid and hints (port.toml launch = true): cutile checks them against every partitioned output
+    let caller = call.launch_at(6)?;
     unsafe {
         tilegym_chunk_gated_delta_rule_inter_port::_chunk_inter_recurrence_kernel_num_heads_8_has_initial_state_true_output_final_state_true(Q_ch, K_ch, V_corr, K_cumdecay, G_cum_in, Output, InitState, FinalState, num_chunks, K_dim, V_dim)
             .generics(generics)
+            .grid(caller.grid)
+            .compile_options(caller.options)
             .async_on(&call.stream)
     }
     .map(|_| ())
@@ -87,10 +90,13 @@ fn launch__chunk_inter_recurrence_kernel_num_heads_4_has_initial_state_false_out
     let K_dim = call.scalars[1] as i32;
     let V_dim = call.scalars[2] as i32;
     let generics = vec![E::DTYPE.as_str().to_string(), num_heads.to_string(), chunk_size.to_string(), block_k.to_string(), block_v.to_string()];
-    // no output partition: cutile's launch takes its grid from one; set it by hand
+    // the caller's grid and hints (port.toml launch = true): cutile checks them against every partitioned output
+    let caller = call.launch_at(6)?;
     unsafe {
         tilegym_chunk_gated_delta_rule_inter_port::_chunk_inter_recurrence_kernel_num_heads_4_has_initial_state_false_output_final_state_false(Q_ch, K_ch, V_corr, K_cumdecay, G_cum_in, Output, InitState, FinalState, num_chunks, K_dim, V_dim)
             .generics(generics)
+            .grid(caller.grid)
+            .compile_options(caller.options)
             .async_on(&call.stream)
     }
     .map(|_| ())
@@ -110,10 +116,13 @@ fn launch__chunk_inter_recurrence_kernel_num_heads_4_has_initial_state_true_outp
     let K_dim = call.scalars[1] as i32;
     let V_dim = call.scalars[2] as i32;
     let generics = vec![E::DTYPE.as_str().to_string(), num_heads.to_string(), chunk_size.to_string(), block_k.to_string(), block_v.to_string()];
-    // no output partition: cutile's launch takes its grid from one; set it by hand
+    // the caller's grid and hints (port.toml launch = true): cutile checks them against every partitioned output
+    let caller = call.launch_at(6)?;
     unsafe {
         tilegym_chunk_gated_delta_rule_inter_port::_chunk_inter_recurrence_kernel_num_heads_4_has_initial_state_true_output_final_state_true(Q_ch, K_ch, V_corr, K_cumdecay, G_cum_in, Output, InitState, FinalState, num_chunks, K_dim, V_dim)
             .generics(generics)
+            .grid(caller.grid)
+            .compile_options(caller.options)
             .async_on(&call.stream)
     }
     .map(|_| ())
@@ -133,10 +142,13 @@ fn launch__chunk_inter_recurrence_kernel_num_heads_16_has_initial_state_true_out
     let K_dim = call.scalars[1] as i32;
     let V_dim = call.scalars[2] as i32;
     let generics = vec![E::DTYPE.as_str().to_string(), num_heads.to_string(), chunk_size.to_string(), block_k.to_string(), block_v.to_string()];
-    // no output partition: cutile's launch takes its grid from one; set it by hand
+    // the caller's grid and hints (port.toml launch = true): cutile checks them against every partitioned output
+    let caller = call.launch_at(6)?;
     unsafe {
         tilegym_chunk_gated_delta_rule_inter_port::_chunk_inter_recurrence_kernel_num_heads_16_has_initial_state_true_output_final_state_true(Q_ch, K_ch, V_corr, K_cumdecay, G_cum_in, Output, InitState, FinalState, num_chunks, K_dim, V_dim)
             .generics(generics)
+            .grid(caller.grid)
+            .compile_options(caller.options)
             .async_on(&call.stream)
     }
     .map(|_| ())

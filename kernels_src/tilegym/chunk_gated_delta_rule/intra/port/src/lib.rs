@@ -12,9 +12,9 @@ use wb_ffi::{Call, DTYPE_BF16, DTYPE_F16, DTYPE_F32, Error, set_error};
 pub use kernel::tilegym_chunk_gated_delta_rule_intra_port;
 
 wb_ffi::port! {
-    /// _intra_chunk_prepare_kernel(Q, K, V, Beta, G, Q_out, K_out, V_corr, K_cumdecay, G_cum_out, seq_len, K_dim, V_dim, scale, NUM_HEADS, USE_QK_L2NORM, CHUNK_SIZE, BLOCK_K, SOLVE_STEPS, INTER_BF16): tensors [Q, K, V, Beta, G, Q_out, K_out, V_corr, K_cumdecay, G_cum_out], scalars [seq_len, K_dim, V_dim, scale], constants [NUM_HEADS, USE_QK_L2NORM, CHUNK_SIZE, BLOCK_K, SOLVE_STEPS, INTER_BF16].
+    /// _intra_chunk_prepare_kernel(Q, K, V, Beta, G, Q_out, K_out, V_corr, K_cumdecay, G_cum_out, seq_len, K_dim, V_dim, scale, NUM_HEADS, USE_QK_L2NORM, CHUNK_SIZE, BLOCK_K, SOLVE_STEPS, INTER_BF16): tensors [Q, K, V, Beta, G, Q_out, K_out, V_corr, K_cumdecay, G_cum_out], scalars [seq_len, K_dim, V_dim, scale], constants [NUM_HEADS, USE_QK_L2NORM, CHUNK_SIZE, BLOCK_K, SOLVE_STEPS, INTER_BF16], then the launch (grid x, y, z, occupancy, num_ctas, num_worker_warps).
     wb_tilegym_chunk_gated_delta_rule_intra, wb_tilegym_chunk_gated_delta_rule_intra_emit, wb_tilegym_chunk_gated_delta_rule_intra_build_id, tilegym_chunk_gated_delta_rule_intra_port;
-    op "tilegym.chunk_gated_delta_rule.intra", tensors 10, scalars 4, consts 6;
+    op "tilegym.chunk_gated_delta_rule.intra", tensors 10, scalars 4, consts 12;
     |call| {
         call.rank(0, 4)?;
         call.rank(1, 4)?;
@@ -66,10 +66,13 @@ fn launch__intra_chunk_prepare_kernel_bf16_bf16_num_heads_8_use_qk_l2norm_false_
     let V_dim = call.scalars[2] as i32;
     let scale = call.scalars[3] as f32;
     let generics = vec![num_heads.to_string(), chunk_size.to_string(), block_k.to_string(), solve_steps.to_string()];
-    // no output partition: cutile's launch takes its grid from one; set it by hand
+    // the caller's grid and hints (port.toml launch = true): cutile checks them against every partitioned output
+    let caller = call.launch_at(6)?;
     unsafe {
         tilegym_chunk_gated_delta_rule_intra_port::_intra_chunk_prepare_kernel_bf16_bf16_num_heads_8_use_qk_l2norm_false_inter_bf16_true(Q, K, V, Beta, G, Q_out, K_out, V_corr, K_cumdecay, G_cum_out, seq_len, K_dim, V_dim, scale)
             .generics(generics)
+            .grid(caller.grid)
+            .compile_options(caller.options)
             .async_on(&call.stream)
     }
     .map(|_| ())
@@ -92,10 +95,13 @@ fn launch__intra_chunk_prepare_kernel_f32_f32_num_heads_4_use_qk_l2norm_true_int
     let V_dim = call.scalars[2] as i32;
     let scale = call.scalars[3] as f32;
     let generics = vec![num_heads.to_string(), chunk_size.to_string(), block_k.to_string(), solve_steps.to_string()];
-    // no output partition: cutile's launch takes its grid from one; set it by hand
+    // the caller's grid and hints (port.toml launch = true): cutile checks them against every partitioned output
+    let caller = call.launch_at(6)?;
     unsafe {
         tilegym_chunk_gated_delta_rule_intra_port::_intra_chunk_prepare_kernel_f32_f32_num_heads_4_use_qk_l2norm_true_inter_bf16_false(Q, K, V, Beta, G, Q_out, K_out, V_corr, K_cumdecay, G_cum_out, seq_len, K_dim, V_dim, scale)
             .generics(generics)
+            .grid(caller.grid)
+            .compile_options(caller.options)
             .async_on(&call.stream)
     }
     .map(|_| ())
@@ -118,10 +124,13 @@ fn launch__intra_chunk_prepare_kernel_f16_bf16_num_heads_4_use_qk_l2norm_true_in
     let V_dim = call.scalars[2] as i32;
     let scale = call.scalars[3] as f32;
     let generics = vec![num_heads.to_string(), chunk_size.to_string(), block_k.to_string(), solve_steps.to_string()];
-    // no output partition: cutile's launch takes its grid from one; set it by hand
+    // the caller's grid and hints (port.toml launch = true): cutile checks them against every partitioned output
+    let caller = call.launch_at(6)?;
     unsafe {
         tilegym_chunk_gated_delta_rule_intra_port::_intra_chunk_prepare_kernel_f16_bf16_num_heads_4_use_qk_l2norm_true_inter_bf16_true(Q, K, V, Beta, G, Q_out, K_out, V_corr, K_cumdecay, G_cum_out, seq_len, K_dim, V_dim, scale)
             .generics(generics)
+            .grid(caller.grid)
+            .compile_options(caller.options)
             .async_on(&call.stream)
     }
     .map(|_| ())
@@ -144,10 +153,13 @@ fn launch__intra_chunk_prepare_kernel_bf16_bf16_num_heads_16_use_qk_l2norm_true_
     let V_dim = call.scalars[2] as i32;
     let scale = call.scalars[3] as f32;
     let generics = vec![num_heads.to_string(), chunk_size.to_string(), block_k.to_string(), solve_steps.to_string()];
-    // no output partition: cutile's launch takes its grid from one; set it by hand
+    // the caller's grid and hints (port.toml launch = true): cutile checks them against every partitioned output
+    let caller = call.launch_at(6)?;
     unsafe {
         tilegym_chunk_gated_delta_rule_intra_port::_intra_chunk_prepare_kernel_bf16_bf16_num_heads_16_use_qk_l2norm_true_inter_bf16_true(Q, K, V, Beta, G, Q_out, K_out, V_corr, K_cumdecay, G_cum_out, seq_len, K_dim, V_dim, scale)
             .generics(generics)
+            .grid(caller.grid)
+            .compile_options(caller.options)
             .async_on(&call.stream)
     }
     .map(|_| ())
