@@ -44,3 +44,34 @@ def test_the_status_table_takes_each_operator_from_the_newest_run_and_names_it(t
     assert "| 0/2, 2/2 | 0.980 | 2.00x | - | newer/tilegym |" in swiglu
     [chunked] = [line for line in lines if line.startswith("| tilegym.chunk_gated_delta_rule |")]
     assert "| not run | - | - | - | - |" in chunked
+
+
+def _line(kind, family, case, entry, ok=True, **extra):
+    sides = {"rust": {"ok": ok, "cupti_us": 2.0}, "tilegym": {"ok": True, "cupti_us": 2.2},
+             "torch": {"ok": True, "cupti_us": 4.0}}
+    return json.dumps({"kind": kind, "family": family, "seconds": 1.0, "case": case,
+                       "entry": entry, "label": f"case {case}", "sides": sides,
+                       "launch": {"grid": [1, 1, 1], "hints": {}, "consts": {}},
+                       "bytes": 1 << 20, "flops": None, "rotation": 1, "tuned": [], **extra})
+
+
+def test_results_lost_with_their_files_are_rebuilt_from_the_progress_lines(tmp_path):
+    """A call brings back 8 files: a family whose result files stayed behind is rebuilt from
+    its progress lines, one cut short says how far it got, one already answered is left out."""
+    module = tool("progress_results")
+    lines = [_line("start", "tilegym.swiglu", 0, "tilegym.swiglu.forward")]
+    for case in range(4):
+        lines += [_line(kind, "tilegym.swiglu", case, "tilegym.swiglu.forward", ok=case != 2)
+                  for kind in ("check", "bench")]
+    lines += [_line("check", "tilegym.dropout", 0, "tilegym.dropout.forward"),
+              _line("check", "tilegym.rope", 0, "tilegym.rope.forward")]
+    (tmp_path / "progress.jsonl").write_text("\n".join(lines) + "\n")
+    (tmp_path / "tilegym_checks.json").write_text(json.dumps({"tilegym.rope": {"status": "ok"}}))
+    checks, report = module.rebuild(tmp_path, {"copy_gbps": 4000.0})
+    assert set(checks) == {"tilegym.swiglu", "tilegym.dropout"}
+    assert checks["tilegym.swiglu"]["status"] == "fail"          # case 2's Rust side failed
+    assert [r["case"] for r in checks["tilegym.swiglu"]["results"]] == [0, 1, 2, 3]
+    assert checks["tilegym.dropout"]["status"] == "partial"
+    assert checks["tilegym.dropout"]["reason"].startswith("1 of 5 cases")
+    assert [r["op"] for r in report["rows"]] == ["tilegym.swiglu"] * 4
+    assert abs(report["parity_geomean"]["tilegym.swiglu"] - 1.1) < 1e-9

@@ -250,7 +250,8 @@ def tilegym() -> None:
     checks, rows, ceilings, device, status = {}, [], {}, {}, "ok"
     for name in names:
         start = time.time()
-        progress = (OUT / f"progress-{name}.jsonl").resolve()    # a line per finished case
+        # one file for every family, a line per step of a case: a call brings back 8 files
+        progress = (OUT / "progress.jsonl").resolve()
         response, family_rows = check_and_bench(name, str(progress), timeout_s)
         checks[name] = response.to_json()
         checks[name].pop("benches", None)

@@ -74,7 +74,8 @@ def _progress(request: dict, kind: str, result: dict, started: float) -> None:
     kills the worker too) still shows each case it finished and where it was stuck."""
     path = request.get("progress")
     if path:
-        line = {"kind": kind, "seconds": round(time.time() - started, 1), **result}
+        line = {"kind": kind, "family": request.get("family"),
+                "seconds": round(time.time() - started, 1), **result}
         with open(path, "a") as f:
             f.write(json.dumps(line, default=str) + "\n")
 
