@@ -37,6 +37,12 @@ export WORKBENCH_EXTRA_CATALOG=$PWD/kernels_src/fixtures/catalog.toml
 # Both sides' compiled kernels outlive a call (an ignored folder stays on a warm machine):
 # cuTile Python's disk cache and the bundle's cutile one (workbench/rust/library.py)
 export CUDA_TILE_CACHE_DIR=$PWD/.gpu-cache/cutile-python WORKBENCH_JIT_CACHE=$PWD/.gpu-cache/cutile-rs
+# ... and sessions, when carried: a fresh machine seeds .gpu-cache from a carried
+# kernels_src/.build/gpu-cache.tar.xz, which SAVE_GPU_CACHE=1 writes to $OUT at the end (each
+# cache keys a kernel by its bytecode or source, generics, compiler and GPU, so a changed port
+# compiles again; on the H200 one bmm specialization took tileiras 63 s a side)
+cache_seed=kernels_src/.build/gpu-cache.tar.xz
+[ -f "$cache_seed" ] && [ ! -d .gpu-cache ] && tar -xJf "$cache_seed"
 export CUDA_TILE_DUMP_BYTECODE=${TMPDIR:-/tmp}/cutile-dump
 mkdir -p "$CUDA_TILE_DUMP_BYTECODE"
 export PYTHONPATH=$PWD:$tilegym_src${PYTHONPATH:+:$PYTHONPATH}
@@ -73,4 +79,10 @@ if [ "${1:-}" = triton ]; then
   for lib in .triton-gpu/*.so.xz; do [ -e "$lib" ] && xz -dkf "$lib"; done   # pack --xz
   exec python3 tools/gpu_triton.py run
 fi
-exec python3 tools/gpu_session.py "$@"
+status=0
+python3 tools/gpu_session.py "$@" || status=$?
+if [ "${SAVE_GPU_CACHE:-}" = 1 ] && [ -d .gpu-cache ]; then
+  tar -cJf "$OUT/gpu-cache.tar.xz" .gpu-cache
+  echo "kernel caches for the next session: $(du -h "$OUT/gpu-cache.tar.xz" | cut -f1) (16 MiB at most come back)"
+fi
+exit $status
