@@ -1,5 +1,5 @@
 """Which integer values of a Tile IR entry are multiples of a power of two by the entry's own
-arithmetic: constants, sums, differences and products, through reshapes, broadcasts, signed
+arithmetic: constants, sums, differences and products, through reshapes, broadcasts, integer
 extensions and a `for` loop's induction (the value it starts from and the value each
 iteration carries on). An `assume` passes its operand's divisor through: a promise is what
 is being proved, never part of the proof.
@@ -15,6 +15,7 @@ import re
 from ..ir.model import Group, Operation, Token, walk_tokens
 
 _PASS_THROUGH = {"reshape", "broadcast", "exti", "assume"}
+_MAX_ROUNDS = 64        # an induction narrows a power of two at each round, or stops
 
 
 def multiple_of(divisors: dict[str, int], value: str, divisor: int) -> bool:
@@ -24,7 +25,8 @@ def multiple_of(divisors: dict[str, int], value: str, divisor: int) -> bool:
 
 def proved_divisors(entries) -> dict[str, int]:
     """value name -> the power of two it is a multiple of (0: it is zero); values with no
-    divisor known beyond 1 are left out."""
+    divisor known beyond 1 are left out. Values are visited in definition order, so each
+    one's operands are known before it (a chain of any length stays shallow)."""
     defs: dict[str, Operation] = {}
     for entry in entries:
         for op in entry.walk():
@@ -32,8 +34,11 @@ def proved_divisors(entries) -> dict[str, int]:
                 defs[name] = op
     prover = _Prover(defs)
     out = {}
-    for name in list(defs):
-        d = prover.divisor(name)
+    for name in defs:
+        try:
+            d = prover.divisor(name)
+        except RecursionError:          # a loop body too deep to follow: nothing proved
+            continue
         if d != 1:
             out[name] = d
     out.update({k: v for k, v in prover.carried.items() if v != 1})
@@ -47,21 +52,26 @@ def _pow2(n: int) -> int:
 class _Prover:
     def __init__(self, defs: dict[str, Operation]):
         self.defs = defs
+        self.memo: dict[str, int] = {}          # divisors that hold
         self.carried: dict[str, int] = {}       # loop-carried block args, once proved
-        self.assumed: dict[str, int] = {}       # block args during their loop's induction
-        self.memo: dict[str, int] = {}
+        self.inductions: dict[int, dict[int, int]] = {}   # loop op -> its results' divisors
+        # the inductions under way, innermost last: (what they assume of their carried
+        # values, what was derived from that), dropped when the induction moves on
+        self.guesses: list[tuple[dict[str, int], dict[str, int]]] = []
 
     def divisor(self, value: str) -> int:
-        if value in self.assumed:
-            return self.assumed[value]
+        for assumed, derived in reversed(self.guesses):
+            if value in assumed:
+                return assumed[value]
+            if value in derived:
+                return derived[value]
         if value in self.carried:
             return self.carried[value]
         if value in self.memo:
             return self.memo[value]
-        op = self.defs.get(value.split("#")[0] if value not in self.defs else value)
+        op = self.defs.get(value)
         result = 1 if op is None else self._of(op, value)
-        if not self.assumed:                   # an induction's guesses are not memoized
-            self.memo[value] = result
+        (self.guesses[-1][1] if self.guesses else self.memo)[value] = result
         return result
 
     def _of(self, op: Operation, value: str) -> int:
@@ -82,25 +92,29 @@ class _Prover:
     def _induction(self, loop: Operation) -> dict[int, int]:
         """Each carried value's divisor: start from what it is initialised with, and narrow
         it to what each iteration carries on (assuming it), until that holds."""
+        if id(loop) in self.inductions:
+            return self.inductions[id(loop)]
         args, inits = _iter_values(loop)
         yields = _continued(loop)
         if len(yields) != len(args):
             return {}
-        nested = bool(self.assumed)            # inside an outer loop's induction: a guess too
         guess = {a: self.divisor(v) for a, v in zip(args, inits)}
-        for _ in range(8):
-            self.assumed.update(guess)
-            carried = {a: math.gcd(guess[a], self.divisor(y)) for a, y in zip(args, yields)}
-            for a in args:
-                self.assumed.pop(a, None)
+        for _ in range(_MAX_ROUNDS):
+            self.guesses.append((guess, {}))
+            try:
+                carried = {a: math.gcd(guess[a], self.divisor(y)) for a, y in zip(args, yields)}
+            finally:
+                self.guesses.pop()
             if carried == guess:
                 break
             guess = carried
         else:
             guess = {a: 1 for a in args}
-        if not nested:
+        result = {i: guess[a] for i, a in enumerate(args)}
+        if not self.guesses:                   # not inside another loop's guess: it holds
             self.carried.update(guess)
-        return {i: guess[a] for i, a in enumerate(args)}
+            self.inductions[id(loop)] = result
+        return result
 
 
 def _constant(op: Operation) -> int:
