@@ -168,10 +168,13 @@ def subjects(entries: list[Entry], facts: dict) -> tuple[dict[str, Subject], lis
     return roles, views
 
 
+_ONE_POINTER = re.compile(r"tile<(1x)*ptr<")      # a source type of a single address
+
+
 def zero_offset_aliases(entries: list[Entry], facts: dict) -> dict[str, str]:
     """pointer -> the root it equals: `offset %p, %z` with %z zero (a gather or scatter at
     index 0 of every axis points at the array's base: `0 * stride0 + 0` is zero whatever
-    the stride), and a reshape or broadcast of a pointer (every lane is the same address)."""
+    the stride), and a reshape or broadcast of one pointer (every lane is that address)."""
     root = lambda text: facts.get(text, (text, ()))[0]     # noqa: E731
     zeros, out = set(), {}
     for entry in entries:
@@ -184,7 +187,7 @@ def zero_offset_aliases(entries: list[Entry], facts: dict) -> dict[str, str]:
             elif op.name == "offset" and len(operands) == 2 and operands[1] in zeros:
                 out[op.results[0].name] = out.get(operands[0], operands[0])
             elif op.name in ("reshape", "broadcast") and len(operands) == 1 \
-                    and "ptr<" in _flat(op.body):
+                    and _ONE_POINTER.match(_flat(op.body).partition(":")[2].strip()):
                 out[op.results[0].name] = out.get(operands[0], operands[0])
     return out
 
