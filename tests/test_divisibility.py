@@ -104,3 +104,18 @@ def test_long_chains_and_shared_operands_stay_cheap():
     proved = proved_divisors(parse(text).entries)
     assert time.perf_counter() - start < 1.0
     assert proved["%d0"] == 16 and proved["%for#0"] == 16 and proved["%e3000"] == 16
+
+
+def test_one_pointer_reshaped_or_offset_by_zero_is_its_base_and_a_tile_of_them_is_not():
+    from workbench.diff.subjects import zero_offset_aliases
+    text = """entry @k(%arg0: tile<ptr<i32>>, %arg1: tile<4xptr<i32>>) {
+  %z = constant <i64: 0> : tile<1xi64>
+  %p = reshape %arg0 : tile<ptr<i32>> -> tile<1xptr<i32>>
+  %q = offset %p, %z : tile<1xptr<i32>>, tile<1xi64> -> tile<1xptr<i32>>
+  %r = reshape %arg1 : tile<4xptr<i32>> -> tile<2x2xptr<i32>>
+  return
+}
+"""
+    aliases = zero_offset_aliases(parse(text).entries, {})
+    assert aliases["%p"] == aliases["%q"] == "%arg0"
+    assert "%r" not in aliases
