@@ -9,6 +9,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from workbench.argspec import parse_arg
 from workbench.catalog import Case
 from workbench.port.analyze import analyze
@@ -16,7 +18,8 @@ from workbench.port.rules import draft
 from workbench.port.rules.divisibility import Evaluator, Fact, state_divisibility
 from workbench.port.rules.values import Stmt
 
-FIXTURE = Path(__file__).resolve().parent / "fixtures" / "drafter" / "divisibility.py"
+REPO = Path(__file__).resolve().parent.parent
+FIXTURE = REPO / "tests" / "fixtures" / "drafter" / "divisibility.py"
 VALUE_FACT = re.compile(r"assume_div_by::<_, (\d+)>\((?!\w+_ptrs)")   # not a pointer's
 
 
@@ -40,6 +43,13 @@ def test_a_padded_running_sum_is_stated_at_the_loop_top_after_the_add_and_after_
     tail = after[after.index("\n        }\n"):].splitlines()[2].strip()
     assert tail == "running = unsafe { assume_div_by::<_, 64>(running) };", after
     assert VALUE_FACT.findall(rust) == ["64", "64", "64"]
+
+
+def test_a_counter_stepping_by_a_constant_is_stated_at_the_loop_top_only():
+    rust = drafted("strided_starts", ["i32[8]"], {"STEPS": 8, "STRIDE": 24})
+    loop = rust[rust.index("for i in"):]
+    assert loop.splitlines()[1].strip() == "k = unsafe { assume_div_by::<_, 8>(k) };", loop
+    assert VALUE_FACT.findall(rust) == ["8"]      # k + 24 is carried on, never scattered
 
 
 def test_the_power_of_two_part_of_the_divisor_capped_at_1024():
@@ -79,15 +89,26 @@ def test_an_exact_scalar_constant_is_never_wrapped():
     assert keep.expr == "16i32"
 
 
-def test_the_drafted_fixture_builds_and_its_facts_are_proved_by_its_arithmetic(cli, tmp_path):
-    out = tmp_path / "port"
-    result = cli("port", "tests/fixtures/drafter/divisibility.py:padded_offsets", "--out",
-                 str(out), "--arg", "i32[8]", "--arg", "i32[8]", "--arg", "i32[1]",
-                 "--const", "STEPS=8", "--const", "BLOCK=64", timeout=900)
+BUILT = {
+    "padded_offsets": (["i32[8]", "i32[8]", "i32[1]"], ["STEPS=8", "BLOCK=64"], "div_by<64>"),
+    "strided_starts": (["i32[8]"], ["STEPS=8", "STRIDE=24"], "div_by<8>"),
+}
+
+
+@pytest.mark.parametrize("kernel", list(BUILT))
+def test_the_drafted_fixture_builds_and_its_facts_are_proved_by_its_arithmetic(kernel, cli,
+                                                                              tmp_path):
+    args, consts, fact = BUILT[kernel]
+    command = ["port", f"tests/fixtures/drafter/divisibility.py:{kernel}", "--out",
+               str(tmp_path / "port")]
+    command += [x for a in args for x in ("--arg", a)]
+    command += [x for c in consts for x in ("--const", c)]
+    result = cli(*command, timeout=900)
     assert "build          #1 BUILT" in result.stdout, result.stdout + result.stderr
     assert "final verdict: PASS_WITH_NOTES" in result.stdout, result.stdout + result.stderr
     run = re.search(r"^run (\S+)", result.stdout, re.M).group(1)
-    report = json.loads((Path(run) / "05-ir_diff.json").read_text())
+    report = json.loads((REPO / run / "05-ir_diff.json").read_text())
     details = [f["detail"] for case in report["cases"] for f in case["findings"]
-               if f["kind"] == "div_by" and "div_by<64>" in f["detail"]]
+               if f["kind"] == "div_by" and f["detail"].startswith("value %")
+               and fact in f["detail"]]
     assert details and all("proved by the port's own arithmetic" in d for d in details), details
