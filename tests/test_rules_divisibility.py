@@ -52,6 +52,13 @@ def test_a_counter_stepping_by_a_constant_is_stated_at_the_loop_top_only():
     assert VALUE_FACT.findall(rust) == ["8"]      # k + 24 is carried on, never scattered
 
 
+def test_an_ifs_result_takes_the_gcd_over_its_branches_and_is_stated_after_the_if():
+    rust = drafted("branch_offsets", ["i32[8]"], {"STEPS": 8})
+    assert VALUE_FACT.findall(rust) == ["16", "16"]           # gcd(0, 32, 48) = 16
+    after_if = rust[rust.index("running = running_next_2;"):].splitlines()
+    assert after_if[2].strip() == "running = unsafe { assume_div_by::<_, 16>(running) };"
+
+
 def test_the_power_of_two_part_of_the_divisor_capped_at_1024():
     rust = drafted("padded_offsets", ["i32[8]", "i32[8]", "i32[1]"], {"STEPS": 8, "BLOCK": 96})
     assert VALUE_FACT.findall(rust) == ["32", "32", "32"]

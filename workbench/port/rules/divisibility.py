@@ -139,7 +139,7 @@ class Divisibility:
                 for _, value in STORE.findall(s.text):
                     self.candidate(value, env, sites)
             elif s.kind == "if":
-                self.branches(s, env, sites, record)
+                self.branches(stmts, s, env, sites, record)
             elif s.kind == "loop":
                 self.loop(stmts, s, env, sites, record)
 
@@ -150,27 +150,24 @@ class Divisibility:
             return                   # nothing to state, or stated at the loop body's top
         if isinstance(site, Stmt):
             self.wrap[id(site)] = (site, fact.assumed())
-        else:                        # ("after", block, loop): a `for` loop's result
+        else:                        # ("after", block, op): a `for` loop's or an if's result
             _, block, loop = site
             self.after.setdefault(id(loop), (block, loop, []))
             entry = self.after[id(loop)][2]
             if (name, fact.assumed()) not in entry:
                 entry.append((name, fact.assumed()))
 
-    def branches(self, s: Stmt, env: dict, sites: dict, record: bool) -> None:
+    def branches(self, block: list[Stmt], s: Stmt, env: dict, sites: dict, record: bool) -> None:
         then_env, else_env = dict(env), dict(env)
         self.block(s.body, then_env, dict(sites), record)
         self.block(s.orelse, else_env, dict(sites), record)
-        for name in set(then_env) | set(else_env):
-            if name in env and (then_env.get(name) != env[name]
-                                or else_env.get(name) != env[name]):
-                env[name] = then_env.get(name, UNKNOWN).unify(else_env.get(name, UNKNOWN))
-                sites[name] = None        # an if's result: left unstated
+        for name in assigned(s.body + s.orelse) & set(env):      # the if's results
+            env[name] = then_env[name].unify(else_env[name])
+            sites[name] = ("after", block, s)
         if s.name:                        # `let x = if c { a } else { b }`
             self.types[s.name] = s.ty
-            a, b = (Fact(1) if not INT_TYPE.match(s.ty) else
-                    self.eval.of(v, s.ty, e) for v, e in zip(s.args, (then_env, else_env)))
-            env[s.name], sites[s.name] = a.unify(b), None
+            a, b = (self.eval.of(v, s.ty, e) for v, e in zip(s.args, (then_env, else_env)))
+            env[s.name], sites[s.name] = a.unify(b), ("after", block, s)
 
     def loop(self, block: list[Stmt], s: Stmt, env: dict, sites: dict, record: bool) -> None:
         carried = sorted(n for n in assigned(s.body + s.orelse) if n in env)
@@ -179,7 +176,7 @@ class Divisibility:
             inner = {**env, **top}
             if s.loop_var:
                 inner[s.loop_var] = UNKNOWN
-            self.block(s.orelse + s.body, inner, dict(sites), False)
+            self.body(s, inner, dict(sites), False)
             new = {n: top[n].unify(inner.get(n, UNKNOWN)) for n in carried}
             if new == top:
                 break
@@ -192,10 +189,15 @@ class Divisibility:
         if record:
             self.tops[id(s)] = (s.body, [(n, top[n].assumed()) for n in carried
                                          if top[n].assumed() > 1])
-        self.block(s.orelse + s.body, inner, {**sites, **{n: "top" for n in carried}}, record)
+        self.body(s, inner, {**sites, **{n: "top" for n in carried}}, record)
         for n in carried:
             env[n] = top[n].unify(inner.get(n, UNKNOWN))
             sites[n] = ("after", block, s) if s.header.startswith("for ") else None
+
+    def body(self, loop: Stmt, env: dict, sites: dict, record: bool) -> None:
+        """A loop's test (a `while`'s) and body, each walked as the block it is."""
+        self.block(loop.orelse, env, sites, record)
+        self.block(loop.body, env, sites, record)
 
     def apply(self) -> None:
         for stmt, n in self.wrap.values():
