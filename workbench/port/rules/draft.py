@@ -10,6 +10,7 @@ from ..drafters import Diagnostic, Draft
 from .branches import const_branch_names, entry_combinations, entry_name
 from .core import Translator
 from .module_scope import ModuleScope
+from .divisibility import state_divisibility
 from .passes import eliminate_dead_lets, fuse_fma
 from .token_dce import eliminate_dead_tokens
 from .render_kernel import render_kernel
@@ -87,6 +88,7 @@ def translate_once(spec, fn, scope, types, tested, by_dtype=False):
         eliminate_dead_tokens(blocks, set(t.token_vars.values()) | set(t.stored_vars.values()),
                               t.fresh)
         eliminate_dead_lets(blocks)
+        state_divisibility(blocks, t.const_values)
         out.append((entry_name(spec.kernel_name, key) if key else spec.kernel_name, t, key))
     return out
 
