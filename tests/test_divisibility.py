@@ -119,3 +119,22 @@ def test_one_pointer_reshaped_or_offset_by_zero_is_its_base_and_a_tile_of_them_i
     aliases = zero_offset_aliases(parse(text).entries, {})
     assert aliases["%p"] == aliases["%q"] == "%arg0"
     assert "%r" not in aliases
+
+
+def test_an_ifs_result_and_a_selects_are_the_gcd_of_their_two_branches():
+    text = """entry @k(%arg0: tile<i1>, %arg1: tile<i32>) {
+  %c32 = constant <i32: 32> : tile<i32>
+  %c48 = constant <i32: 48> : tile<i32>
+  %if = if %arg0 -> (tile<i32>) {
+    yield %c32 : tile<i32>
+  } else {
+    yield %c48 : tile<i32>
+  }
+  %s = select %arg0, %c32, %c48 : tile<i1>, tile<i32>
+  %t = select %arg0, %c32, %arg1 : tile<i1>, tile<i32>
+  return
+}
+"""
+    proved = proved_divisors(parse(text).entries)
+    assert proved["%if"] == proved["%s"] == 16
+    assert "%t" not in proved                                     # one branch is an argument

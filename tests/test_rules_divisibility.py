@@ -99,6 +99,7 @@ def test_an_exact_scalar_constant_is_never_wrapped():
 BUILT = {
     "padded_offsets": (["i32[8]", "i32[8]", "i32[1]"], ["STEPS=8", "BLOCK=64"], "div_by<64>"),
     "strided_starts": (["i32[8]"], ["STEPS=8", "STRIDE=24"], "div_by<8>"),
+    "branch_offsets": (["i32[8]"], ["STEPS=8"], "div_by<16>"),   # an if's two branches
 }
 
 

@@ -1,7 +1,7 @@
 """Which integer values of a Tile IR entry are multiples of a power of two by the entry's own
 arithmetic: constants, sums, differences and products, through reshapes, broadcasts, integer
-extensions and a `for` loop's induction (the value it starts from and the value each
-iteration carries on). An `assume` passes its operand's divisor through: a promise is what
+extensions, an `if`'s or a `select`'s two branches and a `for` loop's induction (the value it
+starts from and the value each iteration carries on). An `assume` passes its operand's divisor through: a promise is what
 is being proved, never part of the proof.
 
 Divisors are powers of two (0 for a value that is zero), because i32 and i64 arithmetic
@@ -84,6 +84,14 @@ class _Prover:
             return math.gcd(self.divisor(operands[0]), self.divisor(operands[1]))
         if op.name == "muli" and len(operands) == 2:
             return self.divisor(operands[0]) * self.divisor(operands[1])
+        if op.name == "select" and len(operands) == 3:
+            return math.gcd(self.divisor(operands[1]), self.divisor(operands[2]))
+        if op.name == "if":
+            index = int(value.partition("#")[2] or 0)
+            branches = [_terminator(r.block, "yield") for r in op.regions]
+            if len(branches) == 2 and all(len(b) > index for b in branches):
+                return math.gcd(*(self.divisor(b[index]) for b in branches))
+            return 1
         if op.name == "for":
             index = int(value.partition("#")[2] or 0)
             return self._induction(op).get(index, 1)
@@ -95,7 +103,7 @@ class _Prover:
         if id(loop) in self.inductions:
             return self.inductions[id(loop)]
         args, inits = _iter_values(loop)
-        yields = _continued(loop)
+        yields = _terminator(loop.regions[0].block, "continue") if loop.regions else []
         if len(yields) != len(args):
             return {}
         guess = {a: self.divisor(v) for a, v in zip(args, inits)}
@@ -138,8 +146,7 @@ def _iter_values(loop: Operation) -> tuple[list[str], list[str]]:
     return args, inits
 
 
-def _continued(loop: Operation) -> list[str]:
-    if not loop.regions or not loop.regions[0].block.ops:
-        return []
-    last = loop.regions[0].block.ops[-1]
-    return [t.text for t in last.operands()] if last.name == "continue" else []
+def _terminator(block, name: str) -> list[str]:
+    """The values a block ends by handing on (`yield` of an if, `continue` of a loop)."""
+    last = block.ops[-1] if block.ops else None
+    return [t.text for t in last.operands()] if last is not None and last.name == name else []
