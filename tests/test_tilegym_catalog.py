@@ -358,3 +358,7 @@ def test_a_slow_call_is_warmed_and_timed_within_the_budget_not_ten_plus_thirty_t
     fast_calls = []
     _time_batches(lambda i: fast_calls.append(i), {}, _WallClockTorch)
     assert len(fast_calls) == 2 + 10 + 30 * 20                      # a kernel: as asked
+    sized = []                                  # a call time the caller measured already
+    times = _time_batches(lambda i: (sized.append(i), time.sleep(0.25)), {}, _WallClockTorch,
+                          seconds=0.25)
+    assert len(sized) == fit_calls(0.25, 10) + len(times)           # no calls to size it

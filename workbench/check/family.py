@@ -19,7 +19,8 @@ import statistics
 import time
 
 from .gpu import (L2_FLUSH_BYTES, MAX_ROTATION, TORCH_DTYPES, DeviceFault, _is_device_fault,
-                  _quantile, _time_batches, cupti_per_call, measure_ceilings, run_side)
+                  _quantile, _time_batches, cupti_per_call, measure_ceilings, run_side,
+                  seconds_per_call)
 from .tilegym_rs import SIDE as TILEGYM_RS, family_launcher, skipped
 
 RUST, TILEGYM, TORCH = "rust", "tilegym", "torch"
@@ -344,8 +345,9 @@ def _tune(launch, launchers, sets, torch, settings) -> tuple:
 
 def _time_side(run, settings: dict, torch) -> dict:
     try:
-        times = _time_batches(run, settings, torch)
-        cupti = cupti_per_call(lambda: run(0), torch)
+        seconds = seconds_per_call(lambda: run(0), torch)     # sizes both, measured once
+        times = _time_batches(run, settings, torch, seconds)
+        cupti = cupti_per_call(lambda: run(0), torch, seconds=seconds)
     except Exception as e:
         if _is_device_fault(e):
             raise DeviceFault("bench", f"{type(e).__name__}: {e}")

@@ -40,14 +40,15 @@ def run_side(side: str, launch, torch) -> dict | None:
     return None
 
 
-def _time_batches(run, settings: dict, torch) -> list[float]:
+def _time_batches(run, settings: dict, torch, seconds: float | None = None) -> list[float]:
     """Per-launch device time (ms) of each batch: CUDA events around `per_batch` launches.
     Unless the settings name the batches, the warm-up and the batches are fitted to
-    TIME_BUDGET_S from one timed call (fit_calls, fit_batches)."""
+    TIME_BUDGET_S from one timed call (fit_calls, fit_batches): `seconds`, where the caller
+    measured it already (seconds_per_call)."""
     warmup = settings.get("warmup", 10)
     batches, per_batch = settings.get("batches", 30), settings.get("per_batch", 20)
     if "batches" not in settings and "per_batch" not in settings:
-        seconds = seconds_per_call(lambda: run(0), torch)
+        seconds = seconds if seconds is not None else seconds_per_call(lambda: run(0), torch)
         warmup = fit_calls(seconds, warmup)
         batches, per_batch = fit_batches(seconds, batches, per_batch)
     for i in range(warmup):
@@ -95,18 +96,19 @@ def fit_batches(seconds_per_call: float, batches: int, per_batch: int) -> tuple[
     return batches, max(1, allowed // batches)
 
 
-def cupti_per_call(run, torch, calls: int = 20) -> float | None:
+def cupti_per_call(run, torch, calls: int = 20, seconds: float | None = None) -> float | None:
     """Device time of one call (us): every kernel it launched, summed, from CUPTI through
     torch.profiler (a PyTorch operation may launch several kernels). A slow call is
     profiled fewer times (fit_calls): a token loop in Python launches thousands of kernels a
     call, and the profiler's events for twenty such calls took minutes to read back.
-    None where this torch has no profiler."""
+    `seconds`: one call's time, where the caller measured it already. None where this torch
+    has no profiler."""
     try:
         from torch.autograd import DeviceType
         from torch.profiler import ProfilerActivity, profile
     except ImportError:
         return None
-    calls = fit_calls(seconds_per_call(run, torch), calls)
+    calls = fit_calls(seconds if seconds is not None else seconds_per_call(run, torch), calls)
     with profile(activities=[ProfilerActivity.CUDA]) as prof:
         for _ in range(calls):
             run()

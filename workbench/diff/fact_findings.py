@@ -4,9 +4,9 @@ the machine-code evidence it was judged with (facts.py has the rules)."""
 from __future__ import annotations
 
 from .align import Alignment
-from .facts import (CALL, GIVEN, IMPLIES, INCOMPARABLE, KERNEL_ITSELF, OWN_ARITHMETIC, PORT,
-                    STRONGER, UNIT_RULES, UNKNOWN, WEAKER, FactContext, FactSet, compare_facts,
-                    direction, in_units, judge, restricted)
+from .facts import (CALL, GIVEN, IMPLIES, INCOMPARABLE, OWN_ARITHMETIC, PORT, STRONGER,
+                    UNIT_RULES, UNKNOWN, WEAKER, FactContext, FactSet, compare_facts, direction,
+                    in_units, judge, restricted, vouched)
 from .divisibility import multiple_of, proved_divisors
 from .hints import describe, hint_differences, target_hints
 from .subjects import name_of, operand_pairs, subjects, view_layout, zero_offset_aliases
@@ -131,10 +131,7 @@ def _promises(alignment: Alignment, ctx: FactContext, sides: _Sides, found: list
             name = name_of(root, subject, sides.right_names)
             checked_by = _checked_by(ctx, name, facts, kind) or _proved(sides, root, facts, kind)
             category = "hint" if checked_by else "critical"
-            how = "promised by" if checked_by and checked_by.startswith(KERNEL_ITSELF) \
-                else "proved by" if checked_by and checked_by.startswith(OWN_ARITHMETIC) \
-                else "checked on every call by"
-            reason = (f"{how} {checked_by}" if checked_by else
+            reason = (vouched(checked_by) if checked_by else
                       "unchecked promise: it holds for this case, but the port's code assumes "
                       "it for every call and nothing checks it")
             fact = {"kind": kind, "subject": name, "port_subject": name, "port_root": root,

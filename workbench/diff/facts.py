@@ -47,6 +47,14 @@ KERNEL_ITSELF = "the kernel itself"   # whose promise a fact is when its own sou
 OWN_ARITHMETIC = "the port's own arithmetic"   # who proves a fact its Tile IR computes anyway
 
 
+def vouched(checked_by: str) -> str:
+    """How a fact's guarantor is named: the kernel's own promise, a proof from the port's
+    arithmetic, or a check on every call."""
+    how = "promised by" if checked_by.startswith(KERNEL_ITSELF) else \
+        "proved by" if checked_by.startswith(OWN_ARITHMETIC) else "checked on every call by"
+    return f"{how} {checked_by}"
+
+
 @dataclass(frozen=True)
 class FactSet:
     """What the predicates of one value say, kind by kind. `div_by` is the divisor every
@@ -254,8 +262,7 @@ def judge(direction_: str, origin: str, checked_by: str | None,
     if origin == GIVEN:
         return "noise", "stronger in the port, but true of every value of its kind", None
     if checked_by:
-        how = "proved by" if checked_by.startswith(OWN_ARITHMETIC) else "checked on every call by"
-        return "hint", f"stronger in the port, {how} {checked_by}", None
+        return "hint", f"stronger in the port, {vouched(checked_by)}", None
     if origin == UNKNOWN:
         return "critical", ("unchecked promise: stronger in the port, and with no port to "
                             "read (two text files) nothing shows a check"), None
