@@ -211,27 +211,34 @@ def _tilegym_names() -> list[str]:
         or list(tilegym_families())
 
 
-WARM_WORKERS = 4       # families compiled at once on the one GPU (16 CPU cores for tileiras)
+WARM_WORKERS = int(os.environ.get("TILEGYM_WARM_WORKERS", 6))  # 16 CPU cores for tileiras
 
 
-def _warm_family(name: str) -> str:
-    from workbench.check.family_report import check_and_bench
+def _warm_family(name: str, deadline: float) -> str:
+    from workbench.check.family_report import check_family, timed_sides
+    from workbench.catalog import get_family
+    left = deadline - time.time()
+    if left < 20:
+        return "not started: the warm-up's time was up"
+    sides = [s for s in timed_sides(get_family(name)) if s != "torch"]   # torch compiles nothing
     start = time.time()
-    response, _ = check_and_bench(name)
+    response = check_family(name, sides=sides, timeout_s=left)
     return f"{response.status} {response.reason[:160]} ({time.time() - start:.0f} s)"
 
 
 def tilegym_warm() -> None:
-    """Compile ahead of the timed run: every family checked and timed on a dask local
-    cluster of WARM_WORKERS GPU workers that share the one GPU (the work is mostly tileiras,
-    on the CPU), which fills both sides' disk caches (tools/gpu_run.sh). Its timings
-    overlap, so nothing of it is kept; `tilegym` then runs each family alone and loads every
-    kernel it compiled. Needs .gpu-batch (dask) carried."""
+    """Compile ahead of the timed run: every family's checks (no timing) on a dask local
+    cluster of WARM_WORKERS GPU workers that share the one GPU, which fills both sides' disk
+    caches (tools/gpu_run.sh); a family's time is mostly tileiras, on the CPU. `tilegym` then
+    runs each family alone and loads the kernels compiled here. TILEGYM_WARM_S (default 480)
+    bounds the step: a family still compiling then is stopped. Families start in
+    TILEGYM_FAMILIES's order, so name the slow ones first. Needs .gpu-batch (dask) carried."""
     from workbench.batch.engine import EngineOptions, open_engine
+    deadline = time.time() + float(os.environ.get("TILEGYM_WARM_S", 480))
     options = EngineOptions(jobs=0, gpus=WARM_WORKERS, per_gpu=WARM_WORKERS)
     with open_engine(options) as engine:
         for name in _tilegym_names():
-            engine.submit(name, _warm_family, (name,), gpu=True)
+            engine.submit(name, _warm_family, (name, deadline), gpu=True)
         for done in engine.finished():
             print(f"  warm {done.key}: {done.error or done.result}", flush=True)
 

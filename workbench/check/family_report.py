@@ -44,12 +44,12 @@ def timed_sides(family: Family) -> tuple[str, ...]:
     return ("rust", "tilegym", "torch") + ((TILEGYM_RS,) if has_adapter(family.name) else ())
 
 
-def check_family(name: str, cases=None, entries=None,
-                 sides=("rust", "tilegym")) -> CheckResponse:
+def check_family(name: str, cases=None, entries=None, sides=("rust", "tilegym"),
+                 timeout_s: float = FAMILY_TIMEOUT_S) -> CheckResponse:
     family = get_family(name)
     if not has_cuda_driver():
         return CheckResponse("skipped", "no CUDA device")
-    return run_worker(_request(family, cases, entries, "check", sides), FAMILY_TIMEOUT_S)
+    return run_worker(_request(family, cases, entries, "check", sides), timeout_s)
 
 
 def format_family_check(name: str, response: CheckResponse) -> str:
