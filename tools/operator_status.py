@@ -67,11 +67,13 @@ def ir_cell(entries: list[dict]) -> str:
 
 
 def table(folders: list[Path]) -> list[str]:
+    """The table, then one line: the parity geomean over the operators it has timings for."""
     runs = [run for folder in folders for run in runs_of(folder)]
     lines = ["| operator | entries | IR verdicts (every case) | GPU cases correct (Rust, TileGym) "
              "| parity (geomean) | Rust vs PyTorch (geomean) "
              "| TileGym cutile-rs (correct, theirs / ours) | run |",
              "| --- | ---: | --- | --- | ---: | ---: | --- | --- |"]
+    parities = []
     for row in listing(recorded_verdicts()):
         if row["source"] == "own":
             continue
@@ -80,6 +82,12 @@ def table(folders: list[Path]) -> list[str]:
         cells = gpu_cells(row["name"], found[1], found[2]) if found else ["not run", "-", "-", "-"]
         lines.append(f"| {row['name']} | {len(entries)} | {ir_cell(entries)} | "
                      f"{' | '.join(cells)} | {found[0] if found else '-'} |")
+        parity = found[2].get("parity_geomean", {}).get(row["name"]) if found else None
+        parities += [parity] if parity else []
+    if parities:
+        overall = math.exp(sum(map(math.log, parities)) / len(parities))
+        lines += ["", f"Parity geomean over the {len(parities)} operators timed: {overall:.3f} "
+                      f"(lowest {min(parities):.3f})."]
     return lines
 
 

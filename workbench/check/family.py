@@ -21,6 +21,7 @@ import time
 from .gpu import (L2_FLUSH_BYTES, MAX_ROTATION, TORCH_DTYPES, DeviceFault, _is_device_fault,
                   _quantile, _time_batches, cupti_per_call, measure_ceilings, run_side,
                   seconds_per_call)
+from ..launchrules import INOUT
 from .tilegym_rs import SIDE as TILEGYM_RS, family_launcher, skipped
 
 RUST, TILEGYM, TORCH = "rust", "tilegym", "torch"
@@ -137,6 +138,13 @@ def flat(value, torch):
 def nbytes(value) -> int:
     items = value if isinstance(value, list) else [value]
     return sum(t.numel() * t.element_size() for t in items)
+
+
+def traffic(problem, tensors: dict) -> int:
+    """The bytes a case moves, the GB/s column's numerator: each tensor once, an in-place
+    one twice (read, then written back), as the copy ceiling counts a read and a write."""
+    return sum(nbytes(t) * (2 if problem[name].role == INOUT else 1)
+               for name, t in tensors.items())
 
 
 def bind_args(launch, tensors: dict, params: list[str], torch) -> dict:
@@ -290,8 +298,9 @@ def _launch_json(launch) -> dict:
 def _bench(rules, op, index, launch, launchers, settings: dict, torch) -> dict:
     problem = rules.problem(index)
     probe = make_tensors(rules, problem, torch)
-    moved = sum(nbytes(t) for t in probe.values())
-    copies = max(1, min(MAX_ROTATION, math.ceil(L2_FLUSH_BYTES / max(moved, 1))))
+    footprint = sum(nbytes(t) for t in probe.values())
+    moved = traffic(problem, probe)
+    copies = max(1, min(MAX_ROTATION, math.ceil(L2_FLUSH_BYTES / max(footprint, 1))))
     sets = [probe] + [make_tensors(rules, problem, torch) for _ in range(copies - 1)]
     reference = _reference(rules)
     flops = reference.flops(probe, **case_options(reference.flops, problem)) \
