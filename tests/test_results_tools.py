@@ -44,7 +44,7 @@ def test_the_status_table_takes_each_operator_from_the_newest_run_and_names_it(t
     assert "| 0/2, 2/2 | 0.980 | 2.00x | - | newer/tilegym |" in swiglu
     [chunked] = [line for line in lines if line.startswith("| tilegym.chunk_gated_delta_rule |")]
     assert "| not run | - | - | - | - |" in chunked
-    assert lines[-1] == "Parity geomean over the 1 operators timed: 0.980 (lowest 0.980)."
+    assert lines[-1] == "Parity geomean over the 1 operator timed: 0.980 (lowest 0.980)."
 
 
 def _line(kind, family, case, entry, ok=True, **extra):

@@ -86,7 +86,8 @@ def table(folders: list[Path]) -> list[str]:
         parities += [parity] if parity else []
     if parities:
         overall = math.exp(sum(map(math.log, parities)) / len(parities))
-        lines += ["", f"Parity geomean over the {len(parities)} operators timed: {overall:.3f} "
+        counted = f"{len(parities)} operator" + ("s" if len(parities) > 1 else "")
+        lines += ["", f"Parity geomean over the {counted} timed: {overall:.3f} "
                       f"(lowest {min(parities):.3f})."]
     return lines
 
