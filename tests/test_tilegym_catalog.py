@@ -389,3 +389,17 @@ def test_a_case_moves_an_in_place_tensor_twice_and_every_other_tensor_once():
     plain = {n: _Sized(t.numel(), t.spec.itemsize) for n, t in softmax.tensors.items()}
     assert traffic(softmax, plain) == sum(t.numel() * t.spec.itemsize
                                           for t in softmax.tensors.values())
+
+
+def test_a_chain_moves_its_operator_tensors_not_the_intermediates_between_its_launches():
+    """moe_align_block's four launches pass tokens_cnts from one to the next (a `temp`): it
+    is not the operator's traffic; sorted_ids is filled, then written in place (twice)."""
+    from workbench.check.family import traffic
+    problem = family_rules("tilegym.moe_align_block").problem(3)
+    tensors = {n: _Sized(t.numel(), t.spec.itemsize) for n, t in problem.tensors.items()}
+    size = {n: t.numel() * t.spec.itemsize for n, t in problem.tensors.items()}
+    roles = {n: t.role for n, t in problem.tensors.items()}
+    assert roles["tokens_cnts"] == "temp" and roles["sorted_ids"] == "inout"
+    expected = sum(size[n] * {"inout": 2, "temp": 0}.get(roles[n], 1) for n in size)
+    assert traffic(problem, tensors) == expected
+    assert expected == sum(size.values()) - size["tokens_cnts"] + size["sorted_ids"]

@@ -11,7 +11,8 @@ from __future__ import annotations
 import math
 
 from .family import (RUST, TILEGYM, TORCH, DeviceFault, _entry_launchers, _label, _launch_json,
-                     _reference, _time_side, case_log, bind_args, make_tensors, with_options)
+                     _reference, _time_side, case_log, bind_args, make_tensors, traffic,
+                     with_options)
 from .gpu import L2_FLUSH_BYTES, MAX_ROTATION, measure_ceilings, run_side
 
 
@@ -106,8 +107,7 @@ def _check(rules, family, index, launches, launchers, torch,
 def _bench(rules, family, index, launches, launchers, settings: dict, torch) -> dict:
     problem = rules.problem(index)
     probe = make_tensors(rules, problem, torch)
-    moved = sum(t.numel() * t.element_size() for n, t in probe.items()
-                if problem[n].role != "temp")
+    moved = traffic(problem, probe)
     copies = max(1, min(MAX_ROTATION, math.ceil(L2_FLUSH_BYTES / max(moved, 1))))
     sets = [probe] + [make_tensors(rules, problem, torch) for _ in range(copies - 1)]
     reference = _reference(rules)

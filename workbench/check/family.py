@@ -21,7 +21,7 @@ import time
 from .gpu import (L2_FLUSH_BYTES, MAX_ROTATION, TORCH_DTYPES, DeviceFault, _is_device_fault,
                   _quantile, _time_batches, cupti_per_call, measure_ceilings, run_side,
                   seconds_per_call)
-from ..launchrules import INOUT
+from ..launchrules import INOUT, TEMP
 from .tilegym_rs import SIDE as TILEGYM_RS, family_launcher, skipped
 
 RUST, TILEGYM, TORCH = "rust", "tilegym", "torch"
@@ -141,9 +141,10 @@ def nbytes(value) -> int:
 
 
 def traffic(problem, tensors: dict) -> int:
-    """The bytes a case moves, the GB/s column's numerator: each tensor once, an in-place
-    one twice (read, then written back), as the copy ceiling counts a read and a write."""
-    return sum(nbytes(t) * (2 if problem[name].role == INOUT else 1)
+    """The bytes a case moves, the GB/s column's numerator: each input read once, each output
+    written once, an in-place tensor twice (read, then written back: the copy ceiling counts
+    a read and a write), and a chain's intermediates (`temp`) not at all."""
+    return sum(nbytes(t) * {INOUT: 2, TEMP: 0}.get(problem[name].role, 1)
                for name, t in tensors.items())
 
 
