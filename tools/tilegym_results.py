@@ -105,7 +105,10 @@ def main() -> int:
     print("\n## TileGym's operators (issue 14): checks and three-sided timings\n")
     print(f"One run of `bash tools/gpu_run.sh tilegym` on {device.get('name')} "
           f"(torch {device.get('torch')}). Parity is the TileGym kernel's CUPTI time over the "
-          "Rust port's; on large cases both run the TileGym autotuner's fastest candidate.\n")
+          "Rust port's; on large cases both run the TileGym autotuner's fastest candidate. "
+          "GB/s counts each input read once, each output written once, an in-place tensor "
+          "twice and a chain's intermediates not at all (workbench/check/family.py "
+          "`traffic`).\n")
     print("\n".join(checks_table(checks)))
     print()
     print("\n".join(bench_table(report)))
