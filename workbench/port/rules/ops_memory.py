@@ -13,7 +13,8 @@ import cuda.tile as ct
 from .loops import memory_ops
 from .registry import Family
 from .tokens import after_read, after_write, last_op_token, last_store_token
-from .values import ArrayRef, Fail, Lit, NeedDtypes, Scalar, Seq, Stmt, Tile, Value, shape_text
+from .values import (ArrayRef, Fail, Lit, NeedDtypes, Scalar, Seq, Stmt, Tile, Value,
+                     refuse_write_through_slice, shape_text)
 from .launch_form import note_store
 
 FAMILY = Family("memory")
@@ -178,6 +179,7 @@ def stored_tile(t, node, arr: ArrayRef, call) -> Value:
 def store(t, call, hint=None):
     args = t.bind_args("store", call)
     arr = t.array_arg(args["array"], "ct.store")
+    refuse_write_through_slice(t, arr, call, "ct.store")
     if "index" not in args or "tile" not in args:
         raise Fail(call, "ct.store", "index and tile are required")
     latency, tma = hints_of(t, args, call, "ct.store")

@@ -191,6 +191,14 @@ def is_zero(v: Value) -> bool:
     return isinstance(v.kind, (Lit, Static)) and type(v.kind.value) is int and v.kind.value == 0
 
 
+def refuse_write_through_slice(t, arr: ArrayRef, node, what: str) -> None:
+    """A store / scatter / atomic through an `Array.slice` view (ops_slice.py): refused."""
+    if arr.name in t.slice_roots:
+        raise Fail(node, what, f"{what} through `{arr.name}`, a slice of "
+                   f"{t.slice_roots[arr.name]}: the drafter keeps an output's token and launch "
+                   "form per parameter; a write through a view of it is not ported yet")
+
+
 def shape_text(shape) -> str:
     return ", ".join(shape)
 

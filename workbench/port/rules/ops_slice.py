@@ -1,0 +1,126 @@
+"""`Array.slice(axis, start, stop)`: a view of the same memory, as cuTile Python makes it
+(cuda.tile _ir/ops.py array_slice_impl): the base pointer offset by `start * strides[axis]`
+(a muli in the array's index dtype, exti to u64, then `offset`), the axis's extent
+`stop - start` (a subi; static when both bounds are constants), the strides and the other
+extents unchanged. The port builds the same view with cutile's `make_tensor_view` from the
+derived pointer, extents and strides; the slice is then an array like a parameter, so
+`ct.load`, `.shape` and another `.slice` read it (the view's metadata holds them).
+
+Writes through a slice are refused: the drafter keeps an output's token and launch form per
+parameter (ops_memory.py, tokens.py), and a view of an output shares neither yet."""
+from __future__ import annotations
+
+import ast
+import inspect
+
+import cuda.tile as ct
+
+from .ops_gather import refuse_unit_strides
+from .render_toml import STRIDES_READ
+from .values import ArrayRef, Const, Fail, Lit, Scalar, Tile, Value
+
+SLICE_SIGNATURE = inspect.signature(ct.Array.slice)
+
+
+def slice_args(t, node: ast.Call) -> dict:
+    """The call's arguments bound to cuda.tile's own `Array.slice(self, axis, start, stop)`."""
+    if any(isinstance(a, ast.Starred) for a in node.args) or \
+            any(k.arg is None for k in node.keywords):
+        raise Fail(node, ".slice()", "*args / **kwargs are not ported")
+    try:
+        bound = SLICE_SIGNATURE.bind(None, *node.args, **{k.arg: k.value for k in node.keywords})
+    except TypeError as e:
+        raise Fail(node, ".slice()", f"arguments do not match Array.slice: {e}") from None
+    return dict(bound.arguments)
+
+
+def static_bound(t, v: Value, node):
+    """The integer a constant bound has for this entry, else None (a runtime value)."""
+    if isinstance(v.kind, Lit) and type(v.kind.value) is int:
+        return v.kind.value
+    if isinstance(v.kind, Const):
+        return t.static_int(node, node, "a slice bound")
+    return None
+
+
+def bound_scalar(t, v: Value, node, what: str) -> Value:
+    """A bound as an i32 scalar (cuTile requires a signed integer 0-d value; the drafter's
+    arrays have the int32 index dtype)."""
+    kind = v.kind
+    if isinstance(kind, (Scalar, Tile)) and (getattr(kind, "shape", ()) != () or
+                                              kind.dtype.uniform != "int32"):
+        raise Fail(node, ".slice()", f"the {what} `{ast.unparse(node)}` is "
+                   f"{kind.dtype.text()}{' of shape ' + str(kind.shape) if getattr(kind, 'shape', ()) else ''}: "
+                   "only an int32 0-d bound (the index dtype) is ported")
+    return t.index_scalar(v, node, "a slice bound")
+
+
+def stride_scalar(t, arr: ArrayRef, axis: int, node) -> Value:
+    """The stride of `axis` as an i32 scalar: the unit last stride is a constant 1 (cuTile
+    makes it at the kernel's top), the others the view's `strides` metadata."""
+    i32 = Scalar(t.types.of_name("int32"))
+    if axis == arr.rank - 1:
+        return t.cached(("unit_stride", arr.name), lambda: t.let_prologue(
+            f"{arr.name}_stride{axis}", i32, "1i32"))
+    refuse_unit_strides(t, arr, node)
+    t.helpers.add(("strides", arr.rank))
+    t.abi_promises.setdefault(t.slice_roots.get(arr.name, arr.name), set()).add(STRIDES_READ)
+    return t.cached(("stride", arr.name, axis), lambda: t.let(
+        f"{arr.name}_stride{axis}", i32,
+        f"get_shape_dim(tensor_strides_{arr.rank}({arr.name}), {axis}i32)"))
+
+
+def array_slice(t, node: ast.Call, receiver: Value, hint) -> Value:
+    arr = receiver.kind
+    args = slice_args(t, node)
+    if arr.rank == 0:
+        raise Fail(node, ".slice()", "a 0-d array has no axis to slice")
+    axis = t.static_int(args["axis"], node, "the slice axis")
+    if not -arr.rank <= axis < arr.rank:
+        raise Fail(node, ".slice()", f"axis {axis} is out of range for rank {arr.rank}")
+    axis %= arr.rank
+    start_v, stop_v = t.expr(args["start"]), t.expr(args["stop"])
+    start_c = static_bound(t, start_v, args["start"])
+    stop_c = static_bound(t, stop_v, args["stop"])
+    for value, what in ((start_c, "start"), (stop_c, "stop")):
+        if value is not None and value < 0:
+            raise Fail(node, ".slice()", f"slice {what} must be non-negative (cuTile: {value})")
+    if start_c is not None and stop_c is not None and stop_c < start_c:
+        raise Fail(node, ".slice()", "slice stop must be greater than or equal to start")
+    start = bound_scalar(t, start_v, args["start"], "start")
+    stride = stride_scalar(t, arr, axis, node)
+    i32 = Scalar(t.types.of_name("int32"))
+    name = t.fresh(hint or f"{arr.name}_slice")
+    offset = t.let(f"{name}_offset", i32, f"{start.expr} * {stride.expr}")
+    offset_u64 = t.let(f"{name}_offset_u64", Tile(t.types.of_name("uint64"), ()),
+                       f"exti(scalar_to_tile({offset.expr}))")
+    elem = t.rust_dtype(arr.dtype)
+    base = t.let_typed(f"{arr.name}_base", f"PointerTile<*mut {elem}, {{ [] }}>",
+                       f"get_tensor_base({arr.name})")
+    new_base = t.let_typed(f"{name}_base", f"PointerTile<*mut {elem}, {{ [] }}>",
+                           f"addptr_tile({base}, {offset_u64.expr})")
+    static = ["-1"] * arr.rank
+    dims = []
+    for d in range(arr.rank):
+        if d == axis and start_c is not None and stop_c is not None:
+            static[d] = str(stop_c - start_c)
+        elif d == axis:
+            stop = bound_scalar(t, stop_v, args["stop"], "stop")
+            dims.append(t.let(f"{name}_dim{d}", i32, f"{stop.expr} - {start.expr}").expr)
+        else:
+            dims.append(t.array_dim(arr, d, None).expr)
+    strides = [stride_scalar(t, arr, d, node).expr for d in range(arr.rank - 1)]
+    shape_ty = f"{{ [{', '.join(static)}] }}"
+    strides_ty = f"{{ [{', '.join(['-1'] * (arr.rank - 1) + ['1'])}] }}"
+    tensor_ty = f"Tensor<{elem}, {shape_ty}>"
+    view = t.fresh(f"{name}_view")
+    t.raw(f"let {view}: {tensor_ty} = unsafe {{ make_tensor_view({new_base}, "
+          f"Shape::<{shape_ty}> {{ dims: &[{', '.join(dims)}] }}, "
+          f"Array::<{strides_ty}> {{ dims: &[{', '.join(strides)}] }}, {arr.name}.token()) }};")
+    t.raw(f"let {name}: &{tensor_ty} = &{view};")
+    t.slice_roots[name] = t.slice_roots.get(arr.name, arr.name)
+    return Value(ArrayRef(name, arr.rank, arr.dtype), name)
+
+
+ARRAY_METHODS = {"slice": array_slice}
+
