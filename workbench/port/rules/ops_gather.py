@@ -16,7 +16,7 @@ from .registry import Family
 from .render_toml import ALIGNED_BASE, STRIDES_READ
 from .tokens import after_read, after_write, last_op_token, last_store_token
 from .values import (ArrayRef, Const, Fail, Lit, Scalar, Seq, Tile, Value, broadcast_shape,
-                     is_zero, refuse_write_through_slice, shape_text)
+                     is_zero, refuse_write_through_slice, shape_text, tensor_ref)
 
 FAMILY = Family("gather")
 
@@ -84,7 +84,7 @@ def stride_u64(t, arr: ArrayRef, dim: int, shape, node) -> Value:
     t.helpers.add(("strides", arr.rank))
     t.abi_promises.setdefault(t.slice_roots.get(arr.name, arr.name), set()).add(STRIDES_READ)
     stride = t.let(f"{arr.name}_stride{dim}", Scalar(t.types.of_name("int32")),
-                   f"get_shape_dim(tensor_strides_{arr.rank}({arr.name}), {dim}i32)")
+                   f"get_shape_dim(tensor_strides_{arr.rank}({tensor_ref(t, arr)}), {dim}i32)")
     return t.fit(u64_of(t, stride, node), shape, node)
 
 
@@ -130,7 +130,7 @@ def pointer_and_mask(t, arr: ArrayRef, value: Value, check_bounds: bool, custom,
     elem = t.rust_dtype(arr.dtype)
     ptr_kind = f"PointerTile<*mut {elem}, {{ [] }}>"
     pointer = lambda s: f"PointerTile<*mut {elem}, {{ [{shape_text(s)}] }}>"   # noqa: E731
-    base = t.let_typed(f"{arr.name}_base", ptr_kind, f"get_tensor_base({arr.name})")
+    base = t.let_typed(f"{arr.name}_base", ptr_kind, f"get_tensor_base({tensor_ref(t, arr)})")
     ones = ("1",) * len(shape)
     if shape:
         base = t.let_typed(f"{arr.name}_base_r", pointer(ones),

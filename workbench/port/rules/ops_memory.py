@@ -14,7 +14,7 @@ from .loops import memory_ops
 from .registry import Family
 from .tokens import after_read, after_write, last_op_token, last_store_token
 from .values import (ArrayRef, Fail, Lit, NeedDtypes, Scalar, Seq, Stmt, Tile, Value,
-                     refuse_write_through_slice, shape_text)
+                     refuse_write_through_slice, shape_text, tensor_ref)
 from .launch_form import note_store
 
 FAMILY = Family("memory")
@@ -111,7 +111,7 @@ def inplace_load(t, arr: ArrayRef, shape, pad, order, idx: str, latency, tma, hi
     token = last_store_token(t, arr)
     dim_map = "dim_map::Identity" if order is None else f"const_array![{', '.join(map(str, order))}]"
     view = t.let_typed(f"{arr.name}_part", f"Partition<{t.rust_dtype(arr.dtype)}, {{ [{shape_text(shape)}] }}>",
-                       f"unsafe {{ make_partition_view({arr.name}, shape![{shape_text(shape)}], "
+                       f"unsafe {{ make_partition_view({tensor_ref(t, arr)}, shape![{shape_text(shape)}], "
                        f"padding::{PADDING[pad]}, {dim_map}, {token}) }}", pure=False)
     name, done = t.fresh(hint or f"{arr.name}_tile"), t.fresh(f"{arr.name}_loaded")
     kind = Tile(arr.dtype, shape)
@@ -145,7 +145,7 @@ def partition(t, arr: ArrayRef, shape, pad, order=None, node=0) -> str:
         if pad == "ZERO" and order is None:
             expr = f"{arr.name}.partition(shape![{shape_text(shape)}])"
         else:
-            expr = (f"unsafe {{ make_partition_view({arr.name}, shape![{shape_text(shape)}], "
+            expr = (f"unsafe {{ make_partition_view({tensor_ref(t, arr)}, shape![{shape_text(shape)}], "
                     f"padding::{PADDING[pad]}, {dim_map}, {arr.name}.token()) }}")
         name = t.fresh(f"{arr.name}_part")
         stmt = t.emit(Stmt("let", name=name, ty=ty, expr=expr))

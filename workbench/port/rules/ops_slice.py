@@ -17,7 +17,7 @@ import cuda.tile as ct
 
 from .ops_gather import refuse_unit_strides
 from .render_toml import STRIDES_READ
-from .values import ArrayRef, Const, Fail, Lit, Scalar, Tile, Value
+from .values import ArrayRef, Const, Fail, Lit, Scalar, Tile, Value, tensor_ref
 
 SLICE_SIGNATURE = inspect.signature(ct.Array.slice)
 
@@ -67,7 +67,7 @@ def stride_scalar(t, arr: ArrayRef, axis: int, node) -> Value:
     t.abi_promises.setdefault(t.slice_roots.get(arr.name, arr.name), set()).add(STRIDES_READ)
     return t.cached(("stride", arr.name, axis), lambda: t.let(
         f"{arr.name}_stride{axis}", i32,
-        f"get_shape_dim(tensor_strides_{arr.rank}({arr.name}), {axis}i32)"))
+        f"get_shape_dim(tensor_strides_{arr.rank}({tensor_ref(t, arr)}), {axis}i32)"))
 
 
 def array_slice(t, node: ast.Call, receiver: Value, hint) -> Value:
@@ -93,10 +93,10 @@ def array_slice(t, node: ast.Call, receiver: Value, hint) -> Value:
     name = t.fresh(hint or f"{arr.name}_slice")
     offset = t.let(f"{name}_offset", i32, f"{start.expr} * {stride.expr}")
     offset_u64 = t.let(f"{name}_offset_u64", Tile(t.types.of_name("uint64"), ()),
-                       f"exti(scalar_to_tile({offset.expr}))")
+                       f"exti({t.scalar_tile(offset, node).expr})")
     elem = t.rust_dtype(arr.dtype)
     base = t.let_typed(f"{arr.name}_base", f"PointerTile<*mut {elem}, {{ [] }}>",
-                       f"get_tensor_base({arr.name})")
+                       f"get_tensor_base({tensor_ref(t, arr)})")
     new_base = t.let_typed(f"{name}_base", f"PointerTile<*mut {elem}, {{ [] }}>",
                            f"addptr_tile({base}, {offset_u64.expr})")
     static = ["-1"] * arr.rank
@@ -112,12 +112,15 @@ def array_slice(t, node: ast.Call, receiver: Value, hint) -> Value:
     strides = [stride_scalar(t, arr, d, node).expr for d in range(arr.rank - 1)]
     shape_ty = f"{{ [{', '.join(static)}] }}"
     strides_ty = f"{{ [{', '.join(['-1'] * (arr.rank - 1) + ['1'])}] }}"
-    tensor_ty = f"Tensor<{elem}, {shape_ty}>"
-    view = t.fresh(f"{name}_view")
-    t.raw(f"let {view}: {tensor_ty} = unsafe {{ make_tensor_view({new_base}, "
-          f"Shape::<{shape_ty}> {{ dims: &[{', '.join(dims)}] }}, "
-          f"Array::<{strides_ty}> {{ dims: &[{', '.join(strides)}] }}, {arr.name}.token()) }};")
-    t.raw(f"let {name}: &{tensor_ty} = &{view};")
+    # typed lets, no turbofish: cutile's generics pass reads `-1` in a type, not in an
+    # expression (where the macro's node ids make it unreadable: generics.rs)
+    shape = t.let_typed(f"{name}_shape", f"Shape<{shape_ty}>", f"Shape::<{shape_ty}> {{ dims: &[{', '.join(dims)}] }}")
+    stride_array = t.let_typed(f"{name}_strides", f"Array<{strides_ty}>",
+                               f"Array::<{strides_ty}> {{ dims: &[{', '.join(strides)}] }}")
+    # no type on this let: cutile's type inference reads the view's type from the op (an
+    # annotated local Tensor leaves make_partition_view(&local, ..) without a return type)
+    t.raw(f"let {name} = unsafe {{ make_tensor_view({new_base}, {shape}, "
+          f"{stride_array}, {arr.name}.token()) }};")
     t.slice_roots[name] = t.slice_roots.get(arr.name, arr.name)
     return Value(ArrayRef(name, arr.rank, arr.dtype), name)
 

@@ -191,6 +191,12 @@ def is_zero(v: Value) -> bool:
     return isinstance(v.kind, (Lit, Static)) and type(v.kind.value) is int and v.kind.value == 0
 
 
+def tensor_ref(t, arr: ArrayRef) -> str:
+    """The `&Tensor` argument of an array: a parameter is one; a slice is a local `Tensor`
+    (cutile's compiler infers no type through a reference to a local)."""
+    return f"&{arr.name}" if arr.name in t.slice_roots else arr.name
+
+
 def refuse_write_through_slice(t, arr: ArrayRef, node, what: str) -> None:
     """A store / scatter / atomic through an `Array.slice` view (ops_slice.py): refused."""
     if arr.name in t.slice_roots:
