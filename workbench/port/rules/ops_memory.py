@@ -14,7 +14,8 @@ from .loops import memory_ops
 from .registry import Family
 from .tokens import after_read, after_write, last_op_token, last_store_token
 from .values import (ArrayRef, Fail, Lit, NeedDtypes, Scalar, Seq, Stmt, Tile, Value,
-                     refuse_write_through_slice, shape_text, tensor_ref)
+                     shape_text, tensor_ref)
+from .ops_slice import refuse_read_after_slice_store, slice_store
 from .launch_form import note_store
 
 FAMILY = Family("memory")
@@ -74,6 +75,7 @@ def load(t, call, hint=None) -> Value:
     if "index" not in args or "shape" not in args:
         raise Fail(call, "ct.load", "index and shape are required")
     latency, tma = hints_of(t, args, call, "ct.load")
+    refuse_read_after_slice_store(t, arr, call)
     t.loaded.add(arr.name)
     shape = t.const_shape(args["shape"], "ct.load")
     if not shape and arr.rank:          # cuTile: a 0-d load is a tile of ones, reshaped to 0-d
@@ -179,7 +181,6 @@ def stored_tile(t, node, arr: ArrayRef, call) -> Value:
 def store(t, call, hint=None):
     args = t.bind_args("store", call)
     arr = t.array_arg(args["array"], "ct.store")
-    refuse_write_through_slice(t, arr, call, "ct.store")
     if "index" not in args or "tile" not in args:
         raise Fail(call, "ct.store", "index and tile are required")
     latency, tma = hints_of(t, args, call, "ct.store")
@@ -195,6 +196,9 @@ def store(t, call, hint=None):
         and arr.rank <= 3
     first = arr.name not in t.outputs
     raw = view_access(latency, tma)
+    if arr.name in t.slice_roots:
+        slice_store(t, arr, tile, t.index_values(index_value, arr.rank, "ct.store"), raw, call)
+        return None
     note_store(t, arr, items)
     if arr.name in t.inplace:          # read and written: cuTile's token order, by hand
         index = t.index_values(index_value, arr.rank, "ct.store")

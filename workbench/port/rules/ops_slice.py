@@ -127,3 +127,50 @@ def array_slice(t, node: ast.Call, receiver: Value, hint) -> Value:
 
 ARRAY_METHODS = {"slice": array_slice}
 
+
+
+def root_of(t, name: str) -> str:
+    return t.slice_roots.get(name, name)
+
+
+def refuse_read_after_slice_store(t, arr: ArrayRef, node) -> None:
+    """A read of an array some slice of it was stored through: cuTile orders the two by the
+    array's tokens, which the drafter threads per parameter name only (tokens.py)."""
+    root = root_of(t, arr.name)
+    if t.outputs.get(root, {}).get("through_slice"):
+        raise Fail(node, "ct.load", f"a read of {root} after a store through a slice of it: "
+                   "the drafter does not thread the tokens cuTile orders them by")
+
+
+def slice_store(t, arr: ArrayRef, tile: Value, index: list[Value], raw: str | None, node) -> None:
+    """`ct.store(view, index, tile)` through a slice: the root output stays a `&Tensor`
+    parameter (the view needs its base pointer); the partition view of the slice is made
+    with the slice's token, as cuTile stores through the slice's own tensor view."""
+    root = root_of(t, arr.name)
+    if t.loop_stack or t.regions or t.inline_stack:
+        raise Fail(node, "ct.store", f"a store through `{arr.name}`, a slice of {root}, in a "
+                   "loop, a runtime branch or a helper: the drafter threads no token through "
+                   "a slice there")
+    if any(root_of(t, n) == root for n in t.loaded):
+        raise Fail(node, "ct.store", f"{root} is read and written through slices: the drafter "
+                   "does not thread the tokens cuTile orders them by")
+    out = t.outputs.setdefault(root, {"form": "shared", "shape": tile.kind.shape})
+    if out["form"] != "shared":
+        raise Fail(node, "ct.store", f"{root} is stored at its own tile elsewhere (a "
+                   "partitioned `&mut` parameter): a slice of it needs the whole `&Tensor`")
+    out["through_slice"] = True
+    t.store_sites.setdefault(root, []).append(False)        # the launch takes the grid
+    if not t.unchecked:
+        t.unchecked = True
+        t.notes.append("unchecked_accesses: a store through a slice goes through the slice's "
+                       "full view; the launcher must keep it in range")
+    shape = ", ".join(tile.kind.shape)
+    part = t.fresh(f"{arr.name}_part")
+    t.raw(f"let mut {part}: PartitionMut<{t.rust_dtype(arr.dtype)}, {{ [{shape}] }}> =\n"
+          f"    unsafe {{ make_partition_view_mut(&{arr.name}, shape![{shape}], padding::None, "
+          f"{arr.name}.token()) }};")
+    idx = ", ".join(v.expr for v in index)
+    if raw is None:
+        t.raw(f"{part}.store({tile.expr}, [{idx}]);")
+    else:
+        t.raw(f"unsafe {{ store_view_tko_mut(&mut {part}, {tile.expr}, [{idx}], {raw}) }};")
