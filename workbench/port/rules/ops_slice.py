@@ -147,10 +147,9 @@ def slice_store(t, arr: ArrayRef, tile: Value, index: list[Value], raw: str | No
     parameter (the view needs its base pointer); the partition view of the slice is made
     with the slice's token, as cuTile stores through the slice's own tensor view."""
     root = root_of(t, arr.name)
-    if t.loop_stack or t.regions or t.inline_stack:
+    if t.loop_stack:       # cuTile carries the array's token through the loop
         raise Fail(node, "ct.store", f"a store through `{arr.name}`, a slice of {root}, in a "
-                   "loop, a runtime branch or a helper: the drafter threads no token through "
-                   "a slice there")
+                   "loop: the drafter threads no loop-carried token through a slice")
     if any(root_of(t, n) == root for n in t.loaded):
         raise Fail(node, "ct.store", f"{root} is read and written through slices: the drafter "
                    "does not thread the tokens cuTile orders them by")
