@@ -22,6 +22,7 @@ ARGS = {"block_rows": ["f32[256,64]", "f32[256,64]"],
         "column_window": ["f32[256,80]", "f32[256,64]"],
         "nested_window": ["f32[256,128]", "f32[256,64]"],
         "store_into_rows": ["f32[256,64]", "f32[256,64]"],
+        "split_halves": ["f32[256,64]", "f32[256,128]"],
         "store_rows_in_loop": ["f32[256,64]", "f32[256,64]"],
         "shift_rows": ["f32[256,64]", "f32[256,64]"]}
 
@@ -76,10 +77,19 @@ def test_a_slice_of_a_slice_reads_the_first_views_metadata():
 def test_a_store_through_a_slice_takes_the_whole_output_and_stores_through_the_slices_view():
     rust = body("store_into_rows")
     assert "y: &Tensor<f32, { [-1, -1] }>," in rust, rust       # not a partitioned &mut
-    assert re.search(r"let mut y_slice_part: PartitionMut<f32, \{ \[ROWS, COLS\] \}> =\s+"
-                     r"unsafe \{ make_partition_view_mut\(&y_slice, shape!\[ROWS, COLS\], "
-                     r"padding::None, y_slice\.token\(\)\) \};", rust), rust
-    assert "y_slice_part.store(x_tile, [zero, zero]);" in rust, rust
+    assert re.search(r"let y_slice_part: PartitionMut<f32, \{ \[ROWS, COLS\] \}> = unsafe \{ "
+                     r"make_partition_view_mut\(&y_slice, shape!\[ROWS, COLS\], padding::None, "
+                     r"zt00_y\) \};", rust), rust
+    assert "store_view_raw(&y_slice_part, x_tile, [zero, zero], Some(zt00_y)," in rust, rust
+
+
+def test_stores_through_two_slices_of_one_output_are_ordered_by_its_token():
+    rust = body("split_halves")
+    first = re.search(r"let mut zt00_y: Token = y\.token\(\);", rust)
+    chained = re.search(r"(\w+) = unsafe \{ store_view_raw\(&lo_part, .*Some\(zt00_y\)", rust)
+    assert first and chained, rust
+    assert re.search(r"store_view_raw\(&hi_part, \w+, \[\w+, \w+\], Some\(zt00_y\)", rust), rust
+    assert rust.index("&lo_part") < rust.index("&hi_part")
 
 
 @pytest.mark.parametrize("kernel, message", [
@@ -114,7 +124,7 @@ def test_an_axis_out_of_range_is_refused():
 
 
 @pytest.mark.parametrize("kernel", ["block_rows", "column_window", "nested_window",
-                                    "store_into_rows"])
+                                    "store_into_rows", "split_halves"])
 def test_the_drafted_fixture_builds_and_its_ir_matches_cutile_python(kernel, cli, tmp_path):
     command = ["port", f"tests/fixtures/drafter/array_slice.py:{kernel}", "--out",
                str(tmp_path / "port")]

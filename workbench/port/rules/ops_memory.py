@@ -197,7 +197,8 @@ def store(t, call, hint=None):
     first = arr.name not in t.outputs
     raw = view_access(latency, tma)
     if arr.name in t.slice_roots:
-        slice_store(t, arr, tile, t.index_values(index_value, arr.rank, "ct.store"), raw, call)
+        slice_store(t, arr, tile, t.index_values(index_value, arr.rank, "ct.store"),
+                    latency, tma, call)
         return None
     note_store(t, arr, items)
     if arr.name in t.inplace:          # read and written: cuTile's token order, by hand

@@ -17,6 +17,7 @@ import cuda.tile as ct
 
 from .ops_gather import refuse_unit_strides
 from .render_toml import STRIDES_READ
+from .tokens import after_write, last_op_token
 from .values import ArrayRef, Const, Fail, Lit, Scalar, Tile, Value, tensor_ref
 
 SLICE_SIGNATURE = inspect.signature(ct.Array.slice)
@@ -142,10 +143,11 @@ def refuse_read_after_slice_store(t, arr: ArrayRef, node) -> None:
                    "the drafter does not thread the tokens cuTile orders them by")
 
 
-def slice_store(t, arr: ArrayRef, tile: Value, index: list[Value], raw: str | None, node) -> None:
+def slice_store(t, arr: ArrayRef, tile: Value, index: list[Value], latency, tma,
+                node) -> None:
     """`ct.store(view, index, tile)` through a slice: the root output stays a `&Tensor`
-    parameter (the view needs its base pointer); the partition view of the slice is made
-    with the slice's token, as cuTile stores through the slice's own tensor view."""
+    parameter (the view needs its base pointer); the store goes through the slice's own
+    partition view, ordered by the root's last-op token (tokens.py), as cuTile orders it."""
     root = root_of(t, arr.name)
     if t.loop_stack:       # cuTile carries the array's token through the loop
         raise Fail(node, "ct.store", f"a store through `{arr.name}`, a slice of {root}, in a "
@@ -163,13 +165,17 @@ def slice_store(t, arr: ArrayRef, tile: Value, index: list[Value], raw: str | No
         t.unchecked = True
         t.notes.append("unchecked_accesses: a store through a slice goes through the slice's "
                        "full view; the launcher must keep it in range")
+    # cuTile orders the stores of one array (through any of its slices) by its last-op
+    # token: each store takes it and gives the next one
+    root_arr = ArrayRef(root, arr.rank, arr.dtype)
+    token = last_op_token(t, root_arr)
     shape = ", ".join(tile.kind.shape)
     part = t.fresh(f"{arr.name}_part")
-    t.raw(f"let mut {part}: PartitionMut<{t.rust_dtype(arr.dtype)}, {{ [{shape}] }}> =\n"
-          f"    unsafe {{ make_partition_view_mut(&{arr.name}, shape![{shape}], padding::None, "
-          f"{arr.name}.token()) }};")
-    idx = ", ".join(v.expr for v in index)
-    if raw is None:
-        t.raw(f"{part}.store({tile.expr}, [{idx}]);")
-    else:
-        t.raw(f"unsafe {{ store_view_tko_mut(&mut {part}, {tile.expr}, [{idx}], {raw}) }};")
+    t.raw(f"let {part}: PartitionMut<{t.rust_dtype(arr.dtype)}, {{ [{shape}] }}> = unsafe {{ "
+          f"make_partition_view_mut(&{arr.name}, shape![{shape}], padding::None, {token}) }};")
+    lat = "None" if latency is None else f"Some({int(latency)})"
+    t.raw(f"{token} = unsafe {{ store_view_raw(&{part}, {tile.expr}, "
+          f"[{', '.join(v.expr for v in index)}], Some({token}), ordering::Weak, scope::TileBlock, "
+          f"tma::{'Disabled' if tma is False else 'Enabled'}, {lat}, "
+          f"[{', '.join(['false'] * arr.rank)}]) }};")
+    after_write(t, root_arr)
