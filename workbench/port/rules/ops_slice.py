@@ -107,7 +107,10 @@ def array_slice(t, node: ast.Call, receiver: Value, hint) -> Value:
             static[d] = str(stop_c - start_c)
         elif d == axis:
             stop = bound_scalar(t, stop_v, args["stop"], "stop")
-            dims.append(t.let(f"{name}_dim{d}", i32, f"{stop.expr} - {start.expr}").expr)
+            extent = t.let(f"{name}_extent{d}", i32, f"{stop.expr} - {start.expr}")
+            # cuTile's view assumes every dynamic extent non-negative (bounded<0, ?>)
+            dims.append(t.let(f"{name}_dim{d}", i32,
+                              f"unsafe {{ assume_bounds_lower::<_, 0>({extent.expr}) }}").expr)
         else:
             dims.append(t.array_dim(arr, d, None).expr)
     strides = [stride_scalar(t, arr, d, node).expr for d in range(arr.rank - 1)]

@@ -170,7 +170,7 @@ RESERVED = RUST_KEYWORDS | {
     "max_tile", "min_tile", "lt_tile", "le_tile", "gt_tile", "ge_tile", "eq_tile", "ne_tile",
     "get_tile_block_id", "get_shape_dim", "ceil_div", "num_tiles", "make_partition_view",
     "padding", "dim_map", "rounding", "ftz", "broadcast_scalar", "f32", "i32", "bool",
-    "entry_token", "assume_div_by",
+    "entry_token", "assume_div_by", "assume_bounds_lower", "make_tensor_view", "Array",
     # every other cutile function or type a rule writes
     "absf", "absi", "floor", "ceil", "sin", "cos", "tan", "sinh", "cosh", "exp2", "log2",
     "sqrt", "exti", "trunci", "bitcast", "convert_scalar", "tile_to_scalar", "addptr_tile",
