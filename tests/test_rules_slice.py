@@ -23,6 +23,7 @@ ARGS = {"block_rows": ["f32[256,64]", "f32[256,64]"],
         "nested_window": ["f32[256,128]", "f32[256,64]"],
         "store_into_rows": ["f32[256,64]", "f32[256,64]"],
         "split_halves": ["f32[256,64]", "f32[256,128]"],
+        "halves_unless_past": ["f32[256,64]", "f32[256,128]", "i32=256"],
         "store_rows_in_loop": ["f32[256,64]", "f32[256,64]"],
         "shift_rows": ["f32[256,64]", "f32[256,64]"]}
 
@@ -93,6 +94,15 @@ def test_stores_through_two_slices_of_one_output_are_ordered_by_its_token():
     assert rust.index("&lo_part") < rust.index("&hi_part")
 
 
+def test_a_token_only_one_branch_uses_is_declared_in_that_branch():
+    # token_dce.sink_declarations: cutile would yield a token declared outside the `if`
+    rust = body("halves_unless_past")
+    branch = rust.index("} else {")
+    declared = rust.index("let mut zt00_y: Token = y.token();")
+    assert declared > branch, rust
+    assert rust.count("let mut zt00_y: Token") == 1, rust
+
+
 @pytest.mark.parametrize("kernel, message", [
     ("store_rows_in_loop", "in a loop: the drafter threads no loop-carried token"),
     ("shift_rows", "x is read and written through slices"),
@@ -125,7 +135,8 @@ def test_an_axis_out_of_range_is_refused():
 
 
 @pytest.mark.parametrize("kernel", ["block_rows", "column_window", "nested_window",
-                                    "store_into_rows", "split_halves"])
+                                    "store_into_rows", "split_halves",
+                                    "halves_unless_past"])
 def test_the_drafted_fixture_builds_and_its_ir_matches_cutile_python(kernel, cli, tmp_path):
     command = ["port", f"tests/fixtures/drafter/array_slice.py:{kernel}", "--out",
                str(tmp_path / "port")]
