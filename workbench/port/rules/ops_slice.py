@@ -6,8 +6,16 @@ extents unchanged. The port builds the same view with cutile's `make_tensor_view
 derived pointer, extents and strides; the slice is then an array like a parameter, so
 `ct.load`, `.shape` and another `.slice` read it (the view's metadata holds them).
 
-Writes through a slice are refused: the drafter keeps an output's token and launch form per
-parameter (ops_memory.py, tokens.py), and a view of an output shares neither yet."""
+The view is a local `Tensor` with no type on its `let` (cutile's type inference then reads
+its type from the op; an annotated one leaves `make_partition_view(&view, ..)` untyped) and is
+passed as `&view` (values.tensor_ref). `ct.store` through a slice keeps the root a `&Tensor`
+parameter and orders the stores of the root (through any slice) by its last-op token; it is
+refused in a loop (no loop-carried token through a slice) and when the root is also read.
+`ct.scatter` / atomics through a slice are refused (values.refuse_write_through_slice).
+
+Not stated: cuTile's dataflow proves divisibility facts on the new base and extent
+(`assume div_by<16>`); cutile 0.4.0 propagates none through `offset`, and the port cannot
+state them in source for every call (the IR diff reports them as hint or perf findings)."""
 from __future__ import annotations
 
 import ast
