@@ -25,6 +25,7 @@ ARGS = {"block_rows": ["f32[256,64]", "f32[256,64]"],
         "split_halves": ["f32[256,64]", "f32[256,128]"],
         "halves_unless_past": ["f32[256,64]", "f32[256,128]", "i32=256"],
         "store_rows_in_loop": ["f32[256,64]", "f32[256,64]"],
+        "rows_then_whole": ["f32[256,64]", "f32[256,64]"],
         "shift_rows": ["f32[256,64]", "f32[256,64]"]}
 
 
@@ -106,6 +107,7 @@ def test_a_token_only_one_branch_uses_is_declared_in_that_branch():
 @pytest.mark.parametrize("kernel, message", [
     ("store_rows_in_loop", "in a loop: the drafter threads no loop-carried token"),
     ("shift_rows", "x is read and written through slices"),
+    ("rows_then_whole", "a ct.store of y after a store through a slice of it"),
 ])
 def test_a_store_through_a_slice_whose_tokens_the_drafter_cannot_order_is_refused(kernel,
                                                                                   message):

@@ -15,7 +15,7 @@ from .registry import Family
 from .tokens import after_read, after_write, last_op_token, last_store_token
 from .values import (ArrayRef, Fail, Lit, NeedDtypes, Scalar, Seq, Stmt, Tile, Value,
                      shape_text, tensor_ref)
-from .ops_slice import refuse_read_after_slice_store, slice_store
+from .ops_slice import refuse_access_after_slice_store, slice_store
 from .launch_form import note_store
 
 FAMILY = Family("memory")
@@ -75,7 +75,7 @@ def load(t, call, hint=None) -> Value:
     if "index" not in args or "shape" not in args:
         raise Fail(call, "ct.load", "index and shape are required")
     latency, tma = hints_of(t, args, call, "ct.load")
-    refuse_read_after_slice_store(t, arr, call)
+    refuse_access_after_slice_store(t, arr, call, "ct.load")
     t.loaded.add(arr.name)
     shape = t.const_shape(args["shape"], "ct.load")
     if not shape and arr.rank:          # cuTile: a 0-d load is a tile of ones, reshaped to 0-d
@@ -184,6 +184,7 @@ def store(t, call, hint=None):
     if "index" not in args or "tile" not in args:
         raise Fail(call, "ct.store", "index and tile are required")
     latency, tma = hints_of(t, args, call, "ct.store")
+    refuse_access_after_slice_store(t, arr, call, "ct.store")
     if order_of(t, args, arr.rank, call) is not None:
         raise Fail(call, "ct.store(order=..)", "a store through a permuted view: cutile "
                    "0.4.0's partition_full_mut takes no dim_map (make_partition_view_mut neither)")

@@ -145,12 +145,13 @@ def root_of(t, name: str) -> str:
     return t.slice_roots.get(name, name)
 
 
-def refuse_read_after_slice_store(t, arr: ArrayRef, node) -> None:
-    """A read of an array some slice of it was stored through: cuTile orders the two by the
-    array's tokens, which the drafter threads per parameter name only (tokens.py)."""
+def refuse_access_after_slice_store(t, arr: ArrayRef, node, what: str) -> None:
+    """A load, or a store without a slice, of an array some slice of it was stored through:
+    cuTile orders them by the array's tokens, which those accesses do not take here."""
     root = root_of(t, arr.name)
-    if t.outputs.get(root, {}).get("through_slice"):
-        raise Fail(node, "ct.load", f"a read of {root} after a store through a slice of it: "
+    if t.outputs.get(root, {}).get("through_slice") and \
+            (what == "ct.load" or arr.name not in t.slice_roots):
+        raise Fail(node, what, f"a {what} of {root} after a store through a slice of it: "
                    "the drafter does not thread the tokens cuTile orders them by")
 
 
@@ -166,10 +167,10 @@ def slice_store(t, arr: ArrayRef, tile: Value, index: list[Value], latency, tma,
     if any(root_of(t, n) == root for n in t.loaded):
         raise Fail(node, "ct.store", f"{root} is read and written through slices: the drafter "
                    "does not thread the tokens cuTile orders them by")
+    if root in t.outputs and not t.outputs[root].get("through_slice"):
+        raise Fail(node, "ct.store", f"{root} is also stored without a slice: the drafter "
+                   "orders stores through its slices by a token its other stores do not take")
     out = t.outputs.setdefault(root, {"form": "shared", "shape": tile.kind.shape})
-    if out["form"] != "shared":
-        raise Fail(node, "ct.store", f"{root} is stored at its own tile elsewhere (a "
-                   "partitioned `&mut` parameter): a slice of it needs the whole `&Tensor`")
     out["through_slice"] = True
     t.store_sites.setdefault(root, []).append(False)        # the launch takes the grid
     if not t.unchecked:
