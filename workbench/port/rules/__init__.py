@@ -13,6 +13,8 @@ Each rule is chosen so that the port's Tile IR lines up with the Python kernel's
   arith.py      operators (`a * b + c` -> fma), comparisons;  broadcast.py: implicit broadcasting
   loops.py      `for v in range(..)`: loop-carried values, hoisted invariants
   ops_*.py      one Family per group of `ct.*` functions, one decorated rule per function
+  ops_slice.py  `Array.slice(axis, start, stop)`: a derived tensor view (attributes.py's
+                array methods)
   table.py      every family's rules;  render_kernel.py, render_host.py: the files
   draft.py      draft(), translate(), store_shapes();  drafter.py: the pipeline's RulesDrafter
 Anything not translated is a Diagnostic(line, construct, message); the draft then has `ok`

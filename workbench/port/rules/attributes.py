@@ -13,6 +13,7 @@ from cuda.tile._cext import DType as CtDType
 from .dtypes import DT
 from .loops import MEMORY_FUNCTIONS
 from .module_scope import PURE_CALLS
+from .ops_slice import ARRAY_METHODS
 from .table import BUILTINS, DUNDER, REFUSALS, RULES, TILE_METHODS
 from .values import ArrayRef, Const, DType, Fail, Func, Lit, Scalar, Seq, Static, Tile, Value
 
@@ -146,6 +147,8 @@ class Attributes:
         """`t.astype(dt)` -> ct.astype(t, dt); `t.__add__(u)` -> t + u."""
         if method in DUNDER:
             return self.dunder(node, receiver, method, hint)
+        if isinstance(receiver.kind, ArrayRef) and method in ARRAY_METHODS:
+            return ARRAY_METHODS[method](self, node, receiver, hint)
         rule = TILE_METHODS.get(method)
         if rule is None or isinstance(receiver.kind, ArrayRef):
             raise Fail(node, f".{method}()", f"the method `{method}` is not ported")

@@ -49,8 +49,7 @@ class Translator(Control, RuntimeIf, Inline, Attributes, Arithmetic, Broadcastin
         self.used: set[str] = set(RESERVED) | {g for g, _ in self.types.generics}
         self.cache: dict[tuple, tuple[int, Value]] = {}
         self.diagnostics: list[Diagnostic] = []
-        self.loops = 0
-        self.unchecked = False
+        self.loops, self.unchecked = 0, False
         self.outputs: dict[str, dict] = {}     # name -> {"form", "shape"}
         self.loaded: set[str] = set()
         self.store_shapes: dict[int, list[str]] = {}
@@ -59,6 +58,7 @@ class Translator(Control, RuntimeIf, Inline, Attributes, Arithmetic, Broadcastin
         self.unported: set[str] = set()      # names whose assignment failed
         self.helpers: set[tuple] = set()     # (helper kind, rank) the module declares
         self.scattered: set[str] = set()     # arrays written by ct.scatter
+        self.slice_roots: dict[str, str] = {}    # a slice's Rust name -> the parameter it views
         self.store_sites: dict[str, list[bool]] = {}   # output -> per ct.store: own tile?
         self.abi_promises: dict[str, set[str]] = {}   # array -> what wb_ffi checks (port.toml)
         self.inline_stack: list[dict] = []

@@ -20,7 +20,7 @@ from .dtypes import DT, is_float, is_signed
 from .ops_gather import implicit_cast, pointer_and_mask
 from .registry import Family
 from .tokens import RELEASE_ORDERS, after_write, last_op_token
-from .values import Fail, Scalar, Tile, Value
+from .values import Fail, Scalar, Tile, Value, refuse_write_through_slice
 
 FAMILY = Family("atomic")
 
@@ -115,6 +115,7 @@ def atomic_rmw(op: str):
     def rule(t, node, hint):
         args = t.bind_args(f"atomic_{op}", node)
         arr = t.array_arg(args["array"], f"ct.atomic_{op}")
+        refuse_write_through_slice(t, arr, node, f"ct.atomic_{op}")
         mode = mode_of(op, arr.dtype, node)
         order, scope = order_of(t, args, op, node), scope_of(t, args, op, node)
         check = t.static_bool(args.get("check_bounds"), "check_bounds", True)

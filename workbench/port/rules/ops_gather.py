@@ -16,7 +16,7 @@ from .registry import Family
 from .render_toml import ALIGNED_BASE, STRIDES_READ
 from .tokens import after_read, after_write, last_op_token, last_store_token
 from .values import (ArrayRef, Const, Fail, Lit, Scalar, Seq, Tile, Value, broadcast_shape,
-                     is_zero, shape_text)
+                     is_zero, refuse_write_through_slice, shape_text, tensor_ref)
 
 FAMILY = Family("gather")
 
@@ -82,9 +82,9 @@ def stride_u64(t, arr: ArrayRef, dim: int, shape, node) -> Value:
                               f"constant(1u64, shape![{shape_text(shape)}])")
     refuse_unit_strides(t, arr, node)
     t.helpers.add(("strides", arr.rank))
-    t.abi_promises.setdefault(arr.name, set()).add(STRIDES_READ)
+    t.abi_promises.setdefault(t.slice_roots.get(arr.name, arr.name), set()).add(STRIDES_READ)
     stride = t.let(f"{arr.name}_stride{dim}", Scalar(t.types.of_name("int32")),
-                   f"get_shape_dim(tensor_strides_{arr.rank}({arr.name}), {dim}i32)")
+                   f"get_shape_dim(tensor_strides_{arr.rank}({tensor_ref(t, arr)}), {dim}i32)")
     return t.fit(u64_of(t, stride, node), shape, node)
 
 
@@ -96,7 +96,7 @@ def refuse_unit_strides(t, arr: ArrayRef, node) -> None:
     for s in t.spec.specializations:
         if any(s.constants.get(k) != v for k, v in t.const_values.items()):
             continue                        # a case of another entry
-        units = s.unit_strides.get(arr.name, [])
+        units = s.unit_strides.get(t.slice_roots.get(arr.name, arr.name), [])
         if units:
             raise Fail(node, "strides", f"{arr.name} has stride 1 in dim(s) "
                        f"{', '.join(map(str, units))} (not the last) in case {s.case}: cutile "
@@ -130,7 +130,7 @@ def pointer_and_mask(t, arr: ArrayRef, value: Value, check_bounds: bool, custom,
     elem = t.rust_dtype(arr.dtype)
     ptr_kind = f"PointerTile<*mut {elem}, {{ [] }}>"
     pointer = lambda s: f"PointerTile<*mut {elem}, {{ [{shape_text(s)}] }}>"   # noqa: E731
-    base = t.let_typed(f"{arr.name}_base", ptr_kind, f"get_tensor_base({arr.name})")
+    base = t.let_typed(f"{arr.name}_base", ptr_kind, f"get_tensor_base({tensor_ref(t, arr)})")
     ones = ("1",) * len(shape)
     if shape:
         base = t.let_typed(f"{arr.name}_base_r", pointer(ones),
@@ -140,7 +140,7 @@ def pointer_and_mask(t, arr: ArrayRef, value: Value, check_bounds: bool, custom,
                            f"{base}.broadcast(shape![{shape_text(shape)}])")
     ptrs = t.let_typed(f"{arr.name}_ptrs", pointer(shape), f"addptr_tile({base}, {offset.expr})")
     aligned = element_alignment(arr.dtype) if all(d == "1" for d in shape) else 1
-    if not shape and all(is_zero(v) for v in items):
+    if not shape and all(is_zero(v) for v in items) and arr.name not in t.slice_roots:
         aligned = BASE_ALIGNMENT        # the base itself: the C ABI checks it (port.toml)
         t.abi_promises.setdefault(arr.name, set()).add(ALIGNED_BASE)
     if aligned > 1:
@@ -226,6 +226,7 @@ def implicit_cast(src: DT, dst: DT, n: int, node) -> None:
 def scatter(t, node, hint):
     args = t.bind_args("scatter", node)
     arr = t.array_arg(args["array"], "ct.scatter")
+    refuse_write_through_slice(t, arr, node, "ct.scatter")
     check = t.static_bool(args.get("check_bounds"), "check_bounds", True)
     indices = t.expr(args["indices"])
     value = t.expr(args["value"])

@@ -13,7 +13,9 @@ import cuda.tile as ct
 from .loops import memory_ops
 from .registry import Family
 from .tokens import after_read, after_write, last_op_token, last_store_token
-from .values import ArrayRef, Fail, Lit, NeedDtypes, Scalar, Seq, Stmt, Tile, Value, shape_text
+from .values import (ArrayRef, Fail, Lit, NeedDtypes, Scalar, Seq, Stmt, Tile, Value,
+                     shape_text, tensor_ref)
+from .ops_slice import refuse_access_after_slice_store, slice_store
 from .launch_form import note_store
 
 FAMILY = Family("memory")
@@ -73,6 +75,7 @@ def load(t, call, hint=None) -> Value:
     if "index" not in args or "shape" not in args:
         raise Fail(call, "ct.load", "index and shape are required")
     latency, tma = hints_of(t, args, call, "ct.load")
+    refuse_access_after_slice_store(t, arr, call, "ct.load")
     t.loaded.add(arr.name)
     shape = t.const_shape(args["shape"], "ct.load")
     if not shape and arr.rank:          # cuTile: a 0-d load is a tile of ones, reshaped to 0-d
@@ -110,7 +113,7 @@ def inplace_load(t, arr: ArrayRef, shape, pad, order, idx: str, latency, tma, hi
     token = last_store_token(t, arr)
     dim_map = "dim_map::Identity" if order is None else f"const_array![{', '.join(map(str, order))}]"
     view = t.let_typed(f"{arr.name}_part", f"Partition<{t.rust_dtype(arr.dtype)}, {{ [{shape_text(shape)}] }}>",
-                       f"unsafe {{ make_partition_view({arr.name}, shape![{shape_text(shape)}], "
+                       f"unsafe {{ make_partition_view({tensor_ref(t, arr)}, shape![{shape_text(shape)}], "
                        f"padding::{PADDING[pad]}, {dim_map}, {token}) }}", pure=False)
     name, done = t.fresh(hint or f"{arr.name}_tile"), t.fresh(f"{arr.name}_loaded")
     kind = Tile(arr.dtype, shape)
@@ -144,7 +147,7 @@ def partition(t, arr: ArrayRef, shape, pad, order=None, node=0) -> str:
         if pad == "ZERO" and order is None:
             expr = f"{arr.name}.partition(shape![{shape_text(shape)}])"
         else:
-            expr = (f"unsafe {{ make_partition_view({arr.name}, shape![{shape_text(shape)}], "
+            expr = (f"unsafe {{ make_partition_view({tensor_ref(t, arr)}, shape![{shape_text(shape)}], "
                     f"padding::{PADDING[pad]}, {dim_map}, {arr.name}.token()) }}")
         name = t.fresh(f"{arr.name}_part")
         stmt = t.emit(Stmt("let", name=name, ty=ty, expr=expr))
@@ -181,6 +184,7 @@ def store(t, call, hint=None):
     if "index" not in args or "tile" not in args:
         raise Fail(call, "ct.store", "index and tile are required")
     latency, tma = hints_of(t, args, call, "ct.store")
+    refuse_access_after_slice_store(t, arr, call, "ct.store")
     if order_of(t, args, arr.rank, call) is not None:
         raise Fail(call, "ct.store(order=..)", "a store through a permuted view: cutile "
                    "0.4.0's partition_full_mut takes no dim_map (make_partition_view_mut neither)")
@@ -193,6 +197,10 @@ def store(t, call, hint=None):
         and arr.rank <= 3
     first = arr.name not in t.outputs
     raw = view_access(latency, tma)
+    if arr.name in t.slice_roots:
+        slice_store(t, arr, tile, t.index_values(index_value, arr.rank, "ct.store"),
+                    latency, tma, call)
+        return None
     note_store(t, arr, items)
     if arr.name in t.inplace:          # read and written: cuTile's token order, by hand
         index = t.index_values(index_value, arr.rank, "ct.store")

@@ -1,5 +1,5 @@
 """cuTile Python's dead code elimination (dce.py), done to the drafted ordering tokens: a token
-is kept while a memory operation waits for it. cuTile threads every array's last-op and
+is kept while a memory operation waits for it (and declared in the `if` branch that alone uses it). cuTile threads every array's last-op and
 last-store tokens through each loop and `if` that touches the array (token_order.py), then
 drops each carried value and `if` result that no operation with a side effect uses; cutile
 carries and yields every variable a loop body or branch assigns. So an assignment to a `let
@@ -23,6 +23,8 @@ def eliminate_dead_tokens(blocks: list[list[Stmt]], tokens: set[str], fresh) -> 
     variables) in `blocks` (the kernel's statement lists, in order)."""
     if not tokens:
         return
+    for block in blocks:
+        sink_declarations(block, tokens)
     while True:
         live: set[str] = set()
         changed = False
@@ -116,3 +118,31 @@ def drop_unused_declarations(blocks: list[list[Stmt]], tokens: set[str]) -> bool
             holder.remove(s)
             changed = True
     return changed
+
+
+def mentions(s: Stmt, name: str) -> bool:
+    return name in IDENT.findall(s.source_text())
+
+
+def sink_declarations(block: list[Stmt], tokens: set[str]) -> None:
+    """Move a `let mut tok: Token = arr.token();` that only one `if` after it uses into the
+    branches of that `if` which use it (recursively): cuTile threads the token through the
+    `if` and its DCE drops the `if` result nothing uses after it, while cutile yields every
+    variable a branch assigns that was declared outside. Never into a loop (it carries)."""
+    for s in list(block):
+        if s.kind in ("if", "loop"):
+            sink_declarations(s.body, tokens)
+            sink_declarations(s.orelse, tokens)
+    for d in [s for s in block if s.kind == "raw" and DECLARED.match(s.text)]:
+        name = DECLARED.match(d.text).group(1)
+        if name not in tokens:
+            continue
+        users = [s for s in block[block.index(d) + 1:] if mentions(s, name)]
+        if len(users) != 1 or users[0].kind != "if" or \
+                name in IDENT.findall(" ".join([users[0].header, *users[0].args])):
+            continue
+        block.remove(d)
+        for branch in (users[0].body, users[0].orelse):
+            if any(mentions(x, name) for x in branch):
+                branch.insert(0, Stmt("raw", text=d.text, pure=False))
+                sink_declarations(branch, tokens)

@@ -170,7 +170,7 @@ RESERVED = RUST_KEYWORDS | {
     "max_tile", "min_tile", "lt_tile", "le_tile", "gt_tile", "ge_tile", "eq_tile", "ne_tile",
     "get_tile_block_id", "get_shape_dim", "ceil_div", "num_tiles", "make_partition_view",
     "padding", "dim_map", "rounding", "ftz", "broadcast_scalar", "f32", "i32", "bool",
-    "entry_token", "assume_div_by",
+    "entry_token", "assume_div_by", "assume_bounds_lower", "make_tensor_view", "Array",
     # every other cutile function or type a rule writes
     "absf", "absi", "floor", "ceil", "sin", "cos", "tan", "sinh", "cosh", "exp2", "log2",
     "sqrt", "exti", "trunci", "bitcast", "convert_scalar", "tile_to_scalar", "addptr_tile",
@@ -189,6 +189,20 @@ RESERVED = RUST_KEYWORDS | {
 def is_zero(v: Value) -> bool:
     """A literal or static integer 0 (an index at the start of an axis)."""
     return isinstance(v.kind, (Lit, Static)) and type(v.kind.value) is int and v.kind.value == 0
+
+
+def tensor_ref(t, arr: ArrayRef) -> str:
+    """The `&Tensor` argument of an array: a parameter is one; a slice is a local `Tensor`
+    (cutile's compiler infers no type through a reference to a local)."""
+    return f"&{arr.name}" if arr.name in t.slice_roots else arr.name
+
+
+def refuse_write_through_slice(t, arr: ArrayRef, node, what: str) -> None:
+    """A store / scatter / atomic through an `Array.slice` view (ops_slice.py): refused."""
+    if arr.name in t.slice_roots:
+        raise Fail(node, what, f"{what} through `{arr.name}`, a slice of "
+                   f"{t.slice_roots[arr.name]}: the drafter keeps an output's token and launch "
+                   "form per parameter; a write through a view of it is not ported yet")
 
 
 def shape_text(shape) -> str:
