@@ -2,12 +2,12 @@
 is kept while a memory operation waits for it, and declared in the `if` branch that alone
 uses it. cuTile threads every array's last-op and last-store tokens through each loop and
 `if` that touches the array (token_order.py), then drops each carried value and `if` result
-that no operation with a side effect uses; cutile
-carries and yields every variable a loop body or branch assigns. So an assignment to a `let
-mut` token whose value nothing reads afterwards (in this iteration, a later one, or after the
-loop) is dropped here: a join or an alias of a token goes; a store keeps its op and binds its
-token to a name of its own. A loop or branch then no longer assigns the token, and cutile
-carries or yields it no more, just as cuTile's DCE drops it."""
+that no operation with a side effect uses; cutile carries and yields every variable a loop
+body or branch assigns. So an assignment to a `let mut` token whose value nothing reads
+afterwards (in this iteration, a later one, or after the loop) is dropped here: a join or an
+alias of a token goes; a store keeps its op and binds its token to a name of its own. A loop
+or branch then no longer assigns the token, and cutile carries or yields it no more, just as
+cuTile's DCE drops it."""
 from __future__ import annotations
 
 import re
