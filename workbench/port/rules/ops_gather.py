@@ -16,7 +16,7 @@ from .registry import Family
 from .render_toml import ALIGNED_BASE, STRIDES_READ
 from .tokens import after_read, after_write, last_op_token, last_store_token
 from .values import (ArrayRef, Const, Fail, Lit, Scalar, Seq, Tile, Value, broadcast_shape,
-                     is_zero, refuse_write_through_slice, shape_text, tensor_ref)
+                     is_zero, refuse_write_through_slice, root_of, shape_text, tensor_ref)
 
 FAMILY = Family("gather")
 
@@ -80,12 +80,17 @@ def stride_u64(t, arr: ArrayRef, dim: int, shape, node) -> Value:
     if dim == arr.rank - 1:
         return t.let_prologue(f"{arr.name}_stride{dim}", Tile(t.types.of_name("uint64"), shape),
                               f"constant(1u64, shape![{shape_text(shape)}])")
+    return t.fit(u64_of(t, dynamic_stride(t, arr, dim, node), node), shape, node)
+
+
+def dynamic_stride(t, arr: ArrayRef, dim: int, node) -> Value:
+    """A stride before the last dim, an i32 read from the view's strides metadata (which
+    wb_ffi then checks, port.toml `strides_read`)."""
     refuse_unit_strides(t, arr, node)
     t.helpers.add(("strides", arr.rank))
-    t.abi_promises.setdefault(t.slice_roots.get(arr.name, arr.name), set()).add(STRIDES_READ)
-    stride = t.let(f"{arr.name}_stride{dim}", Scalar(t.types.of_name("int32")),
-                   f"get_shape_dim(tensor_strides_{arr.rank}({tensor_ref(t, arr)}), {dim}i32)")
-    return t.fit(u64_of(t, stride, node), shape, node)
+    t.abi_promises.setdefault(root_of(t, arr.name), set()).add(STRIDES_READ)
+    return t.let(f"{arr.name}_stride{dim}", Scalar(t.types.of_name("int32")),
+                 f"get_shape_dim(tensor_strides_{arr.rank}({tensor_ref(t, arr)}), {dim}i32)")
 
 
 def refuse_unit_strides(t, arr: ArrayRef, node) -> None:
@@ -96,7 +101,7 @@ def refuse_unit_strides(t, arr: ArrayRef, node) -> None:
     for s in t.spec.specializations:
         if any(s.constants.get(k) != v for k, v in t.const_values.items()):
             continue                        # a case of another entry
-        units = s.unit_strides.get(t.slice_roots.get(arr.name, arr.name), [])
+        units = s.unit_strides.get(root_of(t, arr.name), [])
         if units:
             raise Fail(node, "strides", f"{arr.name} has stride 1 in dim(s) "
                        f"{', '.join(map(str, units))} (not the last) in case {s.case}: cutile "

@@ -23,10 +23,9 @@ import inspect
 
 import cuda.tile as ct
 
-from .ops_gather import refuse_unit_strides
-from .render_toml import STRIDES_READ
+from .ops_gather import dynamic_stride
 from .tokens import after_write, last_op_token
-from .values import ArrayRef, Const, Fail, Lit, Scalar, Tile, Value, tensor_ref
+from .values import ArrayRef, Const, Fail, Lit, Scalar, Tile, Value, root_of, tensor_ref
 
 SLICE_SIGNATURE = inspect.signature(ct.Array.slice)
 
@@ -71,12 +70,7 @@ def stride_scalar(t, arr: ArrayRef, axis: int, node) -> Value:
     if axis == arr.rank - 1:
         return t.cached(("unit_stride", arr.name), lambda: t.let_prologue(
             f"{arr.name}_stride{axis}", i32, "1i32"))
-    refuse_unit_strides(t, arr, node)
-    t.helpers.add(("strides", arr.rank))
-    t.abi_promises.setdefault(t.slice_roots.get(arr.name, arr.name), set()).add(STRIDES_READ)
-    return t.cached(("stride", arr.name, axis), lambda: t.let(
-        f"{arr.name}_stride{axis}", i32,
-        f"get_shape_dim(tensor_strides_{arr.rank}({tensor_ref(t, arr)}), {axis}i32)"))
+    return t.cached(("stride", arr.name, axis), lambda: dynamic_stride(t, arr, axis, node))
 
 
 def array_slice(t, node: ast.Call, receiver: Value, hint) -> Value:
@@ -133,16 +127,11 @@ def array_slice(t, node: ast.Call, receiver: Value, hint) -> Value:
     # annotated local Tensor leaves make_partition_view(&local, ..) without a return type)
     t.raw(f"let {name} = unsafe {{ make_tensor_view({new_base}, {shape}, "
           f"{stride_array}, {arr.name}.token()) }};")
-    t.slice_roots[name] = t.slice_roots.get(arr.name, arr.name)
+    t.slice_roots[name] = root_of(t, arr.name)
     return Value(ArrayRef(name, arr.rank, arr.dtype), name)
 
 
 ARRAY_METHODS = {"slice": array_slice}
-
-
-
-def root_of(t, name: str) -> str:
-    return t.slice_roots.get(name, name)
 
 
 def refuse_access_after_slice_store(t, arr: ArrayRef, node, what: str) -> None:

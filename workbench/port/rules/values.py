@@ -191,6 +191,11 @@ def is_zero(v: Value) -> bool:
     return isinstance(v.kind, (Lit, Static)) and type(v.kind.value) is int and v.kind.value == 0
 
 
+def root_of(t, name: str) -> str:
+    """The parameter an array is: itself, or the one an `Array.slice` view (of a view) is of."""
+    return t.slice_roots.get(name, name)
+
+
 def tensor_ref(t, arr: ArrayRef) -> str:
     """The `&Tensor` argument of an array: a parameter is one; a slice is a local `Tensor`
     (cutile's compiler infers no type through a reference to a local)."""
