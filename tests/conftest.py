@@ -24,6 +24,18 @@ def cli():
     return run_cli
 
 
+@pytest.fixture(scope="session", autouse=True)
+def forget_drafts_built_in_tmp(tmp_path_factory):
+    """Drafts the tests built in temporary folders leave their libraries and cargo output
+    behind in kernels_src/ (about 5 GB a run): removed when the run ends."""
+    yield
+    from workbench.rust.cargo import BUILD_DIR
+    from workbench.rust.prune import forget_drafts
+    from workbench.rust.toolchain import TARGET_DIR
+    forget_drafts(BUILD_DIR / "external", [TARGET_DIR],
+                  under=tmp_path_factory.getbasetemp().resolve())
+
+
 # -- no test changes a tracked file: checked once, around the whole run --------------------
 
 def pytest_sessionstart(session):

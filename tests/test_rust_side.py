@@ -114,6 +114,24 @@ def test_failed_build_keeps_the_last_good_library(softmax_copy):
     assert BuildResult.from_json(json.loads(json.dumps(result.to_json()))) == result
 
 
+def test_a_build_forgets_drafts_whose_folders_are_gone(softmax_copy, tmp_path):
+    from workbench.rust.cargo import BUILD_DIR, build_folder
+    from workbench.rust.prune import DRAFT_RECORD, record_draft
+    from workbench.rust.toolchain import TARGET_DIR
+    crate = f"port_gone_{uuid.uuid4().hex[:10]}"
+    gone = BUILD_DIR / "external" / f"gone-{crate}"
+    gone.mkdir(parents=True)
+    record_draft(gone, tmp_path / "deleted" / "port", crate)
+    leftover = TARGET_DIR / "release" / "deps" / f"lib{crate}-0000.so"
+    leftover.write_text("what cargo left of a deleted draft")
+    with edited(softmax_copy.port_folder / "src" / "kernel.rs", "fn", "fn",
+                prefix=f"// a new version: {crate}\n"):
+        assert build(softmax_copy).status == "built"
+    assert not gone.exists() and not leftover.exists()
+    record = json.loads((build_folder(softmax_copy) / DRAFT_RECORD).read_text())
+    assert record["port_folder"] == str(softmax_copy.port_folder.resolve())
+
+
 class FakeDeviceArray:
     def __init__(self, shape, typestr="<f4", strides=None):
         itemsize = int(typestr[2:])

@@ -24,7 +24,8 @@ from pathlib import Path
 from ..catalog import KERNELS_DIR, Operator, display_path
 from ..errors import ToolTimeout, WorkbenchError
 from ..tools import run_tool
-from .toolchain import cargo_env, cargo_path, prepare_target_dir, target_dir
+from .prune import forget_drafts, prune_libraries, record_draft
+from .toolchain import TARGET_DIR, cargo_env, cargo_path, prepare_target_dir, target_dir
 
 BUILD_DIR = KERNELS_DIR / ".build"
 BUILD_TIMEOUT_S = 3600
@@ -268,6 +269,7 @@ def build(op: Operator) -> BuildResult:
             return BuildResult(op.name, "failed", last_good(op), build_id,
                                time.perf_counter() - start, diagnostics)
         _install(op, target)
+        _tidy(op)
     return BuildResult(op.name, "built", target, build_id, time.perf_counter() - start,
                        diagnostics)
 
@@ -362,6 +364,16 @@ def _install(op: Operator, target: Path) -> None:
     os.replace(temporary, target)
     _code_file(target).write_text(code_hash(op) + "\n")
     _mark_last_good(target)
+
+
+def _tidy(op: Operator) -> None:
+    """After a build: old libraries of this port go, and so does what drafts whose folders
+    are gone left behind (workbench/rust/prune.py says why)."""
+    folder = build_folder(op)
+    prune_libraries(folder)
+    if not in_workspace(op):
+        record_draft(folder, op.port_folder, crate_name(op))
+    forget_drafts(BUILD_DIR / "external", sorted({TARGET_DIR, target_dir()}))
 
 
 def _mark_last_good(target: Path) -> None:
