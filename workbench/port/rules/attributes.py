@@ -13,11 +13,14 @@ from cuda.tile._cext import DType as CtDType
 from .dtypes import DT
 from .loops import MEMORY_FUNCTIONS
 from .module_scope import PURE_CALLS
-from .ops_slice import ARRAY_METHODS
+from .ops_slice import array_slice, stride_scalar
 from .table import BUILTINS, DUNDER, REFUSALS, RULES, TILE_METHODS
+from .tiled_view import MARK, unfollowed_view, view_call
 from .values import ArrayRef, Const, DType, Fail, Func, Lit, Scalar, Seq, Static, Tile, Value
 
 CT_NAMES = {id(getattr(ct, n)): n for n in dir(ct) if not n.startswith("_")}
+ARRAY_METHODS = {"slice": array_slice, "tiled_view": unfollowed_view}
+ARRAY_ATTRIBUTES = ("dtype", "ndim", "shape", "strides")
 
 
 def ct_function_name(obj) -> str | None:
@@ -52,6 +55,8 @@ class Attributes:
                 return Value(Lit(kind.rank))
             if node.attr == "shape":
                 return Value(Seq([self.array_dim(kind, d, None) for d in range(kind.rank)]))
+            if node.attr == "strides":
+                return Value(Seq([stride_scalar(self, kind, d, node) for d in range(kind.rank)]))
         if isinstance(kind, (Tile, Scalar)):
             shape = kind.shape if isinstance(kind, Tile) else ()
             if node.attr == "dtype":
@@ -75,13 +80,16 @@ class Attributes:
 
     def subscript(self, node: ast.Subscript, hint) -> Value:
         value = node.value
-        if isinstance(value, ast.Attribute) and value.attr == "shape":
+        if isinstance(value, ast.Attribute) and value.attr in ("shape", "strides"):
             arr = self.expr(value.value)
             if isinstance(arr.kind, ArrayRef):
-                dim = self.static_value(node.slice, "array.shape[..]")
-                if isinstance(dim, int) and -arr.kind.rank <= dim < arr.kind.rank:
-                    return self.array_dim(arr.kind, dim % arr.kind.rank, hint)
-                raise Fail(node, "subscript", f"`{ast.unparse(node)}`: no such dimension")
+                dim = self.static_value(node.slice, f"array.{value.attr}[..]")
+                if not (isinstance(dim, int) and -arr.kind.rank <= dim < arr.kind.rank):
+                    raise Fail(node, "subscript", f"`{ast.unparse(node)}`: no such dimension")
+                dim %= arr.kind.rank
+                if value.attr == "strides":         # only the stride read (a unit one is 1)
+                    return stride_scalar(self, arr.kind, dim, node)
+                return self.array_dim(arr.kind, dim, hint)
         base = self.expr(value)
         if isinstance(base.kind, Seq):
             index = self.static_value(node.slice, "subscript")
@@ -94,10 +102,13 @@ class Attributes:
         if isinstance(base.kind, Tile):
             return RULES["expand_dims"].fn(self, node, hint, subscript=True)
         raise Fail(node, "subscript", f"`{ast.unparse(node)}` is not ported "
-                                      "(only array.shape[<int>] and tile[..., None])")
+                                      "(only array.shape[<int>], array.strides[<int>] and "
+                                      "tile[..., None])")
 
     # ---- calls
     def call(self, node: ast.Call, hint, statement: bool = False) -> Value | None:
+        if hasattr(node, MARK):              # a tiled view's access, rewritten (tiled_view.py)
+            return view_call(self, node, hint, statement)
         func = node.func
         if isinstance(func, ast.Attribute):
             receiver = self.expr(func.value)

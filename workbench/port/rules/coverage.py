@@ -16,7 +16,9 @@ from pathlib import Path
 
 import cuda.tile as ct
 
+from .attributes import ARRAY_ATTRIBUTES, ARRAY_METHODS
 from .table import DUNDER, REFUSALS, RULES, TILE_METHODS
+from .tiled_view import ACCESS_METHODS, VIEW_ATTRIBUTES
 
 OUTPUT = Path(__file__).resolve().parents[3] / "bench" / "drafter_coverage.md"
 # not called inside a kernel body (or handled as syntax, not as a call)
@@ -76,6 +78,21 @@ def method_status(name: str) -> tuple[str, str]:
     return "no rule", ""
 
 
+def view_rows() -> list[tuple[str, str, str]]:
+    """Array's and TiledView's own public names: (Owner.name, status, how)."""
+    rows = []
+    for name in (n for n in vars(ct.Array) if not n.startswith("_")):
+        status = "translated" if name in ARRAY_METHODS or name in ARRAY_ATTRIBUTES else "no rule"
+        how = {"slice": "rules/ops_slice.py", "tiled_view": "rules/tiled_view.py (rewritten "
+               "into the accesses below)"}.get(name, "attribute" if status == "translated" else "")
+        rows.append((f"Array.{name}", status, how))
+    for name in (n for n in vars(ct.TiledView) if not n.startswith("_")):
+        status = "translated" if name in ACCESS_METHODS or name in VIEW_ATTRIBUTES else "no rule"
+        how = "rules/tiled_view.py" if status == "translated" else ""
+        rows.append((f"TiledView.{name}", status, how))
+    return rows
+
+
 BEFORE_METHODS = 15      # operator syntax only: + - * / either way, six comparisons, unary -
 
 
@@ -103,6 +120,8 @@ def render() -> str:
     lines += [f"| `{n}` | {s} | {w} |" for n, s, w in functions]
     lines += ["", "## Tile methods", "", "| Tile | status | how |", "| --- | --- | --- |"]
     lines += [f"| `{n}` | {s} | {w} |" for n, s, w in methods]
+    lines += ["", "## Array and TiledView", "", "| name | status | how |", "| --- | --- | --- |"]
+    lines += [f"| `{n}` | {s} | {w} |" for n, s, w in view_rows()]
     return "\n".join(lines) + "\n"
 
 

@@ -12,6 +12,7 @@ from .core import Translator
 from .module_scope import ModuleScope
 from .divisibility import state_divisibility
 from .passes import eliminate_dead_lets, fuse_fma
+from .tiled_view import desugar as desugar_tiled_views
 from .token_dce import eliminate_dead_tokens
 from .render_kernel import render_kernel
 from .render_lib import FFI_DTYPES, render_lib
@@ -51,7 +52,7 @@ def is_int_constant(c) -> bool:
 
 
 def kernel_fn(spec: KernelSpec, source: str) -> tuple[ast.FunctionDef, ModuleScope]:
-    tree = ast.parse(source, spec.filename)
+    tree = desugar_tiled_views(ast.parse(source, spec.filename))
     fn = next((n for n in tree.body if isinstance(n, ast.FunctionDef)
                and n.name == spec.kernel_name), None)
     if fn is None:

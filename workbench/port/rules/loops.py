@@ -11,7 +11,8 @@ from .values import IDENT, Const, Fail, Lit, Scalar, Stmt, Tile, Value, assigned
 
 MEMORY_FUNCTIONS = {"load", "store", "gather", "scatter", "atomic_add", "atomic_and",
                     "atomic_or", "atomic_xor", "atomic_max", "atomic_min", "atomic_xchg",
-                    "atomic_cas"}
+                    "atomic_cas", "atomic_store_add", "atomic_store_max", "atomic_store_min",
+                    "atomic_store_and", "atomic_store_or", "atomic_store_xor"}
 
 
 def memory_ops(nodes) -> dict[str, int]:

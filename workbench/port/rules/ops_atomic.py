@@ -107,7 +107,7 @@ def update_of(t, value: Value, arr, shape, op: str, node) -> Value:
         if MODES[op][3]:
             raise Fail(node, f"ct.atomic_{op}", f"a bitwise atomic's update must be "
                        f"{arr.dtype.text()} (the array's dtype), not {value.kind.dtype.text()}")
-        implicit_cast(value.kind.dtype, arr.dtype, t.types.n, node)
+        implicit_cast(t, value.kind.dtype, arr.dtype, node, f"ct.atomic_{op}")
     return t.as_tile(value, arr.dtype, shape, node)
 
 

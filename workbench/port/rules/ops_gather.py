@@ -15,7 +15,7 @@ from .dtypes import DT, PromotionError, bits, promote_dt
 from .registry import Family
 from .render_toml import ALIGNED_BASE, STRIDES_READ
 from .tokens import after_read, after_write, last_op_token, last_store_token
-from .values import (ArrayRef, Const, Fail, Lit, Scalar, Seq, Tile, Value, broadcast_shape,
+from .values import (ArrayRef, Const, Fail, Lit, NeedDtypes, Scalar, Seq, Tile, Value, broadcast_shape,
                      is_zero, refuse_write_through_slice, root_of, shape_text, tensor_ref)
 
 FAMILY = Family("gather")
@@ -215,16 +215,20 @@ def gather(t, node, hint):
     return Value(kind, name, stmt=stmt)
 
 
-def implicit_cast(src: DT, dst: DT, n: int, node) -> None:
+def implicit_cast(t, src: DT, dst: DT, node, what: str) -> None:
     """cuTile stores a value of another dtype only when promoting it to the array's gives the
-    array's (cast_ops._is_implicit_cast_ok): a widening."""
+    array's (cast_ops._is_implicit_cast_ok): a widening. Where the array's dtype differs over
+    the cases, the entries are split by dtype first (a case may never reach this store)."""
     try:
-        ok = promote_dt(src, dst, n) == dst
+        ok = promote_dt(src, dst, t.types.n) == dst
     except PromotionError:
         ok = False
+    if not ok and t.types.generic_of(dst):
+        raise NeedDtypes(node, f"{what}: a {src.text()} value into an array that is "
+                         f"{dst.text()} over the cases")
     if not ok:
-        raise Fail(node, "ct.scatter", f"cuTile rejects storing {src.text()} into a "
-                                       f"{dst.text()} array (no implicit narrowing)")
+        raise Fail(node, what, f"cuTile rejects storing {src.text()} into a "
+                               f"{dst.text()} array (no implicit narrowing)")
 
 
 @FAMILY.rule("scatter")
@@ -238,7 +242,7 @@ def scatter(t, node, hint):
     custom = t.expr(args["mask"]) if args.get("mask") is not None else None
     ptrs, mask, shape = pointer_and_mask(t, arr, indices, check, custom, node)
     if isinstance(value.kind, (Tile, Scalar)) and value.kind.dtype != arr.dtype:
-        implicit_cast(value.kind.dtype, arr.dtype, t.types.n, node)
+        implicit_cast(t, value.kind.dtype, arr.dtype, node, "ct.scatter")
     value = t.as_tile(value, arr.dtype, shape, node)
     token = last_op_token(t, arr)
     mask_text = f"Some({mask.expr})" if mask is not None else "None"

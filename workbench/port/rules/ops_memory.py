@@ -291,14 +291,15 @@ def parallel_store_chained(t, arr: ArrayRef, part: str, tile: Value, idx: str, l
 
 
 def full_view(t, arr: ArrayRef, shape) -> str:
-    """The `PartitionMut` over the whole output for tiles of `shape` (one per scope)."""
+    """A `PartitionMut` over the whole output for tiles of `shape`: one per access (cuTile
+    makes one per access; a loop-invariant one is hoisted out of its loops)."""
     def make():
         name = t.fresh(f"{arr.name}_part")
         view = t.raw(f"let mut {name}: PartitionMut<{t.rust_dtype(arr.dtype)}, {{ [{shape_text(shape)}] }}> =\n"
                      f"    unsafe {{ {arr.name}.partition_full_mut(shape![{shape_text(shape)}]) }};")
         view.pure = True            # a view: hoisted out of loops, as cuTile hoists it
         return Value(ArrayRef(arr.name, arr.rank, arr.dtype), name)
-    return t.cached(("full_view", arr.name, tuple(shape)), make).expr
+    return make().expr               # one view per access, as cuTile makes them
 
 
 @FAMILY.rule("num_tiles")

@@ -131,9 +131,6 @@ def array_slice(t, node: ast.Call, receiver: Value, hint) -> Value:
     return Value(ArrayRef(name, arr.rank, arr.dtype), name)
 
 
-ARRAY_METHODS = {"slice": array_slice}
-
-
 def refuse_access_after_slice_store(t, arr: ArrayRef, node, what: str) -> None:
     """A load, or a store without a slice, of an array some slice of it was stored through:
     cuTile orders them by the array's tokens, which those accesses do not take here."""

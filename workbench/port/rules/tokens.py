@@ -20,7 +20,10 @@ from .values import ArrayRef, Stmt, Value
 
 READS = {"load", "gather"}
 WRITES = {"store", "scatter", "atomic_add", "atomic_max", "atomic_min", "atomic_and",
-          "atomic_or", "atomic_xor", "atomic_xchg"}      # an atomic is a store to cuTile
+          "atomic_or", "atomic_xor", "atomic_xchg",      # an atomic is a store to cuTile
+          # a tiled view's atomics (tiled_view.py rewrites them to these names): relaxed
+          "atomic_store_add", "atomic_store_max", "atomic_store_min", "atomic_store_and",
+          "atomic_store_or", "atomic_store_xor"}
 
 
 def inplace_arrays(nodes) -> set[str]:
@@ -36,7 +39,8 @@ def inplace_arrays(nodes) -> set[str]:
                 reads.add(node.args[0].id)
             elif node.func.attr in WRITES:
                 writes.add(node.args[0].id)
-                release |= node.func.attr.startswith("atomic_") and has_release(node)
+                release |= node.func.attr.startswith("atomic_") and \
+                    not node.func.attr.startswith("atomic_store_") and has_release(node)
     return reads | writes if release else reads & writes
 
 
