@@ -7,6 +7,8 @@ An `if` whose test reads runtime values is runtime_if.py's."""
 from __future__ import annotations
 
 import ast
+import traceback
+from pathlib import Path
 
 from .module_scope import NotStatic, static_eval
 from .values import (ArrayRef, Const, DType, Fail, Lit, NeedConstants, NeedDtypes, Scalar,
@@ -32,6 +34,20 @@ class ValueView:
 
 class Control:
     """Mixed into the Translator."""
+
+    def guarded_statement(self, stmt):
+        """One statement; an unexpected error of the drafter itself becomes a Fail at the
+        statement's line (a report the user can act on), not a traceback that ends the run."""
+        try:
+            self.statement(stmt)
+        except (Fail, NeedConstants, NeedDtypes):
+            raise
+        except Exception as e:                      # noqa: BLE001 (a drafter bug)
+            frame = traceback.extract_tb(e.__traceback__)[-1]
+            raise Fail(stmt, "drafter", f"the drafter failed on this statement "
+                       f"({type(e).__name__}: {e}, at {Path(frame.filename).name}:{frame.lineno}): "
+                       "a bug of the drafter, not of the kernel; port the statement by hand, "
+                       "and report it with the kernel") from e
 
     def static_value(self, node, what: str):
         """The draft-time Python value of an AST node or a Value (Fail if it has none)."""

@@ -175,7 +175,7 @@ class Translator(Control, RuntimeIf, Inline, Attributes, Arithmetic, Broadcastin
                 continue
             saved, self.tail = self.tail, tail
             try:
-                self.statement(stmt)
+                self.guarded_statement(stmt)            # control.py
             except Fail as f:
                 for target in getattr(stmt, "targets", [getattr(stmt, "target", None)]):
                     self.unported |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name)} \
@@ -381,7 +381,7 @@ class Translator(Control, RuntimeIf, Inline, Attributes, Arithmetic, Broadcastin
             lit = v.kind.value
             return self.cached(("index", lit), lambda: self.let(
                 "zero" if lit == 0 else f"idx{lit}", Scalar(self.types.of_name("int32")),
-                self.types.literal(lit, self.types.of_name("int32"), node)))
+                self.types.literal(lit, self.types.of_name("int32"), node), origin=f"literal{lit}"))
         if isinstance(v.kind, Const):
             return Value(Scalar(self.types.of_name("int32")), v.kind.rust)
         if isinstance(v.kind, Scalar) and v.kind.dtype.uniform == "int32":

@@ -29,6 +29,8 @@ NOT_IN_KERNEL = {
     "foreign_pointer_dtype": "host-side dtype constructor",
     "ensure_constant": "compile-time check",
 }
+# functions the translator handles as syntax, not through a rule
+SYNTAX_FUNCTIONS = {"static_iter": "as `for v in ct.static_iter(..)`: unrolled (rules/loops.py)"}
 # Tile methods whose Python spelling is syntax the translator handles directly
 SYNTAX_METHODS = {"__getitem__": "t[:, None] (expand_dims sugar)", "dtype": "attribute",
                   "shape": "attribute (a tuple of constants)", "ndim": "attribute"}
@@ -55,6 +57,8 @@ def tile_methods() -> list[str]:
 
 
 def function_status(name: str) -> tuple[str, str]:
+    if name in SYNTAX_FUNCTIONS:
+        return "translated", SYNTAX_FUNCTIONS[name]
     if name in RULES:
         return "translated", f"rules/ops_{RULES[name].family}.py"
     if name in REFUSALS:

@@ -1,11 +1,14 @@
 """`for v in range(..)` loops (one, two or three arguments; a step other than 1 is
-`(a..b).step_by(s)`): loop-carried values become `let mut` + assignment, pure loop-invariant
+`(a..b).step_by(s)`) and `for v in ct.static_iter(..)` (unrolled, as cuTile unrolls it): loop-carried values become `let mut` + assignment, pure loop-invariant
 lets are hoisted before the loop (cuTile's compiler hoists them too), and loads indexed by the
 loop variable against a bound cutile cannot relate to the arrays make the entry unchecked."""
 from __future__ import annotations
 
 import ast
 
+import cuda.tile as ct
+
+from .while_loop import jumps_in
 from .values import IDENT, Const, Fail, Lit, Scalar, Stmt, Tile, Value, assigned_names
 
 
@@ -57,6 +60,37 @@ def reads_of(node, name: str, line: int):
 class Loops:
     """Mixed into the Translator."""
 
+    def is_static_iter(self, node) -> bool:
+        return isinstance(node, ast.Call) and isinstance(node.func, (ast.Attribute, ast.Name)) \
+            and getattr(self.expr(node.func).kind, "value", None) is ct.static_iter
+
+    def unrolled_loop(self, stmt: ast.For) -> None:
+        """`for v in ct.static_iter(ITERABLE)`: cuTile unrolls it at compile time, the body once
+        per item with `v` bound to that compile-time value; so does the port."""
+        if len(stmt.iter.args) != 1 or stmt.iter.keywords:
+            raise Fail(stmt, "ct.static_iter", "ct.static_iter takes one iterable")
+        source = stmt.iter.args[0]
+        if isinstance(source, ast.Call) and isinstance(source.func, ast.Name) \
+                and source.func.id == "range" and "range" not in self.env and not source.keywords:
+            items = range(*(self.static_int(a, stmt, "a static_iter range bound")
+                            for a in source.args))
+        else:
+            items = self.static_value(source, "ct.static_iter")
+        try:
+            items = list(items)
+        except TypeError:
+            raise Fail(stmt, "ct.static_iter", f"`{ast.unparse(stmt.iter.args[0])}` is not "
+                       "iterable") from None
+        if any(True for _ in jumps_in(stmt.body)):
+            raise Fail(stmt, "ct.static_iter", "a `break` or `continue` in an unrolled loop is "
+                       "not drafted")
+        for item in items:
+            value = ast.parse(repr(item), mode="eval").body      # a literal, as cuTile binds it
+            ast.copy_location(value, stmt)
+            ast.fix_missing_locations(value)
+            self.assign_target(stmt.target, value, stmt)
+            self.block(stmt.body)
+
     def range_bounds(self, stmt: ast.For):
         it = stmt.iter
         if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name)
@@ -82,6 +116,8 @@ class Loops:
     def for_loop(self, stmt: ast.For):
         if stmt.orelse:
             raise Fail(stmt, "for-else", "a for loop with an else clause")
+        if self.is_static_iter(stmt.iter):
+            return self.unrolled_loop(stmt)
         if not isinstance(stmt.target, ast.Name):
             raise Fail(stmt, "for", "the loop variable must be one name")
         start, stop_value, step = self.range_bounds(stmt)

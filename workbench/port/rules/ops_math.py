@@ -5,7 +5,10 @@ with `rounding_mode` / `flush_to_zero` where cuTile takes them; the binary funct
 from __future__ import annotations
 
 import ast
+import inspect
 import math
+
+import cuda.tile as ct
 
 from .arith import rounding_name
 from .registry import Family
@@ -115,16 +118,20 @@ def isnan(t, node, hint):
 
 
 def binary_rule(name: str, fn: str):
+    first, second = list(inspect.signature(getattr(ct, name)).parameters)[:2]   # x, y; x1, x2
+
     def rule(t, node, hint):
         args = t.bind_args(name, node)
-        a, b = t.expr(args["x"]), t.expr(args["y"])
+        if first not in args or second not in args:
+            raise Fail(node, f"ct.{name}", f"ct.{name} takes two operands")
+        a, b = t.expr(args[first]), t.expr(args[second])
         rm = rounding_name(t.static_value(args["rounding_mode"], "rounding_mode")) \
             if "rounding_mode" in args else None
         ftz = t.static_bool(args.get("flush_to_zero"), "flush_to_zero", False)
         nan = t.static_bool(args.get("propagate_nan"), "propagate_nan", False)
         rounding = None if rm is None else t.static_value(args["rounding_mode"], "rounding_mode")
         return t.binary(fn, a, b, node, hint, rounding=rounding, ftz=ftz, nan=nan,
-                        nodes=(args["x"], args["y"]))
+                        nodes=(args[first], args[second]))
     rule.__name__ = name
     return rule
 
@@ -142,7 +149,7 @@ def comparison_rule(name: str, op):
     def rule(t, node, hint):
         args = t.bind_args(name, node)
         return t.comparison(op, t.expr(args["x"]), t.expr(args["y"]), node, hint,
-                            nodes=(args["x"], args["y"]))
+                            nodes=(args[first], args[second]))
     rule.__name__ = name
     return rule
 

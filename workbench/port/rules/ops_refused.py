@@ -18,7 +18,8 @@ FAMILY.refuse("grid_dependency_control_wait", "programmatic dependent launch (cu
 FAMILY.refuse("grid_dependency_control_launch_dependents", "programmatic dependent launch "
               "(cutile gdc_launch_dependents_tko) is not drafted")
 FAMILY.refuse("static_eval", "ct.static_eval runs Python at compile time; not drafted")
-FAMILY.refuse("static_iter", "ct.static_iter unrolls a Python loop at compile time; not drafted")
+FAMILY.refuse("static_iter", "ct.static_iter is drafted as the iterable of a `for` "
+              "statement only (unrolled there)")
 FAMILY.refuse("static_exception", "ct.static_exception; not drafted")
 FAMILY.refuse("Tile.__divmod__", "divmod returns a pair; write `//` and `%`")
 FAMILY.refuse("Tile.__rdivmod__", "divmod returns a pair; write `//` and `%`")
