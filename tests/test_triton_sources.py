@@ -49,7 +49,8 @@ def test_mask_on_the_tensor_bounds_is_dropped(tmp_path):
 @pytest.mark.parametrize("name, construct", [
     ("triton_dropout_philox", "tl.rand"),
     ("triton_advancing_pointer", "loop-carried pointer"),
-    ("triton_attention_variant", "_attn_fwd_inner(...)"),
+    # its helpers are inlined (constexpr branches folded); Out is given as an array
+    ("triton_attention_variant", ".store(...)"),
 ])
 def test_refusals_name_the_triton_construct(name, construct, tmp_path):
     _, derived, _ = _derive(name, tmp_path)
@@ -134,3 +135,28 @@ def test_an_atomic_becomes_ct_atomic_at_the_scatter_indices_and_is_ported(cli, t
                  "--arg", "i32=1000", "--const", "BLOCK=128", "--out", str(tmp_path / "port"),
                  timeout=900)
     assert "final verdict: PASS_WITH_NOTES" in result.stdout, result.stdout + result.stderr
+
+
+def test_helpers_are_inlined_with_their_own_names_and_constexpr_branches_folded(tmp_path):
+    fixture = "tests/fixtures/triton_helpers.py"
+    target = triton_target(f"{fixture}:gelu_rows", ["f16[64,1000]", "f16[64,1000]", "i32=1000",
+                                                      "i32=1000"], ["BLOCK=1024"])
+    derived = derive(target.source(), list(target.cases), target.label)
+    assert derived.ok, derived.translation.diagnostics
+    # the helper's locals are renamed per call, its default constexpr k is folded in
+    assert "gelu_tanh2_inner = (0.7978845608 * (x + " in derived.text, derived.text
+    assert "return" not in derived.text.split("def gelu_rows")[1]
+    picked = triton_target(f"{fixture}:row_max_or_sum", ["f32[64,256]", "f32[64]", "i32=200"],
+                           ["BLOCK=256"])
+    derived = derive(picked.source(), list(picked.cases), picked.label)
+    assert derived.ok, derived.translation.diagnostics
+    assert "padding_mode=ct.PaddingMode.NEG_INF" in derived.text, derived.text
+    assert "ct.max(" in derived.text and "ct.sum(" not in derived.text     # FIRST folded
+    assert "SCALE" not in derived.text                                     # `is None` folded
+
+
+def test_a_kernel_with_helpers_is_ported_and_its_ir_matches_the_derived_kernel(cli, tmp_path):
+    result = cli("port", "tests/fixtures/triton_helpers.py:gelu_rows", "--arg", "f16[64,1000]",
+                 "--arg", "f16[64,1000]", "--arg", "i32=1000", "--arg", "i32=1000", "--const",
+                 "BLOCK=1024", "--out", str(tmp_path / "port"), timeout=900)
+    assert "final verdict: PASS" in result.stdout, result.stdout + result.stderr

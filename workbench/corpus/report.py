@@ -54,7 +54,8 @@ def top_reasons(results: list[EntryResult], n: int = 10) -> list[tuple[str, int]
             continue
         seen = {_construct_why(reason) for reason in r.reasons}
         tally.update(seen)
-    return tally.most_common(n)
+    # ties by text: the table is the same from one run to the next (sets iterate by hash)
+    return sorted(tally.items(), key=lambda item: (-item[1], item[0]))[:n]
 
 
 def _construct_why(reason: str) -> str:

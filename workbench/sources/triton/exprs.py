@@ -6,6 +6,7 @@ import ast
 
 from .arith import CMP_OPS, binop, compare, shape_text, static_op, text_of
 from .calls import DTYPES, tl_call
+from .helpers import inline_helper
 from .values import DType, Desc, Fail, Ptr, Run, Static, Term, Unknown, atom_terms, literal
 
 
@@ -82,9 +83,21 @@ class Exprs:
         if len(node.ops) != 1:
             raise Fail(node, "comparison", "chained comparisons")
         op = type(node.ops[0])
+        if op in (ast.Is, ast.IsNot):
+            return self.identity_test(node, op is ast.Is)
         if op not in CMP_OPS:
             raise Fail(node, "comparison", f"`{ast.unparse(node)}`")
         return compare(op, self.expr(node.left), self.expr(node.comparators[0]), node)
+
+    def identity_test(self, node, is_: bool):
+        """`X is None` / `X is not None`, decided at compile time: on constexprs by their
+        value in each case; a tensor or runtime value is never None."""
+        left, right = self.expr(node.left), self.expr(node.comparators[0])
+        if isinstance(left, Static) and isinstance(right, Static):
+            return static_op(lambda a, b: (a is b) == is_, f"`{ast.unparse(node)}`", left, right)
+        if any(isinstance(v, Static) and v.uniform and v.value is None for v in (left, right)):
+            return literal(not is_, self.n)
+        raise Fail(node, "comparison", f"`{ast.unparse(node)}`: `is` compares with None only")
 
     def _BoolOp(self, node):
         values = [self.expr(v) for v in node.values]
@@ -174,6 +187,8 @@ class Exprs:
             value, kind = self.expr(node.args[0]), self.expr(node.args[1])
             is_desc = isinstance(value, Desc)
             return literal(is_desc if kind is _TENSOR_DESCRIPTOR else not is_desc, self.n)
+        if dotted in ("float", "int") and len(node.args) == 1 and not node.keywords:
+            return self.cast_builtin(dotted, node)
         if dotted in ("min", "max") and all(isinstance(self.expr(a), Static) for a in node.args):
             values = [self.expr(a) for a in node.args]
             return static_op(min if dotted == "min" else max, f"{dotted}(...)", *values)
@@ -181,9 +196,24 @@ class Exprs:
             base = self.expr(func.value)
             return self._method(base, func.attr, node)
         if isinstance(func, ast.Name) and func.id in self.src.helpers:
-            raise Fail(node, f"{func.id}(...)", "a call of another @triton.jit function: "
-                       "helpers are not inlined yet")
+            return inline_helper(self, self.src.helpers[func.id], node)      # helpers.py
         raise Fail(node, f"{dotted}(...)", "a call the translator does not know")
+
+    def cast_builtin(self, name: str, node):
+        """`float("inf")`, `float("-inf")`, `float("nan")` (the usual padding values),
+        `float(C)` / `int(C)` of a compile-time value: a literal."""
+        arg = node.args[0]
+        cast = float if name == "float" else int
+        if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+            try:
+                return literal(cast(arg.value), self.n)
+            except ValueError:
+                raise Fail(node, f"{name}(...)", f"`{ast.unparse(node)}` is not a number") from None
+        value = self.expr(arg)
+        if not isinstance(value, Static):
+            raise Fail(node, f"{name}(...)", f"`{ast.unparse(node)}` converts a runtime value: "
+                       "write `.to(tl.float32)` (or the dtype) instead")
+        return static_op(cast, f"{name}({value.text})", value)
 
     def _method(self, base, name: str, node):
         if isinstance(base, Desc) and name == "load":
@@ -199,6 +229,10 @@ class Exprs:
             return self.reshape_value(base, shape_arg(self, shape_node, "reshape"), node)
         if name in ("trans", "permute") and isinstance(base, Run):
             return Run(f"ct.transpose({base.code})", tuple(reversed(base.shape or ())))
+        if isinstance(base, Ptr) and name in ("load", "store"):
+            raise Fail(node, f".{name}(...)", f"`{ast.unparse(node.func)}`: {base.param} is an "
+                       "array in this case, not a tensor descriptor: give its argument a block "
+                       "(DTYPE[SHAPE]:block=(..))")
         raise Fail(node, f".{name}(...)", f"the method `{name}` is not translated")
 
     def cast(self, value, dtype: DType, node):
