@@ -25,7 +25,8 @@ def _derive(name, tmp_path):
 
 
 @pytest.mark.parametrize("name", TILEGYM + ["triton_vec_add", "triton_tile_copy_2d",
-                                            "triton_row_scale", "triton_gather_rows"])
+                                            "triton_row_scale", "triton_gather_rows",
+                                            "triton_advancing_pointer"])
 def test_translated_kernel_exports_tile_ir(name, tmp_path):
     target, derived, path = _derive(name, tmp_path)
     assert derived.ok, derived.translation.diagnostics
@@ -48,7 +49,6 @@ def test_mask_on_the_tensor_bounds_is_dropped(tmp_path):
 
 @pytest.mark.parametrize("name, construct", [
     ("triton_dropout_philox", "tl.rand"),
-    ("triton_advancing_pointer", "loop-carried pointer"),
     # its helpers are inlined (constexpr branches folded); Out is given as an array
     ("triton_attention_variant", ".store(...)"),
 ])
@@ -160,3 +160,38 @@ def test_a_kernel_with_helpers_is_ported_and_its_ir_matches_the_derived_kernel(c
                  "--arg", "f16[64,1000]", "--arg", "i32=1000", "--arg", "i32=1000", "--const",
                  "BLOCK=1024", "--out", str(tmp_path / "port"), timeout=900)
     assert "final verdict: PASS" in result.stdout, result.stdout + result.stderr
+
+
+ADVANCING = ["f16[512,256]", "f16[256,384]", "f16[512,384]", "i32=512", "i32=384", "i32=256",
+             "i32=256", "i32=1", "i32=384", "i32=1", "i32=384", "i32=1"]
+
+
+def test_pointers_a_loop_advances_by_a_fixed_step_are_followed_in_closed_form():
+    target = triton_target("tests/fixtures/triton_advancing.py:advancing_matmul", ADVANCING,
+                           ["BM=64", "BN=64", "BK=32"])
+    derived = derive(target.source(), list(target.cases), target.label)
+    assert derived.ok, derived.translation.diagnostics
+    # iteration k reads A's k-th and B's k-th block: the advance became the loop variable
+    assert "ct.load(a_ptr, index=(pid_m, k), shape=(64, 32)" in derived.text, derived.text
+    assert "ct.load(b_ptr, index=(k, pid_n), shape=(32, 64)" in derived.text, derived.text
+    # the K-remainder masks keep the axis their arange has in the 2-D tile
+    assert "ct.reshape(ct.arange(32, dtype=ct.int32), (1, 32))" in derived.text
+    assert "ct.reshape(ct.arange(32, dtype=ct.int32), (32, 1))" in derived.text
+
+
+def test_a_pointer_advanced_by_an_amount_the_loop_changes_stays_refused(tmp_path):
+    kernel = tmp_path / "k.py"
+    kernel.write_text("import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+                      "def walk(x_ptr, y_ptr, B: tl.constexpr):\n"
+                      "    p = x_ptr + tl.arange(0, B)\n"
+                      "    step = B\n"
+                      "    acc = tl.zeros([B], dtype=tl.float32)\n"
+                      "    for i in range(4):\n"
+                      "        acc += tl.load(p)\n"
+                      "        step = step * 2\n"
+                      "        p += step\n"
+                      "    tl.store(y_ptr + tl.arange(0, B), acc)\n")
+    target = triton_target(f"{kernel}:walk", ["f32[8192]", "f32[512]"], ["B=512"])
+    derived = derive(target.source(), list(target.cases), target.label)
+    assert not derived.ok
+    assert "loop-carried pointer" in {d["construct"] for d in derived.translation.diagnostics}

@@ -114,6 +114,13 @@ def _check_unit_stride_guess(term: Term, dim: int, specs, node) -> None:
         strides = spec.effective_strides()
         outer = [d for d in range(len(strides)) if d != dim and spec.shape[d] > 1
                  and strides[d] > strides[dim]]
+        wrapped = [f for f in term.factors if isinstance(f, Run) and " % " in f.code]
+        if outer and wrapped:
+            raise Fail(node, "pointer arithmetic", f"the offset `{wrapped[0].code}` wraps "
+                       "with `%` (out-of-range rows or columns read other valid ones instead "
+                       "of being masked, the Triton tutorial's trick): cuTile's tile loads pad "
+                       "them instead, so the translator does not follow it; drop the `%` and "
+                       "mask the access (or let the tile load pad)")
         if outer:
             raise Fail(node, "pointer arithmetic", "the offset term " +
                        product_text(term.factors) + " has no factor that is a stride of "
@@ -166,7 +173,7 @@ def split_mask(t, access: Access, mask, ptr_shape, node) -> str | None:
     for bound in mask.bounds:
         shift = rank - _bound_rank(mask)
         if not (_is_bounds(t, access, bound, shift) or _always_true(bound)):
-            left.append(_bound_text(bound))
+            left.append(_bound_text(bound, _bound_rank(mask)))
     return " & ".join(left) if left else None
 
 
@@ -218,18 +225,23 @@ def _always_true(bound: Bound) -> bool:
     return True
 
 
-def _bound_text(bound: Bound) -> str:
+def _bound_text(bound: Bound, rank: int) -> str:
     from .arith import text_of as txt
-    return f"({_terms_code(bound.terms)} {bound.op} {txt(bound.limit)})"
+    return f"({_terms_code(bound.terms, rank)} {bound.op} {txt(bound.limit)})"
 
 
-def _terms_code(terms) -> str:
-    """Only used for bounds that stay explicit: the comparison's left side, rebuilt."""
+def _terms_code(terms, rank: int) -> str:
+    """Only used for bounds that stay explicit: the comparison's left side, rebuilt; an
+    arange along one axis of a rank-2+ mask is reshaped onto that axis."""
     parts = []
     for x in terms:
         base = product_text(x.factors)
         if x.axis is not None:
             arange = f"ct.arange({x.size.text}, dtype=ct.int32)"
+            if rank > 1:
+                dims = ["1"] * rank
+                dims[x.axis] = x.size.text
+                arange = f"ct.reshape({arange}, ({', '.join(dims)}))"
             parts.append(arange if base == "1" else f"{base} * {arange}")
         elif base != "0":
             parts.append(base)

@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, replace
 
 from .accesses import Accesses
+from .advancing import advances, at_iteration
 from .exprs import Exprs
 from .arith import static_op, text_of
 from .values import Desc, Fail, Ptr, Run, Static, Term, Unknown, literal
@@ -198,9 +199,12 @@ class Translator(Accesses, Exprs):
         start, stop, step = (literal(0, self.n), args[0], literal(1, self.n)) if len(args) == 1 \
             else (args[0], args[1], args[2] if len(args) > 2 else literal(1, self.n))
         var = stmt.target.id
-        self._check_carried(stmt)
-        if isinstance(step, Static) and isinstance(start, Static) and start.uniform \
-                and start.value == 0 and not (step.uniform and step.value == 1):
+        zero_start = isinstance(start, Static) and start.uniform and start.value == 0
+        unit_step = isinstance(step, Static) and step.uniform and step.value == 1
+        advancing = advances(self, stmt) if zero_start or unit_step else []    # advancing.py
+        followed = {id(a.statement) for a in advancing}
+        self._check_carried(stmt, followed)
+        if isinstance(step, Static) and zero_start and not unit_step:
             tile_var = f"{var}_tile"
             count = self._cdiv(stop, step)
             self.emit(f"for {tile_var} in range({text_of(count)}):", stmt)
@@ -208,6 +212,7 @@ class Translator(Accesses, Exprs):
             atom.terms = (Term((atom,)),)
             self.env[var] = Run(f"({tile_var} * {step.text})", terms=(Term((atom, step)),),
                                 quotients={step.text: tile_var}, is_int=True, kind="loop")
+            iteration, trips = atom, count
         else:
             parts = [text_of(a) for a in (start, stop, step)] if len(args) == 3 else \
                 [text_of(a) for a in args]
@@ -215,9 +220,16 @@ class Translator(Accesses, Exprs):
             atom = Run(var, kind="loop", is_int=True)
             atom.terms = (Term((atom,)),)
             self.env[var] = atom
+            iteration = atom if zero_start else self.binary(ast.Sub(), atom, start, stmt)
+            trips = stop if zero_start else self.binary(ast.Sub(), stop, start, stmt)
+        bases = {a.name: self.env[a.name] for a in advancing}
+        for a in advancing:
+            self.env[a.name] = at_iteration(self, a, bases[a.name], iteration, stmt)
         self.depth += 1
-        self.block(stmt.body)
+        self.block([s for s in stmt.body if id(s) not in followed])
         self.depth -= 1
+        for a in advancing:             # after the loop: advanced once per trip
+            self.env[a.name] = at_iteration(self, a, bases[a.name], trips, stmt)
 
     def _cdiv(self, stop, step):
         if isinstance(stop, Static):
@@ -225,10 +237,13 @@ class Translator(Accesses, Exprs):
                              stop, step)
         return Run(f"ct.cdiv({text_of(stop)}, {step.text})", is_int=True)
 
-    def _check_carried(self, stmt: ast.For) -> None:
-        """A pointer or an offset advanced by the loop (`p += BLOCK`) is refused: its value
-        depends on the iteration, which the symbolic form does not follow."""
+    def _check_carried(self, stmt: ast.For, followed: set[int]) -> None:
+        """A pointer or an offset advanced by the loop (`p += BLOCK`) is refused unless its
+        advance is one advancing.py follows (`followed`): its value depends on the iteration,
+        which the symbolic form does not follow."""
         for s in ast.walk(ast.Module(stmt.body, [])):
+            if id(s) in followed:
+                continue
             if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name):
                 name, value = s.target.id, s.value
             elif isinstance(s, ast.Assign) and len(s.targets) == 1 \

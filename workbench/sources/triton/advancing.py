@@ -1,0 +1,66 @@
+"""Pointers a `for` loop advances by a fixed amount each iteration (`a_ptrs += BK * stride_ak`,
+the Triton tutorials' matmul): in iteration `i` such a pointer is its value before the loop plus
+`i` times the amount, and after the loop its value plus the trip count times the amount. The
+translator gives the pointer that closed form, so the access analysis sees the same offsets
+as if they had been written from the loop variable.
+
+Followed: one `p += d` (or `p = p + d`) at the loop body's own level, after every other read of
+`p` in the body, with `d` made of names the body does not assign. Anything else stays refused
+as a loop-carried pointer."""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from .values import Ptr, Run
+
+
+@dataclass
+class Advance:
+    name: str
+    statement: ast.stmt          # the `p += d` the closed form replaces
+    amount: ast.expr             # d
+
+
+def advances(t, stmt: ast.For) -> list[Advance]:
+    """The pointers (and lazily kept offsets) of `t.env` the loop advances in closed form."""
+    assigned = {n.id for s in stmt.body for n in ast.walk(s)
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    assigned.add(stmt.target.id)
+    found = []
+    for index, s in enumerate(stmt.body):
+        step = _increment(s)
+        if step is None:
+            continue
+        name, amount = step
+        current = t.env.get(name)
+        if not (isinstance(current, Ptr) or (isinstance(current, Run) and current.terms is not None)):
+            continue
+        if {n.id for n in ast.walk(amount) if isinstance(n, ast.Name)} & assigned:
+            continue                               # the amount changes in the loop
+        writes = [n for n in ast.walk(ast.Module(stmt.body, [])) if isinstance(n, ast.Name)
+                  and n.id == name and isinstance(n.ctx, ast.Store)]
+        later_reads = [n for later in stmt.body[index + 1:] for n in ast.walk(later)
+                       if isinstance(n, ast.Name) and n.id == name]
+        if len(writes) == 1 and not later_reads:
+            found.append(Advance(name, s, amount))
+    return found
+
+
+def _increment(s) -> tuple[str, ast.expr] | None:
+    """(p, d) of `p += d` or `p = p + d` / `p = d + p`."""
+    if isinstance(s, ast.AugAssign) and isinstance(s.op, ast.Add) and isinstance(s.target, ast.Name):
+        return s.target.id, s.value
+    if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) \
+            and isinstance(s.value, ast.BinOp) and isinstance(s.value.op, ast.Add):
+        name = s.targets[0].id
+        for mine, other in ((s.value.left, s.value.right), (s.value.right, s.value.left)):
+            if isinstance(mine, ast.Name) and mine.id == name:
+                return name, other
+    return None
+
+
+def at_iteration(t, advance: Advance, base, iteration, node):
+    """The pointer in iteration `iteration` (a symbolic value): base + iteration * amount."""
+    step = t.binary(ast.Mult(), iteration, t.expr(advance.amount), node)
+    return t.binary(ast.Add(), base, step, node)
