@@ -195,3 +195,14 @@ def test_a_pointer_advanced_by_an_amount_the_loop_changes_stays_refused(tmp_path
     derived = derive(target.source(), list(target.cases), target.label)
     assert not derived.ok
     assert "loop-carried pointer" in {d["construct"] for d in derived.translation.diagnostics}
+
+
+def test_a_grouped_program_order_is_a_block_position_and_gives_tile_loads():
+    target = triton_target("tests/fixtures/triton_advancing.py:grouped_matmul", ADVANCING,
+                           ["BM=64", "BN=64", "BK=32", "GROUP_M=8"])
+    derived = derive(target.source(), list(target.cases), target.label)
+    assert derived.ok, derived.translation.diagnostics
+    # pid_m = first_pid_m + pid % group_size_m, computed from the program id: a tile index
+    assert "ct.load(a_ptr, index=(group_id * 8 + (pid % group_size_m), k)" in derived.text, \
+        derived.text
+    assert "ct.gather" not in derived.text

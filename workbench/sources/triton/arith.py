@@ -83,7 +83,7 @@ def binop(op: type, a, b, node, cases: int) -> Static | Run:
     shape = broadcast(shape_of(a), shape_of(b), node)
     code = f"({text_of(a)} {OP_TEXT[op]} {text_of(b)})"
     is_int = _is_int(a) and _is_int(b) and op not in (ast.Div,)
-    result = Run(code, shape, is_int=is_int)
+    result = Run(code, shape, is_int=is_int, kind=position_kind(shape, is_int, a, b))
     if op in (ast.Add, ast.Sub, ast.Mult) and is_int:
         result.terms = _affine(op, a, b, shape, cases)
     if op is ast.FloorDiv and isinstance(b, Static) and isinstance(a, Run) \
@@ -95,6 +95,20 @@ def binop(op: type, a, b, node, cases: int) -> Static | Run:
         result.bounds = tuple(_aligned_bound(x, len(v.shape or ()), rank)
                               for v in (a, b) for x in v.bounds)
     return result
+
+
+POSITIONS = ("bid", "loop", "param", "position")
+
+
+def position_kind(shape, is_int, *operands) -> str:
+    """"position" for an integer scalar computed only from program ids, loop variables,
+    scalar parameters and constants (a block position such as a grouped `pid_m`: the block
+    idiom), else "value" (it may come from memory, with no known range)."""
+    if shape is None and is_int and all(
+            isinstance(v, Static) or (isinstance(v, Run) and v.shape is None
+                                      and v.kind in POSITIONS) for v in operands):
+        return "position"
+    return "value"
 
 
 def _aligned_bound(bound: Bound, rank: int, to_rank: int) -> Bound:

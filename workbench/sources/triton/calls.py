@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 
-from .arith import binop, broadcast, shape_text, static_op, text_of
+from .arith import binop, broadcast, position_kind, shape_text, static_op, text_of
 from .values import DType, Fail, Run, Static, Term
 
 ELEMENTWISE = {"exp": "ct.exp", "log": "ct.log", "sqrt": "ct.sqrt", "rsqrt": "ct.rsqrt",
@@ -126,7 +126,10 @@ def _binary(name):
     def fn(t, call):
         a, b = t.data(call.args[0], f"tl.{name}"), t.data(call.args[1], f"tl.{name}")
         shape = broadcast(getattr(a, "shape", None), getattr(b, "shape", None), call)
-        return Run(f"{BINARY[name]}({text_of(a)}, {text_of(b)})", shape)
+        is_int = all(isinstance(v, Static) and isinstance(v.value, int) or
+                     isinstance(v, Run) and v.is_int for v in (a, b)) or None
+        return Run(f"{BINARY[name]}({text_of(a)}, {text_of(b)})", shape, is_int=is_int,
+                   kind=position_kind(shape, is_int, a, b))
     return fn
 
 

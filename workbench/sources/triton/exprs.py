@@ -240,7 +240,7 @@ class Exprs:
             return value
         if not isinstance(value, Run):
             raise Fail(node, ".to()", "casting a value that is not a tile or scalar")
-        if value.kind in ("bid", "loop", "param") or (value.terms is not None
+        if value.kind in ("bid", "loop", "param", "position") or (value.terms is not None
                                                      and "int" in dtype.text):
             if "int64" in dtype.text:
                 self.note(node, ".to(tl.int64) on an index: cuTile indexes tiles and computes "

@@ -91,7 +91,7 @@ class Run:
     terms: tuple | None = None   # integer sum of products, when known
     bounds: tuple | None = None  # a conjunction of comparisons, when known
     quotients: dict = field(default_factory=dict)   # block-size text -> text of value // it
-    kind: str = "value"          # "value" | "bid" | "loop" | "param"
+    kind: str = "value"          # "value" | "bid" | "loop" | "param" | "position" (arith.py)
     case_values: tuple | None = None   # runtime scalar parameters: the value in each case
     is_int: bool | None = None
 
