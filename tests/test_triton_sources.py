@@ -206,3 +206,46 @@ def test_a_grouped_program_order_is_a_block_position_and_gives_tile_loads():
     assert "ct.load(a_ptr, index=(group_id * 8 + (pid % group_size_m), k)" in derived.text, \
         derived.text
     assert "ct.gather" not in derived.text
+
+
+ATTENTION = ["f16[1024,64]"] * 4 + ["f32=0.125", "i32=1024"] + ["i32=64", "i32=1"] * 4
+
+
+def test_block_pointers_become_tile_accesses_and_a_transposed_one_a_permuted_tile():
+    fixture = "tests/fixtures/triton_block_ptrs.py"
+    copy = triton_target(f"{fixture}:block_ptr_copy", ["f16[256,1000]", "f16[256,1000]", "i32=256",
+                                                      "i32=1000", "i32=1000", "i32=1"],
+                         ["BM=64", "BN=128"])
+    derived = derive(copy.source(), list(copy.cases), copy.label)
+    assert derived.ok, derived.translation.diagnostics
+    assert "ct.load(x_ptr, index=(pid, j), shape=(64, 128), padding_mode=ct.PaddingMode.ZERO)" \
+        in derived.text, derived.text
+    assert "ct.store(y_ptr, index=(pid, j)" in derived.text
+    attention = triton_target(f"{fixture}:attn_fwd_bp", ATTENTION,
+                              ["BLOCK_M=64", "BLOCK_N=64", "HEAD_DIM=64"])
+    derived = derive(attention.source(), list(attention.cases), attention.label)
+    assert derived.ok, derived.translation.diagnostics
+    # K's view is (HEAD_DIM, N_CTX) over a (N_CTX, HEAD_DIM) tensor: the tile is read in
+    # K's order at the advanced sequence block, then permuted
+    assert ("k = ct.permute(ct.load(K, index=(start_n_tile, 0), shape=(64, 64), "
+            "padding_mode=ct.PaddingMode.ZERO), (1, 0))") in derived.text, derived.text
+    assert "v = ct.load(V, index=(start_n_tile, 0)" in derived.text
+    assert "ct.store(Out, index=(start_m, 0), tile=ct.astype(acc, Out.dtype))" in derived.text
+
+
+def test_a_block_pointer_with_strides_that_are_not_its_tensors_is_refused():
+    target = triton_target("tests/fixtures/triton_block_ptrs.py:strided_view",
+                           ["f32[64,256]", "f32[64]", "i32=64", "i32=128", "i32=256"],
+                           ["BM=64", "BN=64"])
+    derived = derive(target.source(), list(target.cases), target.label)
+    assert not derived.ok
+    [reason] = [d for d in derived.translation.diagnostics if d["construct"] == "tl.make_block_ptr"]
+    assert "strided or partial view" in reason["message"]
+
+
+def test_a_flash_attention_with_block_pointers_is_ported(cli, tmp_path):
+    result = cli("port", "tests/fixtures/triton_block_ptrs.py:attn_fwd_bp",
+                 *[x for a in ATTENTION for x in ("--arg", a)], "--const", "BLOCK_M=64",
+                 "--const", "BLOCK_N=64", "--const", "HEAD_DIM=64", "--out",
+                 str(tmp_path / "port"), timeout=900)
+    assert "final verdict: PASS" in result.stdout, result.stdout + result.stderr

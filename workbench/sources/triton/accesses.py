@@ -8,19 +8,23 @@ from .arith import broadcast, divide, shape_text, text_of
 from .calls import arg
 from .memory import (block_form, decompose, gather_indices, padding_for, reshape,
                      split_mask)
-from .values import Desc, Fail, Ptr, Run, Static
+from .block_ptrs import block_load, block_store
+from .values import BlockPtr, Desc, Fail, Ptr, Run, Static
 
 
 class Accesses:
     def load(self, call: ast.Call):
         ptr = self.expr(arg(call, "pointer", 0))
+        if isinstance(ptr, BlockPtr):
+            return block_load(self, ptr, call)
         if isinstance(ptr, Desc):
             raise Fail(call, "tl.load", "a tensor descriptor is read with desc.load([...])")
         if not isinstance(ptr, Ptr):
             raise Fail(call, "tl.load", "the address is not a pointer parameter plus offsets")
         for name in ("boundary_check", "padding_option"):
             if arg(call, name) is not None:
-                raise Fail(call, f"tl.load({name}=)", "block pointers are not translated yet")
+                raise Fail(call, f"tl.load({name}=)", f"{name} applies to a block pointer "
+                           "(tl.make_block_ptr), and this address is a plain pointer")
         mask_node, other_node = arg(call, "mask", 1), arg(call, "other", 2)
         mask = self.expr(mask_node) if mask_node is not None else None
         other = self.expr(other_node) if other_node is not None else None
@@ -62,6 +66,9 @@ class Accesses:
 
     def store(self, call: ast.Call):
         ptr = self.expr(arg(call, "pointer", 0))
+        if isinstance(ptr, BlockPtr):
+            value = self.data(arg(call, "value", 1), "tl.store")
+            return block_store(self, ptr, call, _cast_to(text_of(value), ptr.param))
         if not isinstance(ptr, Ptr):
             raise Fail(call, "tl.store", "the address is not a pointer parameter plus offsets")
         value = self.data(arg(call, "value", 1), "tl.store")

@@ -1,18 +1,22 @@
 """Pointers a `for` loop advances by a fixed amount each iteration (`a_ptrs += BK * stride_ak`,
-the Triton tutorials' matmul): in iteration `i` such a pointer is its value before the loop plus
-`i` times the amount, and after the loop its value plus the trip count times the amount. The
-translator gives the pointer that closed form, so the access analysis sees the same offsets
-as if they had been written from the loop variable.
+the Triton tutorials' matmul, or a block pointer's `p = tl.advance(p, (0, BK))`): in iteration
+`i` such a pointer is its value before the loop plus `i` times the amount, and after the loop
+its value plus the trip count times the amount. The translator gives the pointer that closed
+form, so the access analysis sees the same offsets as if they had been written from the loop
+variable.
 
-Followed: one `p += d` (or `p = p + d`) at the loop body's own level, after every other read of
-`p` in the body, with `d` made of names the body does not assign. Anything else stays refused
-as a loop-carried pointer."""
+Followed: one `p += d` (or `p = p + d`, `p = tl.advance(p, d)`) at the loop body's own level,
+after every other read of `p` in the body, with `d` made of names the body does not assign.
+Anything else stays refused as a loop-carried pointer."""
 from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
 
-from .values import Ptr, Run
+from .block_ptrs import is_zero, moved
+from .values import BlockPtr, Fail, Ptr, Run
+
+ADVANCE = ("tl.advance", "triton.language.advance")
 
 
 @dataclass
@@ -34,7 +38,8 @@ def advances(t, stmt: ast.For) -> list[Advance]:
             continue
         name, amount = step
         current = t.env.get(name)
-        if not (isinstance(current, Ptr) or (isinstance(current, Run) and current.terms is not None)):
+        if not (isinstance(current, (Ptr, BlockPtr))
+                or (isinstance(current, Run) and current.terms is not None)):
             continue
         if {n.id for n in ast.walk(amount) if isinstance(n, ast.Name)} & assigned:
             continue                               # the amount changes in the loop
@@ -48,7 +53,12 @@ def advances(t, stmt: ast.For) -> list[Advance]:
 
 
 def _increment(s) -> tuple[str, ast.expr] | None:
-    """(p, d) of `p += d` or `p = p + d` / `p = d + p`."""
+    """(p, d) of `p += d`, `p = p + d` / `p = d + p` or `p = tl.advance(p, d)`."""
+    if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) \
+            and isinstance(s.value, ast.Call) and ast.unparse(s.value.func) in ADVANCE \
+            and len(s.value.args) == 2 and not s.value.keywords \
+            and isinstance(s.value.args[0], ast.Name) and s.value.args[0].id == s.targets[0].id:
+        return s.targets[0].id, s.value.args[1]
     if isinstance(s, ast.AugAssign) and isinstance(s.op, ast.Add) and isinstance(s.target, ast.Name):
         return s.target.id, s.value
     if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) \
@@ -62,5 +72,10 @@ def _increment(s) -> tuple[str, ast.expr] | None:
 
 def at_iteration(t, advance: Advance, base, iteration, node):
     """The pointer in iteration `iteration` (a symbolic value): base + iteration * amount."""
-    step = t.binary(ast.Mult(), iteration, t.expr(advance.amount), node)
-    return t.binary(ast.Add(), base, step, node)
+    amount = t.expr(advance.amount)
+    if isinstance(base, BlockPtr):
+        if not isinstance(amount, tuple):
+            raise Fail(node, "tl.advance", "the offsets must be a tuple")
+        return moved(t, base, tuple(d if is_zero(d) else t.binary(ast.Mult(), iteration, d, node)
+                                    for d in amount), node)
+    return t.binary(ast.Add(), base, t.binary(ast.Mult(), iteration, amount, node), node)

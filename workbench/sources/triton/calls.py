@@ -29,8 +29,6 @@ REFUSED = {
     "inline_asm_elementwise": "inline PTX: no Tile IR equivalent",
     "make_tensor_descriptor": "a tensor descriptor made inside the kernel: pass the tensor "
                               "as a descriptor parameter (TensorDescriptor) instead",
-    "make_block_ptr": "block pointers (tl.make_block_ptr) are not translated yet",
-    "advance": "block pointers (tl.advance) are not translated yet",
     "histogram": "tl.histogram has no cuTile equivalent",
     "associative_scan": "tl.associative_scan with a combine function is not translated",
     "reduce": "tl.reduce with a combine function is not translated",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from .arith import CMP_OPS, binop, compare, shape_text, static_op, text_of
+from .block_ptrs import CALLS as BLOCK_PTR_CALLS
 from .calls import DTYPES, tl_call
 from .helpers import inline_helper
 from .values import DType, Desc, Fail, Ptr, Run, Static, Term, Unknown, atom_terms, literal
@@ -130,7 +131,9 @@ class Exprs:
         base = self.expr(node.value)
         if node.attr == "element_ty" and isinstance(base, DType):
             return base
-        if node.attr == "dtype" and isinstance(base, (Ptr, Desc)):
+        if node.attr in ("dtype", "type") and isinstance(base, Ptr):   # X.type.element_ty too
+            return DType(f"{base.param}.dtype")
+        if node.attr == "dtype" and isinstance(base, Desc):
             return DType(f"{base.param}.dtype")
         if node.attr == "dtype" and isinstance(base, Run):
             return DType(f"{base.code}.dtype")
@@ -182,7 +185,10 @@ class Exprs:
         func = node.func
         dotted = ast.unparse(func)
         if _is_dotted(func) and dotted.startswith(("tl.math.", "tl.", "triton.language.")):
-            return tl_call(self, dotted.rsplit(".", 1)[1], node)
+            name = dotted.rsplit(".", 1)[1]
+            if name in BLOCK_PTR_CALLS:                   # block_ptrs.py
+                return BLOCK_PTR_CALLS[name](self, node)
+            return tl_call(self, name, node)
         if dotted == "isinstance":
             value, kind = self.expr(node.args[0]), self.expr(node.args[1])
             is_desc = isinstance(value, Desc)

@@ -20,7 +20,7 @@ from .accesses import Accesses
 from .advancing import advances, at_iteration
 from .exprs import Exprs
 from .arith import static_op, text_of
-from .values import Desc, Fail, Ptr, Run, Static, Term, Unknown, literal
+from .values import BlockPtr, Desc, Fail, Ptr, Run, Static, Term, Unknown, literal
 
 IDENT = re.compile(r"[A-Za-z_]\w*")
 
@@ -254,7 +254,7 @@ class Translator(Accesses, Exprs):
             else:
                 continue
             current = self.env.get(name)
-            if isinstance(current, Ptr) or (isinstance(current, Run) and _lazy(current)):
+            if isinstance(current, (Ptr, BlockPtr)) or (isinstance(current, Run) and _lazy(current)):
                 raise Fail(s, "loop-carried pointer", f"`{name}` is advanced inside the loop: "
                            "write its offsets from the loop variable instead")
 

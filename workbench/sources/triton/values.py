@@ -114,6 +114,15 @@ class Desc:
 
 
 @dataclass(frozen=True)
+class BlockPtr:
+    """A `tl.make_block_ptr` over a whole tensor (block_ptrs.py): its block and offsets."""
+    param: str
+    block: tuple                 # Statics
+    offsets: tuple               # Static | Run, in elements, one per view dimension
+    perm: tuple = ()             # the tensor dimension each view dimension is
+
+
+@dataclass(frozen=True)
 class DType:
     text: str                    # cuTile text: "ct.float32", "Y.dtype"
 
