@@ -184,11 +184,10 @@ def test_a_pointer_advanced_by_an_amount_the_loop_changes_stays_refused(tmp_path
     kernel.write_text("import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
                       "def walk(x_ptr, y_ptr, B: tl.constexpr):\n"
                       "    p = x_ptr + tl.arange(0, B)\n"
-                      "    step = B\n"
                       "    acc = tl.zeros([B], dtype=tl.float32)\n"
                       "    for i in range(4):\n"
                       "        acc += tl.load(p)\n"
-                      "        step = step * 2\n"
+                      "        step = B * (i + 1)\n"
                       "        p += step\n"
                       "    tl.store(y_ptr + tl.arange(0, B), acc)\n")
     target = triton_target(f"{kernel}:walk", ["f32[8192]", "f32[512]"], ["B=512"])
@@ -249,3 +248,29 @@ def test_a_flash_attention_with_block_pointers_is_ported(cli, tmp_path):
                  "--const", "BLOCK_N=64", "--const", "HEAD_DIM=64", "--out",
                  str(tmp_path / "port"), timeout=900)
     assert "final verdict: PASS" in result.stdout, result.stdout + result.stderr
+
+
+def _derived(target: str, args: list[str], consts: list[str]):
+    t = triton_target(target, args, consts)
+    return derive(t.source(), list(t.cases), t.label)
+
+
+def test_a_counter_the_loop_steps_is_the_iteration_and_one_it_sets_otherwise_is_refused():
+    """A compile-time value the loop changes must not be read as its value before the loop
+    in every iteration (the derived kernel would load block 0 four times)."""
+    fixture = "tests/fixtures/triton_advancing.py"
+    counted = _derived(f"{fixture}:counter_loop", ["f32[4096]", "f32[1024]"], ["B=1024"])
+    assert counted.ok, counted.translation.diagnostics
+    assert "ct.load(x_ptr, index=(i,), shape=(1024,)" in counted.text, counted.text
+    carried = _derived(f"{fixture}:carried_static", ["f32[4096]", "f32[1024]"], ["B=1024"])
+    assert not carried.ok
+    assert {d["construct"] for d in carried.translation.diagnostics} == {"loop-carried value"}
+
+
+def test_a_parameter_a_helpers_loop_carries_is_a_variable_of_the_helper():
+    derived = _derived("tests/fixtures/triton_helpers.py:helper_carry", ["f32[4096]", "f32[1024]"],
+                       ["B=1024"])
+    assert derived.ok, derived.translation.diagnostics
+    body = derived.text.split("def helper_carry")[1]
+    assert "accumulate1_acc = acc\n" in body, body
+    assert "accumulate1_acc = (accumulate1_acc + ct.load(x_ptr, index=(accumulate1_i,)" in body

@@ -1,5 +1,6 @@
 """Pointers a `for` loop advances by a fixed amount each iteration (`a_ptrs += BK * stride_ak`,
-the Triton tutorials' matmul, or a block pointer's `p = tl.advance(p, (0, BK))`): in iteration
+the Triton tutorials' matmul, or a block pointer's `p = tl.advance(p, (0, BK))`), and counters
+it steps the same way (`cnt = 0` before the loop, `cnt += 1` in it): in iteration
 `i` such a pointer is its value before the loop plus `i` times the amount, and after the loop
 its value plus the trip count times the amount. The translator gives the pointer that closed
 form, so the access analysis sees the same offsets as if they had been written from the loop
@@ -14,7 +15,7 @@ import ast
 from dataclasses import dataclass
 
 from .block_ptrs import is_zero, moved
-from .values import BlockPtr, Fail, Ptr, Run
+from .values import BlockPtr, Fail, Ptr, Run, Static
 
 ADVANCE = ("tl.advance", "triton.language.advance")
 
@@ -39,7 +40,8 @@ def advances(t, stmt: ast.For) -> list[Advance]:
         name, amount = step
         current = t.env.get(name)
         if not (isinstance(current, (Ptr, BlockPtr))
-                or (isinstance(current, Run) and current.terms is not None)):
+                or (isinstance(current, Run) and current.terms is not None)
+                or (isinstance(current, Static) and isinstance(current.value, int))):
             continue
         if {n.id for n in ast.walk(amount) if isinstance(n, ast.Name)} & assigned:
             continue                               # the amount changes in the loop

@@ -1,5 +1,7 @@
 """Calls of other `@triton.jit` functions of the module, inlined at the call: the helper's
-parameters are bound to the call's values (defaults where the call gives none), its body is
+parameters are bound to the call's values (defaults where the call gives none; a parameter the
+helper assigns is first copied into a variable of its own, so a loop in the helper carries
+that variable, not the caller's), its body is
 translated in place, and its final `return` is the call's value. Triton inlines them too,
 so the derived kernel keeps no function boundary. The helper's own names are renamed per
 call (`<helper><n>_<name>`), so they never overwrite the caller's in the derived kernel."""
@@ -25,8 +27,13 @@ def inline_helper(t, fn: ast.FunctionDef, node: ast.Call):
     values = _bound_arguments(t, fn, node)
     t.helper_depth = depth + 1
     try:
+        assigned = {n.id for n in ast.walk(renamed) if isinstance(n, ast.Name)
+                    and isinstance(n.ctx, ast.Store)}
         for name, value in values.items():
-            t.env[prefix + name] = value
+            if prefix + name in assigned:       # the helper changes it: a variable of its own
+                t.assign(ast.Name(prefix + name, ast.Store()), value, node)
+            else:
+                t.env[prefix + name] = value
         body = _up_to_return(_folded(t, renamed.body))
         returns = [n for s in body for n in ast.walk(s) if isinstance(n, ast.Return)]
         last = body[-1] if body and isinstance(body[-1], ast.Return) else None

@@ -238,25 +238,21 @@ class Translator(Accesses, Exprs):
         return Run(f"ct.cdiv({text_of(stop)}, {step.text})", is_int=True)
 
     def _check_carried(self, stmt: ast.For, followed: set[int]) -> None:
-        """A pointer or an offset advanced by the loop (`p += BLOCK`) is refused unless its
-        advance is one advancing.py follows (`followed`): its value depends on the iteration,
-        which the symbolic form does not follow."""
-        for s in ast.walk(ast.Module(stmt.body, [])):
-            if id(s) in followed:
-                continue
-            if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name):
-                name, value = s.target.id, s.value
-            elif isinstance(s, ast.Assign) and len(s.targets) == 1 \
-                    and isinstance(s.targets[0], ast.Name):
-                name, value = s.targets[0].id, s.value
-                if not any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(value)):
-                    continue
-            else:
-                continue
+        """A value the loop carries from one iteration to the next is refused when it is not
+        a variable of the derived kernel: a pointer, an offset or a compile-time value that
+        the body reads and then changes would be read as its value before the loop in every
+        iteration. Advances advancing.py follows (`followed`) are the exception."""
+        body = [s for s in stmt.body if id(s) not in followed]
+        for name, node in _carried(body):
             current = self.env.get(name)
             if isinstance(current, (Ptr, BlockPtr)) or (isinstance(current, Run) and _lazy(current)):
-                raise Fail(s, "loop-carried pointer", f"`{name}` is advanced inside the loop: "
+                raise Fail(node, "loop-carried pointer", f"`{name}` is advanced inside the loop: "
                            "write its offsets from the loop variable instead")
+            if isinstance(current, Static):
+                raise Fail(node, "loop-carried value", f"`{name}` starts as a compile-time value "
+                           "and the loop changes it in a way the translator does not follow "
+                           "(only `name += step` with a fixed step is): compute it from the "
+                           "loop variable instead")
 
     def if_statement(self, stmt: ast.If) -> None:
         test = self.expr(stmt.test)
@@ -315,6 +311,20 @@ def _unread_dropped(lines: list[Line]) -> list[Line]:
 def _lazy(value: Run) -> bool:
     return (value.terms is not None or value.bounds is not None) and value.kind != "bid" \
         or value.kind == "param"
+
+
+def _carried(body: list) -> list[tuple[str, ast.AST]]:
+    """(name, the statement that changes it) for each name the loop body reads in a statement
+    at or before one that assigns it: its value flows into the next iteration."""
+    reads = [{n.id for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+             | ({s.target.id} if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name)
+                else set()) for s in body]
+    out = []
+    for k, s in enumerate(body):
+        for name in sorted(_assigned(s)):
+            if any(name in reads[j] for j in range(k + 1)):
+                out.append((name, s))
+    return out
 
 
 def _assigned(stmt) -> list[str]:
