@@ -6,40 +6,22 @@ reason; and the drafted fixtures built and IR-diffed against cuTile Python."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
-from workbench.argspec import parse_arg
-from workbench.catalog import Case
-from workbench.port.analyze import analyze
-from workbench.port.rules import draft
+from drafter_fixture import DrafterFixture
 
-REPO = Path(__file__).resolve().parent.parent
-FIXTURE = REPO / "tests" / "fixtures" / "drafter" / "array_slice.py"
-CONSTS = {"ROWS": 16, "COLS": 64}
-ARGS = {"block_rows": ["f32[256,64]", "f32[256,64]"],
-        "column_window": ["f32[256,80]", "f32[256,64]"],
-        "nested_window": ["f32[256,128]", "f32[256,64]"],
-        "store_into_rows": ["f32[256,64]", "f32[256,64]"],
-        "split_halves": ["f32[256,64]", "f32[256,128]"],
-        "halves_unless_past": ["f32[256,64]", "f32[256,128]", "i32=256"],
-        "store_rows_in_loop": ["f32[256,64]", "f32[256,64]"],
-        "rows_then_whole": ["f32[256,64]", "f32[256,64]"],
-        "shift_rows": ["f32[256,64]", "f32[256,64]"]}
-
-
-def drafted(kernel: str, source: str | None = None):
-    source = source if source is not None else FIXTURE.read_text()
-    case = Case(index=0, args=tuple(parse_arg(a) for a in ARGS[kernel]), consts=CONSTS)
-    spec = analyze(source, "tests/fixtures/drafter/array_slice.py", kernel, [case])
-    return draft(spec, source, kernel)
-
-
-def body(kernel: str) -> str:
-    d = drafted(kernel)
-    assert d.ok, d.diagnostics
-    return d.files["src/kernel.rs"]
+FIXTURE = DrafterFixture("array_slice.py", {
+    "block_rows": ["f32[256,64]", "f32[256,64]"],
+    "column_window": ["f32[256,80]", "f32[256,64]"],
+    "nested_window": ["f32[256,128]", "f32[256,64]"],
+    "store_into_rows": ["f32[256,64]", "f32[256,64]"],
+    "split_halves": ["f32[256,64]", "f32[256,128]"],
+    "halves_unless_past": ["f32[256,64]", "f32[256,128]", "i32=256"],
+    "store_rows_in_loop": ["f32[256,64]", "f32[256,64]"],
+    "rows_then_whole": ["f32[256,64]", "f32[256,64]"],
+    "shift_rows": ["f32[256,64]", "f32[256,64]"]}, {"ROWS": 16, "COLS": 64})
+drafted, body = FIXTURE.drafted, FIXTURE.body
 
 
 def test_a_row_slice_offsets_the_base_by_start_times_the_row_stride_then_makes_the_view():
@@ -114,7 +96,7 @@ def test_a_store_through_a_slice_whose_tokens_the_drafter_cannot_order_is_refuse
     d = drafted(kernel)
     assert not d.ok
     [diag] = [x for x in d.diagnostics if x.construct == "ct.store"]
-    lines = FIXTURE.read_text().splitlines()
+    lines = FIXTURE.path.read_text().splitlines()
     start = lines.index(f"def {kernel}(x, y, ROWS: ConstInt, COLS: ConstInt):")
     assert lines[diag.line - 1].strip().startswith("ct.store(") and diag.line > start
     assert message in diag.message, diag.message
@@ -125,13 +107,13 @@ def test_a_store_through_a_slice_whose_tokens_the_drafter_cannot_order_is_refuse
     ("8, 4", "stop must be greater than or equal to start"),
 ])
 def test_constant_bounds_cutile_refuses_are_refused(bounds, message):
-    source = FIXTURE.read_text().replace("x.slice(-1, 4, 4 + COLS)", f"x.slice(-1, {bounds})")
+    source = FIXTURE.path.read_text().replace("x.slice(-1, 4, 4 + COLS)", f"x.slice(-1, {bounds})")
     d = drafted("column_window", source)
     assert not d.ok and any(message in x.message for x in d.diagnostics), d.diagnostics
 
 
 def test_an_axis_out_of_range_is_refused():
-    source = FIXTURE.read_text().replace("x.slice(-1, 4, 4 + COLS)", "x.slice(2, 4, 4 + COLS)")
+    source = FIXTURE.path.read_text().replace("x.slice(-1, 4, 4 + COLS)", "x.slice(2, 4, 4 + COLS)")
     d = drafted("column_window", source)
     assert not d.ok and any("out of range for rank 2" in x.message for x in d.diagnostics)
 
@@ -140,11 +122,4 @@ def test_an_axis_out_of_range_is_refused():
                                     "store_into_rows", "split_halves",
                                     "halves_unless_past"])
 def test_the_drafted_fixture_builds_and_its_ir_matches_cutile_python(kernel, cli, tmp_path):
-    command = ["port", f"tests/fixtures/drafter/array_slice.py:{kernel}", "--out",
-               str(tmp_path / "port")]
-    command += [x for a in ARGS[kernel] for x in ("--arg", a)]
-    command += [x for k, v in CONSTS.items() for x in ("--const", f"{k}={v}")]
-    result = cli(*command, timeout=900)
-    assert "build          #1 BUILT" in result.stdout, result.stdout + result.stderr
-    assert re.search(r"final verdict: PASS(_WITH_NOTES)?\b", result.stdout), \
-        result.stdout + result.stderr
+    FIXTURE.assert_ports(kernel, cli, tmp_path / "port")

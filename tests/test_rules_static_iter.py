@@ -4,28 +4,17 @@ cannot unroll is refused with the reason; the drafted fixtures build and their I
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
-from workbench.argspec import parse_arg
-from workbench.catalog import Case
-from workbench.port.analyze import analyze
-from workbench.port.rules import draft
+from drafter_fixture import DrafterFixture
 
-FIXTURE = Path(__file__).resolve().parent / "fixtures" / "drafter" / "static_iter.py"
-CONSTS = {"COLS": 128}
-ARGS = {"weighted_rows": ["f32[4,128]", "f32[1024]"],
-        "taps": ["f32[64,128]", "f32[64,128]"],
-        "unrolled_break": ["f32[4,128]", "f32[64,128]", "i32=3"],
-        "unrolled_runtime": ["f32[4,128]", "f32[64,128]", "i32=3"]}
-
-
-def drafted(kernel: str):
-    source = FIXTURE.read_text()
-    case = Case(index=0, args=tuple(parse_arg(a) for a in ARGS[kernel]), consts=CONSTS)
-    return draft(analyze(source, "tests/fixtures/drafter/static_iter.py", kernel, [case]),
-                 source, kernel)
+FIXTURE = DrafterFixture("static_iter.py", {
+    "weighted_rows": ["f32[4,128]", "f32[1024]"],
+    "taps": ["f32[64,128]", "f32[64,128]"],
+    "unrolled_break": ["f32[4,128]", "f32[64,128]", "i32=3"],
+    "unrolled_runtime": ["f32[4,128]", "f32[64,128]", "i32=3"]}, {"COLS": 128})
+drafted = FIXTURE.drafted
 
 
 def test_the_body_is_drafted_once_per_item_with_the_item_as_a_constant():
@@ -68,11 +57,4 @@ def test_what_cannot_be_unrolled_is_refused_with_the_reason(kernel, reason):
 @pytest.mark.timeout(1800)
 @pytest.mark.parametrize("kernel", ["weighted_rows", "taps"])
 def test_the_drafted_fixture_builds_and_its_ir_matches_cutile_python(kernel, cli, tmp_path):
-    command = ["port", f"tests/fixtures/drafter/static_iter.py:{kernel}", "--out",
-               str(tmp_path / "port")]
-    command += [x for a in ARGS[kernel] for x in ("--arg", a)]
-    command += [x for k, v in CONSTS.items() for x in ("--const", f"{k}={v}")]
-    result = cli(*command, timeout=900)
-    assert "build          #1 BUILT" in result.stdout, result.stdout + result.stderr
-    assert re.search(r"final verdict: PASS(_WITH_NOTES)?\b", result.stdout), \
-        result.stdout + result.stderr
+    FIXTURE.assert_ports(kernel, cli, tmp_path / "port")

@@ -7,38 +7,25 @@ from __future__ import annotations
 
 import ast
 import re
-from pathlib import Path
 
 import pytest
 
+from drafter_fixture import DrafterFixture
 from workbench.argspec import parse_arg
 from workbench.catalog import Case
 from workbench.port.analyze import analyze
 from workbench.port.rules import draft
 from workbench.port.rules.tiled_view import MARK, desugar
 
-REPO = Path(__file__).resolve().parent.parent
-FIXTURE = REPO / "tests" / "fixtures" / "drafter" / "tiled_views.py"
 CONSTS = {"ROWS": 16, "COLS": 64}
-ARGS = {"doubled_rows": ["f32[256,300]", "f32[256,300]"],
-        "column_sums_everywhere": ["f32[256,128]", "f32[256,128]"],
-        "accumulate_blocks": ["f32[256,64]", "f32[32,64]"],
-        "counts_max": ["i32[256,64]", "i32[16,64]"],
-        "overlapping_rows": ["f32[256,64]", "f32[256,64]"],
-        "view_into_helper": ["f32[256,64]", "f32[256,64]"]}
-
-
-def drafted(kernel: str):
-    source = FIXTURE.read_text()
-    case = Case(index=0, args=tuple(parse_arg(a) for a in ARGS[kernel]), consts=CONSTS)
-    spec = analyze(source, "tests/fixtures/drafter/tiled_views.py", kernel, [case])
-    return draft(spec, source, kernel)
-
-
-def body(kernel: str) -> str:
-    d = drafted(kernel)
-    assert d.ok, d.diagnostics
-    return d.files["src/kernel.rs"]
+FIXTURE = DrafterFixture("tiled_views.py", {
+    "doubled_rows": ["f32[256,300]", "f32[256,300]"],
+    "column_sums_everywhere": ["f32[256,128]", "f32[256,128]"],
+    "accumulate_blocks": ["f32[256,64]", "f32[32,64]"],
+    "counts_max": ["i32[256,64]", "i32[16,64]"],
+    "overlapping_rows": ["f32[256,64]", "f32[256,64]"],
+    "view_into_helper": ["f32[256,64]", "f32[256,64]"]}, CONSTS)
+drafted, body = FIXTURE.drafted, FIXTURE.body
 
 
 def rewritten(source: str) -> str:
@@ -123,14 +110,7 @@ def test_views_the_drafter_does_not_follow_are_refused_with_the_reason(kernel, r
 @pytest.mark.parametrize("kernel", ["doubled_rows", "column_sums_everywhere",
                                     "accumulate_blocks", "counts_max"])
 def test_the_drafted_fixture_builds_and_its_ir_matches_cutile_python(kernel, cli, tmp_path):
-    command = ["port", f"tests/fixtures/drafter/tiled_views.py:{kernel}", "--out",
-               str(tmp_path / "port")]
-    command += [x for a in ARGS[kernel] for x in ("--arg", a)]
-    command += [x for k, v in CONSTS.items() for x in ("--const", f"{k}={v}")]
-    result = cli(*command, timeout=900)
-    assert "build          #1 BUILT" in result.stdout, result.stdout + result.stderr
-    assert re.search(r"final verdict: PASS(_WITH_NOTES)?\b", result.stdout), \
-        result.stdout + result.stderr
+    FIXTURE.assert_ports(kernel, cli, tmp_path / "port")
 
 
 STRIDES = """import cuda.tile as ct
