@@ -29,8 +29,10 @@ def test_a_build_folder_keeps_the_newest_libraries_and_the_last_good_one(tmp_pat
 
 def _target_with(target, crate):
     release = target / "release"
-    for relative in (f"lib{crate}.so", f"lib{crate}.rlib", f"lib{crate}.d", f"deps/lib{crate}-ab12.so",
-                     f"deps/{crate}-ab12.d", f".fingerprint/{crate}-ab12/lib"):
+    # what cargo leaves of a port crate (a cdylib + rlib: no hash on its deps/ outputs)
+    for relative in (f"lib{crate}.so", f"lib{crate}.rlib", f"lib{crate}.d", f"deps/lib{crate}.so",
+                     f"deps/lib{crate}.rlib", f"deps/{crate}.d", f"deps/lib{crate}-ab12.rmeta",
+                     f".fingerprint/{crate}-ab12/lib"):
         path = release / relative
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("x")

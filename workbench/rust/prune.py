@@ -59,9 +59,11 @@ def forget_drafts(external: Path, targets: list[Path], under: Path | None = None
 def remove_crate_output(target: Path, crate: str) -> None:
     """cargo's files for one crate in a release target folder (names use `_`, not `-`)."""
     release, name = target / "release", crate.replace("-", "_")
-    paths = [*release.glob(f"lib{name}.*"), *(release / "deps").glob(f"lib{name}-*"),
-             *(release / "deps").glob(f"{name}-*"), *(release / ".fingerprint").glob(f"{name}-*"),
-             *(release / "build").glob(f"{name}-*"), *(release / "incremental").glob(f"{name}-*")]
+    deps = release / "deps"          # a cdylib's outputs there carry no metadata hash
+    paths = [*release.glob(f"lib{name}.*"), *deps.glob(f"lib{name}.*"), *deps.glob(f"{name}.*"),
+             *deps.glob(f"lib{name}-*"), *deps.glob(f"{name}-*"),
+             *(release / ".fingerprint").glob(f"{name}-*"), *(release / "build").glob(f"{name}-*"),
+             *(release / "incremental").glob(f"{name}-*")]
     for path in paths:
         if path.is_dir():
             shutil.rmtree(path, ignore_errors=True)
