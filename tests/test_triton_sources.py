@@ -274,3 +274,24 @@ def test_a_parameter_a_helpers_loop_carries_is_a_variable_of_the_helper():
     body = derived.text.split("def helper_carry")[1]
     assert "accumulate1_acc = acc\n" in body, body
     assert "accumulate1_acc = (accumulate1_acc + ct.load(x_ptr, index=(accumulate1_i,)" in body
+
+
+def test_clamp_cumsum_and_pow_map_onto_cutile_and_erf_is_refused_with_what_to_write(tmp_path):
+    kernel = tmp_path / "k.py"
+    kernel.write_text("import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+                      "def mix(x_ptr, y_ptr, lo, hi, B: tl.constexpr):\n"
+                      "    o = tl.arange(0, B)\n"
+                      "    x = tl.clamp(tl.load(x_ptr + o), lo, hi)\n"
+                      "    tl.store(y_ptr + o, tl.cumsum(tl.math.pow(x, 2.0), axis=0))\n\n\n"
+                      "@triton.jit\n"
+                      "def gelu(x_ptr, y_ptr, B: tl.constexpr):\n"
+                      "    x = tl.load(x_ptr + tl.arange(0, B))\n"
+                      "    tl.store(y_ptr + tl.arange(0, B), 0.5 * x * (1 + tl.erf(x * 0.7071)))\n")
+    mixed = _derived(f"{kernel}:mix", ["f32[512]", "f32[512]", "f32=-1.0", "f32=1.0"], ["B=512"])
+    assert mixed.ok, mixed.translation.diagnostics
+    assert "ct.minimum(ct.maximum(" in mixed.text and ", lo), hi)" in mixed.text, mixed.text
+    assert "ct.cumsum(ct.pow(x, 2.0), axis=0, reverse=False)" in mixed.text, mixed.text
+    refused = _derived(f"{kernel}:gelu", ["f32[512]", "f32[512]"], ["B=512"])
+    assert not refused.ok
+    [reason] = refused.translation.diagnostics
+    assert reason["construct"] == "tl.erf" and "tanh form" in reason["message"]

@@ -12,7 +12,7 @@ ELEMENTWISE = {"exp": "ct.exp", "log": "ct.log", "sqrt": "ct.sqrt", "rsqrt": "ct
                "sin": "ct.sin", "cos": "ct.cos", "abs": "ct.abs", "exp2": "ct.exp2",
                "log2": "ct.log2", "floor": "ct.floor", "ceil": "ct.ceil", "tanh": "ct.tanh",
                "sqrt_rn": "ct.sqrt", "div_rn": None}
-BINARY = {"maximum": "ct.maximum", "minimum": "ct.minimum"}
+BINARY = {"maximum": "ct.maximum", "minimum": "ct.minimum", "pow": "ct.pow"}
 REDUCE = {"sum": "ct.sum", "max": "ct.max", "min": "ct.min"}
 DTYPES = {"float32": "ct.float32", "float16": "ct.float16", "bfloat16": "ct.bfloat16",
           "float64": "ct.float64", "int32": "ct.int32", "int64": "ct.int64",
@@ -36,6 +36,9 @@ REFUSED = {
     "join": "tl.join is not translated yet", "split": "tl.split is not translated yet",
     "interleave": "tl.interleave is not translated yet",
     "gather": "tl.gather (gathering from a tile) is not translated yet",
+    "erf": "cuTile has no erf: write the GELU with its tanh form (or a polynomial)",
+    "erfc": "cuTile has no erfc",
+    "log1p": "cuTile has no log1p: write ct.log(1 + x)", "expm1": "cuTile has no expm1",
 }
 
 
@@ -180,6 +183,26 @@ def _fma(t, call):
     return binop(ast.Add, binop(ast.Mult, a, b, call, t.n), c, call, t.n)
 
 
+def _clamp(t, call):
+    """tl.clamp(x, min, max): max(x, min) then min(.., max), as Triton defines it."""
+    x, lo, hi = (t.data(arg(call, name, i), "tl.clamp") for i, name in
+                 enumerate(("x", "min", "max")))
+    shape = broadcast(broadcast(getattr(x, "shape", None), getattr(lo, "shape", None), call),
+                      getattr(hi, "shape", None), call)
+    return Run(f"ct.minimum(ct.maximum({text_of(x)}, {text_of(lo)}), {text_of(hi)})", shape)
+
+
+def _cumsum(t, call):
+    x = t.data(arg(call, "input", 0), "tl.cumsum")
+    if not x.shape:
+        raise Fail(call, "tl.cumsum", "a cumulative sum of a scalar")
+    axis = t.static_int(arg(call, "axis", 1), "tl.cumsum") if arg(call, "axis", 1) is not None \
+        else 0
+    reverse = arg(call, "reverse", 2)
+    reverse = bool(t.static_value(reverse, "tl.cumsum")) if reverse is not None else False
+    return Run(f"ct.cumsum({text_of(x)}, axis={axis}, reverse={reverse})", x.shape)
+
+
 def _cdiv(t, call):
     a, b = t.expr(call.args[0]), t.expr(call.args[1])
     if isinstance(a, Static) and isinstance(b, Static):
@@ -231,7 +254,7 @@ def _static_assert(t, call):
 
 TL = {"program_id": _program_id, "num_programs": _num_programs, "arange": _arange,
       "zeros": _zeros, "full": _full, "where": _where, "sigmoid": _sigmoid, "fma": _fma,
-      "cdiv": _cdiv, "dot": _dot, "cast": _cast, "reshape": _reshape, "trans": _trans,
+      "cdiv": _cdiv, "dot": _dot, "clamp": _clamp, "cumsum": _cumsum, "cast": _cast, "reshape": _reshape, "trans": _trans,
       "broadcast_to": _broadcast_to, "static_assert": _static_assert,
       "device_assert": _static_assert,
       "load": lambda t, call: t.load(call), "store": lambda t, call: t.store(call)}
