@@ -295,3 +295,25 @@ def test_clamp_cumsum_and_pow_map_onto_cutile_and_erf_is_refused_with_what_to_wr
     assert not refused.ok
     [reason] = refused.translation.diagnostics
     assert reason["construct"] == "tl.erf" and "tanh form" in reason["message"]
+
+
+def test_a_transposed_access_is_a_tile_access_and_a_permute(tmp_path):
+    """y[n, m] = x[m, n] with pointer tiles rm[:, None] and rn[None, :]: the store's tile axes
+    run through y's dimensions the other way round, so the tile is permuted into y's order."""
+    kernel = tmp_path / "k.py"
+    kernel.write_text("import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+                      "def transpose(x_ptr, y_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):\n"
+                      "    rm = tl.program_id(0) * BM + tl.arange(0, BM)\n"
+                      "    rn = tl.program_id(1) * BN + tl.arange(0, BN)\n"
+                      "    x = tl.load(x_ptr + rm[:, None] * N + rn[None, :])\n"
+                      "    tl.store(y_ptr + rn[None, :] * M + rm[:, None], x)\n"
+                      "    t = tl.load(y_ptr + rn[None, :] * M + rm[:, None])\n"
+                      "    tl.store(x_ptr + rm[:, None] * N + rn[None, :], t * 2)\n")
+    derived = _derived(f"{kernel}:transpose", ["f32[256,384]", "f32[384,256]", "i32=256",
+                                                "i32=384"], ["BM=64", "BN=32"])
+    assert derived.ok, derived.translation.diagnostics
+    assert "ct.store(y_ptr, index=(ct.bid(1), ct.bid(0)), tile=ct.permute(" in derived.text, \
+        derived.text
+    # the load through the transposed tile reads y's (32, 64) tile and permutes it to (64, 32)
+    assert ("ct.permute(ct.load(y_ptr, index=(ct.bid(1), ct.bid(0)), shape=(32, 64), "
+            "padding_mode=ct.PaddingMode.ZERO), (1, 0))") in derived.text, derived.text

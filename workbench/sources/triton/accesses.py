@@ -6,8 +6,8 @@ import ast
 
 from .arith import broadcast, divide, shape_text, text_of
 from .calls import arg
-from .memory import (block_form, decompose, gather_indices, padding_for, reshape,
-                     split_mask)
+from .memory import (block_form, decompose, gather_indices, padding_for, permutation,
+                     reshape, split_mask)
 from .block_ptrs import block_load, block_store
 from .values import BlockPtr, Desc, Fail, Ptr, Run, Static
 
@@ -35,10 +35,14 @@ class Accesses:
         pad = padding_for(other)
         if form is None:
             return self._gather(ptr, access, explicit, other, call)
-        index, tile, _ = form
+        index, tile, axes = form
         mode = pad or "ZERO"
         code = (f"ct.load({ptr.param}, index=({_tuple(index)}), shape=({_tuple(tile)}), "
                 f"padding_mode=ct.PaddingMode.{mode})")
+        order = permutation(axes)
+        if order is not None:           # a transposed access: read in order, then permute
+            code = f"ct.permute({code}, {order})"
+            tile = [tile[d] for d in order]
         code = reshape(code, tile, shape)
         if explicit is not None or (pad is None and other is not None):
             fill = text_of(other) if other is not None else "0"
@@ -85,7 +89,11 @@ class Accesses:
         form = block_form(access, call)
         if form is None or explicit is not None:
             return self._scatter(ptr, access, explicit, tile, call)
-        index, block, _ = form
+        index, block, axes = form
+        order = permutation(axes)
+        if order is not None:           # a transposed access: permute into the tensor's order
+            tile = f"ct.permute({tile}, {tuple(order.index(d) for d in range(len(order)))})"
+            shape = tuple(shape[a] for a in axes)
         self.written.add(ptr.param)
         self.emit(f"ct.store({ptr.param}, index=({_tuple(index)}), "
                   f"tile={reshape(tile, _shape_items(shape), _as_shape(block, self.n))})", call)

@@ -268,11 +268,19 @@ def block_form(access: Access, node) -> tuple[list[str], list[str], list[int]] |
         index.append(" + ".join(parts) if parts else "0")
         shape.append(arange.size.text)
         axes.append(arange.axis)
-    if axes != sorted(axes):
-        raise Fail(node, "tl.load/tl.store", "the pointer tile's axes run through the tensor's "
-                   "dimensions in another order (a transposed access): load in order, then "
-                   "tl.trans")
+    if axes != sorted(axes) and len(axes) != len(shape):
+        raise Fail(node, "tl.load/tl.store", "the pointer tile's axes run through some of the "
+                   "tensor's dimensions in another order: load in order, then tl.trans")
     return index, shape, axes
+
+
+def permutation(axes: list[int]) -> tuple[int, ...] | None:
+    """For a block whose tile axes run through the tensor's dimensions in another order (a
+    transposed access), the `ct.permute` axes that take the tile from the tensor's order to
+    the pointer tile's; None when they run in order."""
+    if axes == sorted(axes):
+        return None
+    return tuple(axes.index(a) for a in range(len(axes)))
 
 
 def gather_indices(access: Access, ptr_shape) -> list[str]:
