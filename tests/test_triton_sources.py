@@ -317,3 +317,20 @@ def test_a_transposed_access_is_a_tile_access_and_a_permute(tmp_path):
     # the load through the transposed tile reads y's (32, 64) tile and permutes it to (64, 32)
     assert ("ct.permute(ct.load(y_ptr, index=(ct.bid(1), ct.bid(0)), shape=(32, 64), "
             "padding_mode=ct.PaddingMode.ZERO), (1, 0))") in derived.text, derived.text
+
+
+def test_a_tensor_descriptor_made_in_the_kernel_is_a_descriptor_over_its_tensor(tmp_path):
+    kernel = tmp_path / "k.py"
+    kernel.write_text("import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+                      "def scale(x_ptr, y_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):\n"
+                      "    xd = tl.make_tensor_descriptor(x_ptr, shape=[M, N], strides=[N, 1],\n"
+                      "                                   block_shape=[BM, BN])\n"
+                      "    yd = tl.make_tensor_descriptor(y_ptr, shape=[N, M], strides=[M, 1],\n"
+                      "                                   block_shape=[BM, BN])\n"
+                      "    t = xd.load([tl.program_id(0) * BM, 0])\n"
+                      "    yd.store([tl.program_id(0) * BM, 0], t * 2.0)\n")
+    args = ["f32[256,1000]", "f32[256,1000]", "i32=256", "i32=1000"]
+    derived = _derived(f"{kernel}:scale", args, ["BM=64", "BN=128"])
+    # x's descriptor is x itself; y's names the extents the other way round: refused
+    assert "ct.load(x_ptr, index=(ct.bid(0), 0), shape=(64, 128)" in derived.text, derived.text
+    assert [d["construct"] for d in derived.translation.diagnostics] == ["tl.make_tensor_descriptor"]

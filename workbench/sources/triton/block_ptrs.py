@@ -1,4 +1,6 @@
 """Block pointers: `tl.make_block_ptr(base, shape, strides, offsets, block_shape, order)`,
+and tensor descriptors made in the kernel (`tl.make_tensor_descriptor`, the same check, then
+the descriptor a TensorDescriptor parameter would be),
 `tl.advance(p, deltas)` and `tl.load` / `tl.store` through them. A block pointer whose shape
 and strides are its tensor's own (checked in every case) addresses whole tiles of that tensor:
 at offsets that are multiples of the block it is cuTile's `ct.load` / `ct.store` at index
@@ -16,7 +18,7 @@ import ast
 
 from .arith import divide, text_of
 from .calls import arg
-from .values import BlockPtr, Fail, Ptr, Run, Static
+from .values import BlockPtr, Desc, Fail, Ptr, Run, Static
 
 PADDING = {None: "ZERO", "": "ZERO", "zero": "ZERO", "nan": "NAN"}
 
@@ -44,16 +46,43 @@ def make_block_ptr(t, call: ast.Call) -> BlockPtr:
     return BlockPtr(base.param, tuple(block), tuple(offsets), perm)
 
 
-def _tensor_dim(extent, stride, specs, d: int, node, param: str) -> int:
+def _tensor_dim(extent, stride, specs, d: int, node, param: str,
+                what: str = "tl.make_block_ptr") -> int:
     """The tensor dimension a view dimension is: the one with this extent and stride in every
     case (a transposed view, order=(0, 1) over a row-major tensor, names them swapped)."""
     for e in range(len(specs[0].shape)):
         if _equal(extent, [s.shape[e] for s in specs]) and \
                 _equal(stride, [s.effective_strides()[e] for s in specs]):
             return e
-    raise Fail(node, "tl.make_block_ptr", f"shape[{d}] and strides[{d}] are not the extent and "
+    raise Fail(node, what, f"shape[{d}] and strides[{d}] are not the extent and "
                f"stride of one dimension of {param} in every case (a strided or partial view "
                "is not translated)")
+
+
+def make_tensor_descriptor(t, call: ast.Call) -> Desc:
+    """`tl.make_tensor_descriptor(base, shape, strides, block_shape)` over a whole tensor, in
+    its own order: the descriptor a TensorDescriptor parameter would be (desc.load/.store)."""
+    what = "tl.make_tensor_descriptor"
+    base = t.expr(arg(call, "base", 0))
+    if not isinstance(base, Ptr) or base.terms or base.shape is not None:
+        raise Fail(call, what, "the base is not a pointer parameter itself")
+    shape, strides, block = (_items(t, arg(call, name, i), call, name) for i, name in
+                             enumerate(("shape", "strides", "block_shape"), 1))
+    if not all(isinstance(b, Static) and b.uniform for b in block):
+        raise Fail(call, what, "block_shape must be constexprs")
+    option = arg(call, "padding_option", 4)
+    if option is not None and not (isinstance(option, ast.Constant) and option.value == "zero"):
+        raise Fail(call, what, "only padding_option=\"zero\" is translated")
+    specs = t.array_specs(base.param, call)
+    if not len(shape) == len(strides) == len(block) == len(specs[0].shape):
+        raise Fail(call, what, f"give shape, strides and block_shape one entry per dimension of "
+                   f"{base.param}")
+    perm = [_tensor_dim(shape[d], strides[d], specs, d, call, base.param, what)
+            for d in range(len(shape))]
+    if perm != list(range(len(shape))):
+        raise Fail(call, what, "shape and strides name the tensor's dimensions in another order "
+                   "(a transposed descriptor is not translated)")
+    return Desc(base.param, tuple(block))
 
 
 def advance(t, call: ast.Call) -> BlockPtr:
@@ -133,4 +162,5 @@ def _equal(value, wanted: list) -> bool:
     return have is not None and list(have) == list(wanted)
 
 
-CALLS = {"make_block_ptr": make_block_ptr, "advance": advance}
+CALLS = {"make_block_ptr": make_block_ptr, "advance": advance,
+         "make_tensor_descriptor": make_tensor_descriptor}

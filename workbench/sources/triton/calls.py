@@ -27,8 +27,6 @@ REFUSED = {
     "atomic_cas": "a compare-and-swap is not translated (the drafter has no ct.atomic_cas)",
     "debug_barrier": "a barrier between the threads of a program: cuTile has no threads",
     "inline_asm_elementwise": "inline PTX: no Tile IR equivalent",
-    "make_tensor_descriptor": "a tensor descriptor made inside the kernel: pass the tensor "
-                              "as a descriptor parameter (TensorDescriptor) instead",
     "histogram": "tl.histogram has no cuTile equivalent",
     "associative_scan": "tl.associative_scan with a combine function is not translated",
     "reduce": "tl.reduce with a combine function is not translated",
