@@ -334,3 +334,27 @@ def test_a_tensor_descriptor_made_in_the_kernel_is_a_descriptor_over_its_tensor(
     # x's descriptor is x itself; y's names the extents the other way round: refused
     assert "ct.load(x_ptr, index=(ct.bid(0), 0), shape=(64, 128)" in derived.text, derived.text
     assert [d["construct"] for d in derived.translation.diagnostics] == ["tl.make_tensor_descriptor"]
+
+
+def test_a_bitcast_reinterprets_the_bits_and_is_never_a_conversion(tmp_path):
+    """x.to(tl.int32, bitcast=True) was once translated as ct.astype: the value converted,
+    not its bits reinterpreted, a wrong derived kernel and port."""
+    kernel = tmp_path / "k.py"
+    kernel.write_text("import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+                      "def bits(x_ptr, y_ptr, z_ptr, B: tl.constexpr):\n"
+                      "    o = tl.arange(0, B)\n"
+                      "    x = tl.load(x_ptr + o)\n"
+                      "    tl.store(y_ptr + o, x.to(tl.int32, bitcast=True) & 0x7FFFFFFF)\n"
+                      "    tl.store(z_ptr + o, tl.cast(x, tl.int32, bitcast=True) + "
+                      "tl.zeros_like(x).to(tl.int32))\n\n\n"
+                      "@triton.jit\n"
+                      "def pick(x_ptr, y_ptr, B: tl.constexpr):\n"
+                      "    tl.store(y_ptr + tl.program_id(0), tl.argmax(tl.load(x_ptr + "
+                      "tl.program_id(0) * B + tl.arange(0, B)), axis=0))\n")
+    derived = _derived(f"{kernel}:bits", ["f32[512]", "i32[512]", "i32[512]"], ["B=512"])
+    assert derived.ok, derived.translation.diagnostics
+    assert derived.text.count("ct.bitcast(x, ct.int32)") == 2, derived.text
+    assert "ct.astype(x, ct.int32)" not in derived.text
+    assert "ct.zeros((512,), dtype=x.dtype)" in derived.text
+    picked = _derived(f"{kernel}:pick", ["f32[64,512]", "i32[64]"], ["B=512"])
+    assert picked.ok and "ct.argmax(" in picked.text, picked.text

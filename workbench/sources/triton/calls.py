@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 
 from .arith import binop, broadcast, position_kind, shape_text, static_op, text_of
-from .values import DType, Fail, Run, Static, Term
+from .values import DType, Fail, Run, Static, Term, literal
 
 ELEMENTWISE = {"exp": "ct.exp", "log": "ct.log", "sqrt": "ct.sqrt", "rsqrt": "ct.rsqrt",
                "sin": "ct.sin", "cos": "ct.cos", "abs": "ct.abs", "exp2": "ct.exp2",
@@ -201,6 +201,30 @@ def _cumsum(t, call):
     return Run(f"ct.cumsum({text_of(x)}, axis={axis}, reverse={reverse})", x.shape)
 
 
+def _zeros_like(t, call):
+    """tl.zeros_like(x): a tile of x's shape and dtype (cuTile reads a tile's dtype)."""
+    x = t.data(arg(call, "input", 0), "tl.zeros_like")
+    shape = getattr(x, "shape", None)
+    if not shape:
+        raise Fail(call, "tl.zeros_like", "zeros like a scalar")
+    return Run(f"ct.zeros({shape_text(shape)}, dtype={text_of(x)}.dtype)", shape)
+
+
+def _argreduce(name):
+    """tl.argmax / tl.argmin along one axis: ct.argmax / ct.argmin (the Rust drafter says
+    what cutile lacks for them)."""
+    def fn(t, call):
+        x = t.data(arg(call, "input", 0), f"tl.{name}")
+        axis = t.static_int(arg(call, "axis", 1), f"tl.{name}")
+        keep = arg(call, "keep_dims", 3)
+        keep = bool(t.static_value(keep, f"tl.{name}")) if keep is not None else False
+        shape = tuple(d for i, d in enumerate(x.shape or ()) if i != axis or keep) or None
+        if keep:
+            shape = tuple(literal(1, t.n) if i == axis else d for i, d in enumerate(x.shape))
+        return Run(f"ct.{name}({text_of(x)}, axis={axis}, keepdims={keep})", shape, is_int=True)
+    return fn
+
+
 def _cdiv(t, call):
     a, b = t.expr(call.args[0]), t.expr(call.args[1])
     if isinstance(a, Static) and isinstance(b, Static):
@@ -224,7 +248,23 @@ def _dot(t, call):
 
 
 def _cast(t, call):
-    return t.cast(t.expr(call.args[0]), dtype_of(t, arg(call, "dtype", 1)), call)
+    return cast_call(t, t.expr(call.args[0]), call, dtype_at=1)
+
+
+def cast_call(t, value, call, dtype_at: int):
+    """`x.to(dtype, ..)` / `tl.cast(x, dtype, ..)`: a value conversion, or with bitcast=True a
+    reinterpretation of the bits (ct.bitcast), which a conversion must never stand in for."""
+    dtype = dtype_of(t, arg(call, "dtype", dtype_at))
+    if arg(call, "fp_downcast_rounding", dtype_at + 1) is not None:
+        raise Fail(call, ".to(fp_downcast_rounding=)", "a rounding mode of the cast is not "
+                   "translated")
+    bitcast = arg(call, "bitcast", dtype_at + 2)
+    if bitcast is not None and t.static_value(bitcast, "bitcast"):
+        if not isinstance(value, Run):
+            raise Fail(call, ".to(bitcast=True)", "a bitcast of a compile-time value")
+        return Run(f"ct.bitcast({value.code}, {dtype.text})", value.shape,
+                   is_int="int" in dtype.text)
+    return t.cast(value, dtype, call)
 
 
 def _reshape(t, call):
@@ -252,7 +292,8 @@ def _static_assert(t, call):
 
 TL = {"program_id": _program_id, "num_programs": _num_programs, "arange": _arange,
       "zeros": _zeros, "full": _full, "where": _where, "sigmoid": _sigmoid, "fma": _fma,
-      "cdiv": _cdiv, "dot": _dot, "clamp": _clamp, "cumsum": _cumsum, "cast": _cast, "reshape": _reshape, "trans": _trans,
+      "cdiv": _cdiv, "dot": _dot, "clamp": _clamp, "cumsum": _cumsum,
+      "zeros_like": _zeros_like, "argmax": _argreduce("argmax"), "argmin": _argreduce("argmin"), "cast": _cast, "reshape": _reshape, "trans": _trans,
       "broadcast_to": _broadcast_to, "static_assert": _static_assert,
       "device_assert": _static_assert,
       "load": lambda t, call: t.load(call), "store": lambda t, call: t.store(call)}

@@ -227,8 +227,8 @@ class Exprs:
         if isinstance(base, Desc) and name == "store":
             return self.desc_store(base, node)
         if name == "to":
-            from .calls import dtype_of
-            return self.cast(base, dtype_of(self, node.args[0]), node)
+            from .calls import cast_call
+            return cast_call(self, base, node, dtype_at=0)
         if name == "reshape" and isinstance(base, Run):
             from .calls import shape_arg
             shape_node = node.args[0] if len(node.args) == 1 else ast.Tuple(node.args)
