@@ -358,3 +358,20 @@ def test_a_bitcast_reinterprets_the_bits_and_is_never_a_conversion(tmp_path):
     assert "ct.zeros((512,), dtype=x.dtype)" in derived.text
     picked = _derived(f"{kernel}:pick", ["f32[64,512]", "i32[64]"], ["B=512"])
     assert picked.ok and "ct.argmax(" in picked.text, picked.text
+
+
+def test_a_reduction_takes_keep_dims_by_position_and_casts_to_its_dtype_first(tmp_path):
+    """tl.sum(x, 1, True, dtype=tl.float32): keep_dims given by position and the f16 input
+    summed in f32, as Triton does (both were once ignored: a 1-D f16 sum)."""
+    kernel = tmp_path / "k.py"
+    kernel.write_text("import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+                      "def sums(x_ptr, y_ptr, B: tl.constexpr):\n"
+                      "    x = tl.load(x_ptr + tl.program_id(0) * B + tl.arange(0, B)[None, :])\n"
+                      "    s = tl.sum(x, 1, True, dtype=tl.float32)\n"
+                      "    m = tl.max(x, 1, keep_dims=True)\n"
+                      "    tl.store(y_ptr + tl.program_id(0) + tl.arange(0, 1)[:, None], "
+                      "s + m.to(tl.float32))\n")
+    derived = _derived(f"{kernel}:sums", ["f16[64,512]", "f32[64,1]"], ["B=512"])
+    assert derived.ok, derived.translation.diagnostics
+    assert "s = ct.sum(ct.astype(x, ct.float32), axis=1, keepdims=True)" in derived.text
+    assert "m = ct.max(x, axis=1, keepdims=True)" in derived.text

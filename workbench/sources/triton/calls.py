@@ -132,13 +132,25 @@ def _binary(name):
     return fn
 
 
+# where the positional arguments after `axis` sit: tl.sum(input, axis, keep_dims, dtype);
+# tl.max / tl.min(input, axis, return_indices, return_indices_tie_break_left, keep_dims)
+REDUCE_POSITIONS = {"sum": {"keep_dims": 2, "dtype": 3},
+                    "max": {"return_indices": 2, "keep_dims": 4},
+                    "min": {"return_indices": 2, "keep_dims": 4}}
+
+
 def _reduce(name):
     def fn(t, call):
-        x = t.data(call.args[0], f"tl.{name}")
+        at = REDUCE_POSITIONS[name]
+        x = t.data(arg(call, "input", 0), f"tl.{name}")
         axis_node = arg(call, "axis", 1)
-        keep = arg(call, "keep_dims", None)
-        if arg(call, "return_indices", None) is not None:
+        keep = arg(call, "keep_dims", at["keep_dims"])
+        indices = arg(call, "return_indices", at.get("return_indices"))
+        if indices is not None and t.static_value(indices, f"tl.{name}"):
             raise Fail(call, f"tl.{name}", "return_indices is not translated")
+        dtype = arg(call, "dtype", at.get("dtype"))
+        if dtype is not None and not (isinstance(dtype, ast.Constant) and dtype.value is None):
+            x = t.cast(x, dtype_of(t, dtype), call)      # Triton casts before it reduces
         keep = bool(t.static_value(keep, f"tl.{name}")) if keep is not None else False
         shape = x.shape or ()
         if axis_node is None or (isinstance(axis_node, ast.Constant) and axis_node.value is None):
