@@ -375,3 +375,21 @@ def test_a_reduction_takes_keep_dims_by_position_and_casts_to_its_dtype_first(tm
     assert derived.ok, derived.translation.diagnostics
     assert "s = ct.sum(ct.astype(x, ct.float32), axis=1, keepdims=True)" in derived.text
     assert "m = ct.max(x, axis=1, keepdims=True)" in derived.text
+
+
+def test_a_translator_bug_is_a_diagnostic_at_the_statement_not_a_traceback(tmp_path, monkeypatch):
+    from workbench.sources.triton import calls
+
+    def broken(t, call):
+        raise IndexError("list index out of range")
+    monkeypatch.setitem(calls.TL, "exp", broken)
+    kernel = tmp_path / "k.py"
+    kernel.write_text("import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+                      "def k(x_ptr, B: tl.constexpr):\n"
+                      "    o = tl.arange(0, B)\n"
+                      "    tl.store(x_ptr + o, tl.exp(tl.load(x_ptr + o)))\n")
+    derived = _derived(f"{kernel}:k", ["f32[512]"], ["B=512"])
+    assert not derived.ok
+    [bug] = derived.translation.diagnostics
+    assert bug["construct"] == "translator" and bug["line"] == 8
+    assert "IndexError" in bug["message"] and "test_triton_sources.py" in bug["message"]

@@ -132,8 +132,8 @@ class Translator(Accesses, Exprs):
         for stmt in body:
             try:
                 self.statement(stmt)
-            except Fail as e:
-                self.fail(e)
+            except Exception as e:              # noqa: BLE001 (a translator bug: reported)
+                self.fail(e if isinstance(e, Fail) else _internal_error(stmt, e))
                 for target in _assigned(stmt):
                     self.env[target] = Unknown(target)
 
@@ -311,6 +311,16 @@ def _unread_dropped(lines: list[Line]) -> list[Line]:
 def _lazy(value: Run) -> bool:
     return (value.terms is not None or value.bounds is not None) and value.kind != "bid" \
         or value.kind == "param"
+
+
+def _internal_error(stmt, error: Exception) -> Fail:
+    """An unexpected error of the translator itself, as a diagnostic at the statement."""
+    import traceback
+    frame = traceback.extract_tb(error.__traceback__)[-1]
+    return Fail(stmt, "translator", f"the translator failed on this statement "
+                f"({type(error).__name__}: {error}, at {frame.filename.rsplit('/', 1)[-1]}:"
+                f"{frame.lineno}): a bug of the translator, not of the kernel; report it with "
+                "the kernel")
 
 
 def _carried(body: list) -> list[tuple[str, ast.AST]]:
