@@ -43,8 +43,9 @@ def advances(t, stmt: ast.For) -> list[Advance]:
                 or (isinstance(current, Run) and current.terms is not None)
                 or (isinstance(current, Static) and isinstance(current.value, int))):
             continue
-        if {n.id for n in ast.walk(amount) if isinstance(n, ast.Name)} & assigned:
-            continue                               # the amount changes in the loop
+        if {n.id for n in ast.walk(amount) if isinstance(n, ast.Name)} & assigned or \
+                any(isinstance(n, ast.Call) for n in ast.walk(amount)):
+            continue                   # the amount changes in the loop (or reads memory)
         writes = [n for n in ast.walk(ast.Module(stmt.body, [])) if isinstance(n, ast.Name)
                   and n.id == name and isinstance(n.ctx, ast.Store)]
         later_reads = [n for later in stmt.body[index + 1:] for n in ast.walk(later)

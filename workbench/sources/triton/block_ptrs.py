@@ -25,14 +25,8 @@ PADDING = {None: "ZERO", "": "ZERO", "zero": "ZERO", "nan": "NAN"}
 
 def make_block_ptr(t, call: ast.Call) -> BlockPtr:
     what = "tl.make_block_ptr"
-    base = t.expr(arg(call, "base", 0))
-    if not isinstance(base, Ptr) or base.terms or base.shape is not None:
-        raise Fail(call, what, "the base is not a pointer parameter itself (offset it with "
-                   "`offsets=`)")
-    shape, strides, offsets, block = (_items(t, arg(call, name, i), call, name) for i, name in
-                                      enumerate(("shape", "strides", "offsets", "block_shape"), 1))
-    if not all(isinstance(b, Static) and b.uniform for b in block):
-        raise Fail(call, what, "block_shape must be constexprs")
+    base, (shape, strides, offsets, block) = _base_and_items(
+        t, call, what, ("shape", "strides", "offsets", "block_shape"))
     specs = t.array_specs(base.param, call)
     rank = len(specs[0].shape)
     if not len(shape) == len(strides) == len(offsets) == len(block) == rank:
@@ -63,13 +57,8 @@ def make_tensor_descriptor(t, call: ast.Call) -> Desc:
     """`tl.make_tensor_descriptor(base, shape, strides, block_shape)` over a whole tensor, in
     its own order: the descriptor a TensorDescriptor parameter would be (desc.load/.store)."""
     what = "tl.make_tensor_descriptor"
-    base = t.expr(arg(call, "base", 0))
-    if not isinstance(base, Ptr) or base.terms or base.shape is not None:
-        raise Fail(call, what, "the base is not a pointer parameter itself")
-    shape, strides, block = (_items(t, arg(call, name, i), call, name) for i, name in
-                             enumerate(("shape", "strides", "block_shape"), 1))
-    if not all(isinstance(b, Static) and b.uniform for b in block):
-        raise Fail(call, what, "block_shape must be constexprs")
+    base, (shape, strides, block) = _base_and_items(t, call, what,
+                                                    ("shape", "strides", "block_shape"))
     option = arg(call, "padding_option", 4)
     if option is not None and not (isinstance(option, ast.Constant) and option.value == "zero"):
         raise Fail(call, what, "only padding_option=\"zero\" is translated")
@@ -146,6 +135,18 @@ def block_store(t, pointer: BlockPtr, call: ast.Call, tile_text: str) -> None:
     t.written.add(pointer.param)
     t.emit(f"ct.store({pointer.param}, index=({index_text(pointer, call)}), tile={tile_text})",
            call)
+
+
+def _base_and_items(t, call: ast.Call, what: str, names: tuple) -> tuple[Ptr, list]:
+    """The base pointer parameter and the tuples `names` (the last one, block_shape, of
+    constexprs) of a block pointer or descriptor made in the kernel."""
+    base = t.expr(arg(call, "base", 0))
+    if not isinstance(base, Ptr) or base.terms or base.shape is not None:
+        raise Fail(call, what, "the base is not a pointer parameter itself")
+    items = [_items(t, arg(call, name, i), call, name) for i, name in enumerate(names, 1)]
+    if not all(isinstance(b, Static) and b.uniform for b in items[-1]):
+        raise Fail(call, what, "block_shape must be constexprs")
+    return base, items
 
 
 def _items(t, node, call, name: str) -> tuple:
