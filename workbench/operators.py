@@ -62,6 +62,8 @@ class Operator:
     provenance: str = ""                # drafted | hand-finished | hand-written
     language: str = "cutile"            # "triton": a @triton.jit kernel (sources/triton/)
     triton: object = field(default=None, repr=False, compare=False)   # its TritonTarget
+    # a recorded target: {"path": the record's JSON, "launches": this kernel's launches}
+    record: dict | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
         if self.folder is None:

@@ -315,18 +315,18 @@ def _bench(rules, op, index, launch, launchers, settings: dict, torch) -> dict:
     sides = {}
     for side in (RUST, TILEGYM):
         if side in launchers:
-            sides[side] = _time_side(lambda i: launchers[side](bound[i % len(bound)], chosen,
+            sides[side] = time_side(lambda i: launchers[side](bound[i % len(bound)], chosen,
                                                                stream), settings, torch)
     if TILEGYM_RS in launchers:
         launcher = launchers[TILEGYM_RS]
         refused, notes = _tilegym_rs_ready(launcher, sets[0], chosen)
         sides[TILEGYM_RS] = refused or {
-            **_time_side(lambda i: launcher(sets[i % len(sets)], chosen, stream), settings, torch),
+            **time_side(lambda i: launcher(sets[i % len(sets)], chosen, stream), settings, torch),
             **({"notes": notes} if notes else {})}
     torch_op = getattr(reference, "torch_op", None)
     if torch_op is not None:
         options = case_options(torch_op, problem)
-        sides[TORCH] = _time_side(lambda i: torch_op(sets[i % len(sets)], torch, **options),
+        sides[TORCH] = time_side(lambda i: torch_op(sets[i % len(sets)], torch, **options),
                                   settings, torch)
     return {"case": index, "entry": op.name, "label": _label(rules, index),
             "launch": _launch_json(chosen), "tuned": tried, "sides": sides,
@@ -353,7 +353,7 @@ def _tune(launch, launchers, sets, torch, settings) -> tuple:
     return best[1], tried
 
 
-def _time_side(run, settings: dict, torch) -> dict:
+def time_side(run, settings: dict, torch) -> dict:
     try:
         seconds = seconds_per_call(lambda: run(0), torch)     # sizes both, measured once
         times = _time_batches(run, settings, torch, seconds)

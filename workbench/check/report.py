@@ -13,6 +13,8 @@ PARITY_TARGET = 0.95
 def _request(op, cases, sides, seed, mode="check") -> dict:
     request = {"op": op.name, "port": str(op.port_folder), "cases": cases, "sides": sides,
                "seed": seed, "mode": mode, "rust_library": None}
+    if op.record is not None:        # checked against the recorded kernel, on its launches
+        request.update(record=op.record, folder=str(op.folder))
     if "rust" in sides:
         if not has_port(op):
             request["sides"] = [s for s in sides if s != "rust"]

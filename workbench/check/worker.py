@@ -30,6 +30,9 @@ def main() -> int:
 
 
 def _run_request(request: dict, torch) -> dict:
+    if request.get("record"):            # a recorded target: its launches, its own kernel
+        from .recorded import run_recorded
+        return run_recorded(request, torch)
     if request.get("family"):            # a TileGym family: its entries side by side
         from ..catalog import get_family
         if get_family(request["family"]).steps:      # an operator of several launches

@@ -7,10 +7,12 @@ import argparse
 import sys
 
 from ..errors import WorkbenchError
-from . import batch_verbs, catalog_verbs, corpus_verbs, gpu_verbs, ir_verbs, port_verbs
+from . import (batch_verbs, catalog_verbs, corpus_verbs, gpu_verbs, ir_verbs, port_verbs,
+               record_verbs)
 from .common import EXIT_ERROR, EXIT_OK
 
-VERBS = (catalog_verbs.VERBS + ir_verbs.VERBS + port_verbs.VERBS + corpus_verbs.VERBS
+VERBS = (catalog_verbs.VERBS + record_verbs.VERBS + ir_verbs.VERBS + port_verbs.VERBS
+         + corpus_verbs.VERBS
          + batch_verbs.VERBS
          + gpu_verbs.VERBS)
 

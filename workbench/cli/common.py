@@ -28,13 +28,32 @@ def add_target(parser: argparse.ArgumentParser, required: bool = True,
                              "DTYPE[SHAPE][:strides=(..)][:offset=N] or DTYPE[=VALUE]")
     parser.add_argument("--const", action="append", default=[], metavar="NAME=VALUE",
                         help="with a kernel target, one per ct.Constant parameter")
+    add_record(parser)
     if port:
         parser.add_argument("--out", metavar="DIR",
                             help="the port's folder (default: the catalog's port, or "
                                  "runs/ports/<kernel>/port for a kernel target)")
 
 
+def add_record(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--record", metavar="REC.json",
+                        help="the kernel and its cases from a record (`workbench record`) "
+                             "instead of a TARGET with --arg/--const")
+    parser.add_argument("--launch", type=int, metavar="N",
+                        help="with --record: the kernel launch N ran (default: the only one)")
+
+
 def target_operator(args):
-    """The Operator the verb's TARGET, --arg, --const and --out name."""
+    """The Operator the verb's TARGET (or --record), --arg, --const and --out name."""
+    from ..errors import WorkbenchError
+    if getattr(args, "record", None):
+        if args.target or args.arg or args.const:
+            raise WorkbenchError("--record names the kernel and its cases itself",
+                                 "drop TARGET, --arg and --const, or drop --record")
+        from ..recorded import record_operator
+        return record_operator(args.record, args.launch, getattr(args, "out", None))
+    if not args.target:
+        raise WorkbenchError("name a TARGET (or --record REC.json)",
+                             "try `workbench port softmax`")
     from ..sources.targets import resolve_target
     return resolve_target(args.target, args.arg, args.const, getattr(args, "out", None))

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 
-from .common import EXIT_FAIL, EXIT_OK, Verb
+from .common import EXIT_FAIL, EXIT_OK, Verb, add_record
 
 
 def _check_arguments(p) -> None:
-    p.add_argument("op", metavar="OPERATOR",
+    p.add_argument("op", metavar="OPERATOR", nargs="?",
                    help="a catalog operator: own, a TileGym family (every entry) or one entry")
+    add_record(p)
+    p.add_argument("--out", metavar="DIR", help="with --record: the port's folder")
     p.add_argument("--case", type=int, action="append", help="default: every case")
     p.add_argument("--sides", default="python,rust", help="python,rust (default both)")
     p.add_argument("--seed", type=int, default=0)
@@ -28,9 +30,29 @@ def tilegym_target(name: str):
     return None
 
 
+def _recorded(args):
+    """The recorded target of --record, or None; an operator and --record together refuse."""
+    from ..errors import WorkbenchError
+    if not args.record:
+        if not getattr(args, "op", None) and not getattr(args, "ops", True):
+            raise WorkbenchError("name an OPERATOR, or --record REC.json",
+                                 "try `workbench check softmax`")
+        return None
+    if getattr(args, "op", None) or getattr(args, "ops", None):
+        raise WorkbenchError("--record names the kernel itself", "drop the OPERATOR")
+    from ..recorded import record_operator
+    return record_operator(args.record, args.launch, args.out)
+
+
 def cmd_check(args) -> int:
     from ..check.report import check_operator, format_check
     from ..check.runner import EXIT_SKIPPED
+    recorded = _recorded(args)
+    if recorded is not None:
+        response = check_operator(recorded, seed=args.seed)
+        print(json.dumps(response.to_json(), indent=1) if args.json
+              else format_check(recorded.summary, response))
+        return {"ok": EXIT_OK, "skipped": EXIT_SKIPPED}.get(response.status, EXIT_FAIL)
     target = tilegym_target(args.op)
     if target is not None:
         from ..check.family_report import check_family, format_family_check
@@ -49,11 +71,16 @@ def _bench_arguments(p) -> None:
                    help="default: every operator with a port")
     p.add_argument("--json", action="store_true")
     p.add_argument("--html", metavar="FILE", help="write a report (with a parity chart PNG)")
+    add_record(p)
+    p.add_argument("--out", metavar="DIR", help="with --record: the port's folder")
 
 
 def cmd_bench(args) -> int:
     from ..check.report import bench_operators, format_bench, write_bench_html
     from ..check.runner import EXIT_SKIPPED
+    recorded = _recorded(args)
+    if recorded is not None:
+        args.ops = [recorded]
     families = [t[0] for t in map(tilegym_target, args.ops) if t is not None]
     if families:
         from ..check.family_report import bench_families, format_family_bench

@@ -56,8 +56,9 @@ def _ir_module(args):
         text = read_text(args.parse, "Tile IR file")
         module = parse(text, source=args.parse)
         return (normalize(module, disabled) if args.stage == "normalized" else module), text
-    if not args.target:
-        raise WorkbenchError("name a TARGET, or --parse FILE.tileir", "try `workbench ir softmax`")
+    if not args.target and not args.record:
+        raise WorkbenchError("name a TARGET, --record REC.json or --parse FILE.tileir",
+                             "try `workbench ir softmax`")
     op = target_operator(args)
     result = (operator_rust_ir if args.side == "rust" else operator_python_ir)(op, args.case)
     return result.module(args.stage, disabled), result.text
@@ -115,10 +116,10 @@ def cmd_diff(args) -> int:
         title = f"{args.left} vs {args.right}"
     elif args.target and _family_entries(args.target):
         return _diff_family(args, _family_entries(args.target))
-    elif args.target:
+    elif args.target or args.record:
         op = target_operator(args)
         report = operator_diff(op, args.case)
-        title = f"{args.target} case {args.case}: Python kernel vs Rust port"
+        title = f"{args.target or op.summary} case {args.case}: Python kernel vs Rust port"
     else:
         raise WorkbenchError("name a TARGET, or give --left A.tileir --right B.tileir",
                              "try `workbench diff softmax`")

@@ -39,8 +39,6 @@ def cmd_port(args) -> int:
         result = run_pipeline(run_operator(run_dir), args.drafter, out=_out(args),
                               resume=run_dir, resume_from=args.resume_from, model=args.model)
     else:
-        if not args.target:
-            raise WorkbenchError("name a TARGET", "try `workbench port softmax`")
         op = target_operator(args)
         op.case(0)                          # a kernel named with no call: say so, draft nothing
         result = run_pipeline(op, args.drafter, model=args.model,

@@ -98,7 +98,7 @@ def load_kernel_source(source: str, filename: str, name: str,
     if not isinstance(kernel, ct.kernel):
         raise WorkbenchError(f"{filename}: no @ct.kernel named {name!r}",
                              "kernels in this file: " + (", ".join(kernels) or "none"))
-    params, consts = _parameters(kernel)
+    params, consts = parameters_of(kernel)
     return PythonKernel(name=name, file=filename, kernel=kernel, params=params,
                         const_params=consts)
 
@@ -128,7 +128,8 @@ def _traceback_line(error: Exception, filename: str) -> int | str:
     return line
 
 
-def _parameters(kernel) -> tuple[list[str], set[str]]:
+def parameters_of(kernel) -> tuple[list[str], set[str]]:
+    """A @ct.kernel's parameter names, and which of them are ct.Constant."""
     import cuda.tile as ct
     pyfunc = kernel._annotated_function.pyfunc
     params, consts = [], set()

@@ -1,0 +1,99 @@
+"""A recorded call made into an Operator the pipeline ports: its kernel, and one case per
+kernel the JIT would compile (calls that share a specialization share a case, as they
+share a compiled kernel), each with the grid the host code launched it on.
+
+    op = record_operator("runs/records/ln.json")               # the record's only kernel
+    op = record_operator("runs/records/chain.json", launch=1)  # the kernel launch 1 ran
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import replace
+from pathlib import Path
+
+from .catalog import Case, Operator
+from .errors import WorkbenchError
+from .sources.record import Record, RecordedLaunch, kernel_source_file
+from .sources.targets import PORTS_DIR
+
+
+def load_record(record: Record | str | Path) -> Record:
+    return record if isinstance(record, Record) else Record.load(record)
+
+
+def record_operator(record: Record | str | Path, launch: int | None = None,
+                    out: str | Path | None = None) -> Operator:
+    """The Operator of one recorded kernel; its port goes to `out` (default
+    runs/ports/<file>.<kernel>-<hash of its path>/port, so two files' kernels of one name
+    never share a draft)."""
+    record = load_record(record)
+    if record.path is None:
+        raise WorkbenchError("the record is not saved", "save it first: rec.save(PATH)")
+    launches = record.launches_of(launch)
+    kernel = launches[0].kernel
+    digest = hashlib.sha256(kernel.key.encode()).hexdigest()[:8]
+    folder = PORTS_DIR / f"{Path(kernel.file).stem}.{kernel.name}-{digest}"
+    path = kernel_source_file(kernel, folder)
+    outputs = tuple(dict.fromkeys(n for ln in launches for n in ln.writes))
+    if kernel.language == "triton":
+        cases, case_of = _triton_cases(launches)
+    else:
+        cases, case_of = cutile_cases(path, kernel.name, launches)
+    # which case serves each launch (a check's result names both)
+    ref = {"path": str(record.path), "launches": [ln.index for ln in launches],
+           "case_of": {str(i): c for i, c in case_of.items()}}
+    if kernel.language == "triton":
+        op = _triton_operator(path, kernel.name, cases, outputs, ref)
+    else:
+        op = Operator(name=kernel.name, summary=f"{kernel.label()} (recorded)",
+                      kernel_name=kernel.name, outputs=outputs, tolerance={}, cases=cases,
+                      folder=folder, kernel_path=path, record=ref)
+    port = Path(out).resolve() if out is not None else folder / "port"
+    return op.with_port(port)
+
+
+def cutile_cases(path: Path, name: str, launches: list[RecordedLaunch]):
+    """One case per specialization the JIT would compile for these launches, in launch
+    order (each keeps the first such launch's arguments and grid), and the case of each
+    launch."""
+    from .ir.signature import kernel_signature
+    from .sources.kernel import load_kernel
+    kernel = load_kernel(path, name)
+    return _grouped(launches, lambda launch, args: kernel_signature(
+        name, kernel.params, kernel.const_params, list(args), launch.consts).symbol)
+
+
+def _triton_cases(launches: list[RecordedLaunch]):
+    """Triton compiles per argument description and constants: a case per distinct one."""
+    return _grouped(launches, lambda launch, args: (tuple(map(str, args)),
+                                                    tuple(sorted(launch.consts.items()))))
+
+
+def _grouped(launches: list[RecordedLaunch], key_of):
+    cases, case_of, index_of = [], {}, {}
+    for launch in launches:
+        args = tuple(a.arg_spec() for a in launch.runtime)
+        key = key_of(launch, args)
+        if key not in index_of:
+            index_of[key] = len(cases)
+            cases.append(Case(len(cases), args, launch.consts, grid=tuple(launch.grid)))
+        case_of[launch.index] = index_of[key]
+    return tuple(cases), case_of
+
+
+def specializations(op: Operator) -> list[dict]:
+    """Which case (which compiled kernel) serves each recorded launch: the JIT -> AOT view
+    of a record, one row per launch."""
+    record = Record.load(op.record["path"])
+    return [{"launch": i, "case": op.record["case_of"][str(i)],
+             "label": record.launches[i].label()} for i in op.record["launches"]]
+
+
+def _triton_operator(path: Path, name: str, cases, outputs, ref: dict) -> Operator:
+    from .sources.triton.targets import triton_target
+    target = triton_target(f"{path}:{name}")
+    if target is None:
+        raise WorkbenchError(f"{path}: no @triton.jit kernel named {name!r}",
+                             "record again: the file changed")
+    target = replace(target, cases=cases, outputs=outputs)
+    return replace(target.operator(), record=ref)
