@@ -10,6 +10,8 @@
 #   bash tools/gpu_run.sh notebooks   runs the three notebooks (tools/gpu_notebooks.py); it
 #   needs .gpu-notebooks/ carried, and .gpu and the bundle already there from a call just
 #   before it (one call cannot carry all three: 64 MiB).
+#   bash tools/gpu_run.sh record      recorded targets against the user's own kernels
+#   (tools/gpu_record.py): carry .gpu-record, with .gpu there from the call before
 #   bash tools/gpu_run.sh triton      the Triton ports against their Triton kernels
 #   (tools/gpu_triton.py); carry .gpu, .triton-gpu and .whl (tilegym's wheel); the libraries
 #   travel xz-compressed (about 10 MB each stripped, 2 MB compressed): xz -9 .triton-gpu/*.so
@@ -19,8 +21,10 @@ cd "$(dirname "$0")/.."
 source .gpu/activate.sh
 export WORKBENCH_NVIDIA_BIN=$CUDA_HOME/bin
 bundle=kernels_src/.build/bundle/libwb_bundle.so
-[ -f "$bundle" ] || xz -dkc "$bundle.xz" > "$bundle"
-export WORKBENCH_PREBUILT=$PWD/$bundle
+if [ -f "$bundle" ] || [ -f "$bundle.xz" ]; then     # the record step needs none
+  [ -f "$bundle" ] || xz -dkc "$bundle.xz" > "$bundle"
+  export WORKBENCH_PREBUILT=$PWD/$bundle
+fi
 # TileGym's own cutile-rs ports (tools/build_tilegym_rs.sh), the tilegym step's fourth side when
 # carried; it needs only what .gpu/activate.sh sets (cutile 0.2.0 runs $CUTILE_TILEIRAS_PATH,
 # else tileiras on PATH; tileiras reads libNVVM from $CUDA_HOME) and the driver's libcuda
@@ -68,6 +72,11 @@ if [ "${1:-}" = notebooks ]; then
   tar -xJf .gpu-notebooks/payload.tar.xz --strip-components=1 prebuilt
   unset CUDA_TILE_DUMP_BYTECODE       # the specialize step's, not the notebooks'
   exec python3 tools/gpu_notebooks.py run
+fi
+if [ "${1:-}" = record ]; then
+  # recorded targets against the user's own kernels (tools/gpu_record.py); carry .gpu-record
+  unset CUDA_TILE_DUMP_BYTECODE
+  exec python3 tools/gpu_record.py run
 fi
 if [ "${1:-}" = triton ]; then
   # Triton ports: TileGym is carried as its wheel (.whl/, no dependencies), ports in .triton-gpu

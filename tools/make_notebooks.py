@@ -265,10 +265,64 @@ for r in response.results:
     print(r["label"], {s: (v.get("ok"), v.get("rel_error")) for s, v in r["sides"].items()})"""),
 ]
 
+OWN_KERNEL = [
+    ("md", """# Your own kernel, end to end
+
+The kernel and the host function are yours: here `examples/own_kernel/my_norm.py`, an RMS
+norm in cuTile Python and the `rms_norm(x, weight)` a model calls. Nothing in it knows about
+the workbench. Run the host function once under `workbench.record()` and every launch it
+makes is captured: the kernel, its grid, each argument's dtype, shape and strides, and the
+constants. With no GPU the host code runs on CPU tensors and the launches are captured, not
+run. The record then stands in for `--arg` typing and for a hand-written reference: the
+port is drafted from it, diffed, and (on a GPU) checked and timed against your own kernel."""),
+    SETUP,
+    ("md", "## 1. The kernel and its host function, imported as your code would"),
+    ("code", """sys.path.insert(0, str(ROOT / "examples" / "own_kernel"))
+import my_norm
+print((ROOT / "examples" / "own_kernel" / "my_norm.py").read_text().split("if __name__")[0])"""),
+    ("md", "## 2. Record one call (two shapes: the JIT compiles a kernel for each)"),
+    ("code", """import torch
+import workbench
+with workbench.record("runs/records/notebook05.json") as rec:
+    my_norm.rms_norm(torch.randn(512, 1000, dtype=torch.float16), torch.randn(1000, dtype=torch.float16))
+    my_norm.rms_norm(torch.randn(64, 4096), torch.randn(4096))
+print(rec.summary())
+assert len(rec.launches) == 2 and rec.launches[0].grid == (512, 1, 1)"""),
+    ("md", """The same from a cell of host code: `%%record` runs the cell and binds `_record`. On the
+command line: `workbench record SCRIPT.py ARGS --out REC.json` runs a script as `python` would."""),
+    ("code", """%%record --out runs/records/notebook05-cell.json
+y = my_norm.rms_norm(torch.randn(8, 300), torch.randn(300))"""),
+    ("md", "## 3. Port from the record: no argument typed by hand"),
+    ("code", """from pathlib import Path
+from workbench.recorded import record_operator, specializations
+from workbench.port.pipeline import run_pipeline
+op = record_operator(rec.path, out="runs/notebooks/05/port")
+for row in specializations(op):
+    print(f"{row['label']}  -> case {row['case']}")
+result = run_pipeline(op)
+print(result.summary())
+assert result.verdict in ("PASS", "PASS_WITH_NOTES")"""),
+    ("md", "## 4. The Tile IR diff of one case"),
+    ("code", """from workbench.pairs import operator_diff
+print(operator_diff(op, 1).to_text())"""),
+    ("md", """## 5. On a GPU: the port against your own kernel (skipped without one)
+
+Each recorded launch is made again with inputs generated from the record (a seed per
+launch; integer inputs in their recorded range), outputs poisoned with NaN, and run by your
+kernel and by the port; every array is compared. No reference needs writing."""),
+    ("code", """from workbench.check.report import bench_operators, check_operator, format_bench, format_check
+response = check_operator(op)
+print(format_check(op.summary, response))
+assert response.status in ("ok", "skipped")
+report = bench_operators([op])
+print(format_bench(report) if report["status"] == "ok" else f"bench skipped: {report['reason']}")"""),
+]
+
 if __name__ == "__main__":
     HERE.mkdir(exist_ok=True)
     for name, cells in [("01_port_softmax.ipynb", PORT_SOFTMAX), ("02_jit_vs_aot.ipynb", JIT_VS_AOT),
                         ("03_debug_failed_conversion.ipynb", DEBUG),
-                        ("04_port_triton_kernel.ipynb", PORT_TRITON)]:
+                        ("04_port_triton_kernel.ipynb", PORT_TRITON),
+                        ("05_port_your_own_kernel.ipynb", OWN_KERNEL)]:
         nbf.write(notebook(cells), HERE / name)
         print("wrote", HERE / name)

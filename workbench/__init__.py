@@ -7,3 +7,10 @@ def load_ipython_extension(ipython) -> None:
     """`%load_ext workbench`: the %port, %%cutile and %%rust magics."""
     from .magics import load_ipython_extension as load
     load(ipython)
+
+
+def record(out=None, source: str = "a call", run: bool | None = None):
+    """`with workbench.record() as rec: my_op(x)`: every kernel launch the block makes,
+    recorded (workbench/sources/recorder.py); with no GPU the launches are not run."""
+    from .sources.recorder import record as recording
+    return recording(out, source, run)

@@ -7,6 +7,9 @@
         (a cell defining @ct.kernel functions: defines them and prints the Tile IR)
     %%rust softmax [--out DIR] [--force]
         (a cell with the port's kernel.rs: saved, the old one kept, rebuilt, diffed)
+    %%record [--out REC.json]
+        (a cell of your own host code: every kernel launch it makes recorded, `_record` set)
+    %port --record REC.json [--launch N]           the widget for a recorded kernel
 
 `--out DIR` works on the port in DIR; for a catalog operator an empty DIR first gets a copy
 of the catalog's port that builds on its own. %port prints the folders it uses.
@@ -33,6 +36,7 @@ USAGE = {
     "%%cutile": "%%cutile [--arg SPEC ...] [--const NAME=VALUE ...] [--name KERNEL] "
                 "[--stage raw|normalized]",
     "%%rust": "%%rust OP [--out DIR] [--force]",
+    "%%record": "%%record [--out REC.json]",
 }
 
 
@@ -51,6 +55,8 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     parser.add_argument("--name", default=None)
     parser.add_argument("--out", default=None)
     parser.add_argument("--force", action="store_true")
+    parser.add_argument("--record", default=None)
+    parser.add_argument("--launch", type=int, default=None)
     return parser
 
 
@@ -82,6 +88,12 @@ def open_target(args):
     module kernel) with its port in --out; an empty --out gets a copy of the catalog port."""
     from .catalog import all_operators
     from .sources.targets import resolve_target
+    if args.record:
+        if args.target or args.arg or args.const:
+            raise WorkbenchError("--record names the kernel and its cases itself",
+                                 "drop the target, --arg and --const")
+        from .recorded import record_operator
+        return record_operator(args.record, args.launch, args.out)
     cell = _CELL_KERNELS.get(args.target) if args.target not in all_operators() else None
     if cell:
         out = args.out or CELLS_DIR.parent / "ports" / f"cell.{args.target}" / "port"
@@ -117,8 +129,9 @@ class WorkbenchMagics(Magics):
         from .session import PortSession
         from .ui.widget import PortWidget
         args = _args("%port", line)
-        if not args.target:
-            raise WorkbenchError("%port needs an operator or FILE.py:KERNEL", "try %port softmax")
+        if not args.target and not args.record:
+            raise WorkbenchError("%port needs an operator, FILE.py:KERNEL or --record REC.json",
+                                 "try %port softmax")
         session = PortSession(open_target(args), args.case)
         print(session.where())
         return PortWidget(session)
@@ -161,6 +174,12 @@ class WorkbenchMagics(Magics):
 
     @cell_magic
     @_one_line
+    def record(self, line: str, cell: str):
+        """%%record [--out REC.json]: run the cell, record every kernel launch it makes."""
+        return _record_cell(self.shell, line, cell)
+
+    @cell_magic
+    @_one_line
     def rust(self, line: str, cell: str):
         """%%rust OP [--out DIR] [--force]: replace the port's kernel.rs with the cell (the
         old one and any widget's unsaved edits kept in .history/), rebuild, diff."""
@@ -193,6 +212,29 @@ class WorkbenchMagics(Magics):
                 widget.show_diff(view)
             print(view.report.to_text())
         return None
+
+
+RECORDS_DIR_NAME = "records"
+
+
+def _record_cell(shell, line: str, cell: str):
+    """Run a cell under workbench.record(); the record is saved, printed and bound to
+    `_record`. The cell's own error ends it with one line; what it recorded is kept."""
+    import time
+    from .sources.recorder import record
+    args = _args("%%record", line)
+    out = Path(args.out) if args.out else \
+        CELLS_DIR.parent / RECORDS_DIR_NAME / f"cell-{time.strftime('%Y%m%d-%H%M%S')}.json"
+    with record(out, source="a notebook cell") as rec:
+        result = shell.run_cell(cell)
+    shell.user_ns["_record"] = rec
+    print(rec.summary())
+    print(f"record: {_shown(rec.path)}" + (f"  (next: %port --record {_shown(rec.path)})"
+                                          if rec.launches else ""))
+    if result.error_in_exec is not None and not rec.launches:
+        raise WorkbenchError("the cell raised before any kernel launch was recorded",
+                             "fix the cell (its error is above) and run it again")
+    return None
 
 
 def _defined_kernels(cell: str) -> list[str]:

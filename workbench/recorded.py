@@ -54,13 +54,14 @@ def record_operator(record: Record | str | Path, launch: int | None = None,
 
 def cutile_cases(path: Path, name: str, launches: list[RecordedLaunch]):
     """One case per specialization the JIT would compile for these launches, in launch
-    order (each keeps the first such launch's arguments and grid), and the case of each
-    launch."""
+    order (each keeps the first such launch's arguments, grid and hints: a kernel object
+    with other hints is another compiled kernel too), and the case of each launch."""
     from .ir.signature import kernel_signature
     from .sources.kernel import load_kernel
     kernel = load_kernel(path, name)
-    return _grouped(launches, lambda launch, args: kernel_signature(
-        name, kernel.params, kernel.const_params, list(args), launch.consts).symbol)
+    return _grouped(launches, lambda launch, args: (kernel_signature(
+        name, kernel.params, kernel.const_params, list(args), launch.consts).symbol,
+        tuple(sorted(launch.hints.items()))))
 
 
 def _triton_cases(launches: list[RecordedLaunch]):
@@ -76,7 +77,8 @@ def _grouped(launches: list[RecordedLaunch], key_of):
         key = key_of(launch, args)
         if key not in index_of:
             index_of[key] = len(cases)
-            cases.append(Case(len(cases), args, launch.consts, grid=tuple(launch.grid)))
+            cases.append(Case(len(cases), args, launch.consts, grid=tuple(launch.grid),
+                              hints=launch.hints))
         case_of[launch.index] = index_of[key]
     return tuple(cases), case_of
 

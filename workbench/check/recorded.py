@@ -66,18 +66,22 @@ def _sides(kernel, request: dict, torch) -> dict:
     from ..sources.kernel import load_kernel
     folder = Path(request["folder"])
     python = load_kernel(kernel_source_file(kernel, folder), kernel.name)
+    hinted: dict = {}
 
     def run_python(values: dict, launch, stream) -> None:
+        key = tuple(sorted(launch.hints.items()))
+        if key not in hinted:          # one kernel object per hint set, as the host made it
+            hinted[key] = python.kernel.replace_hints(**launch.hints) if key else python.kernel
         args = [launch.consts[p] if p in python.const_params else values[p]
                 for p in python.params]
-        ct.launch(stream, launch.grid, python.kernel, tuple(args))
+        ct.launch(stream, launch.grid, hinted[key], tuple(args))
     sides = {PYTHON: run_python}
     if request.get("rust_library"):
         from ..rust.ffi import rust_launcher
         stub = recorded_stub(kernel, folder, Path(request["port"]))
         rust = rust_launcher(stub, request["rust_library"], torch)
         sides[RUST] = lambda values, launch, stream: rust(values, launch.consts, stream,
-                                                          launch.grid)
+                                                          launch.grid, launch.hints)
     return sides
 
 

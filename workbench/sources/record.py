@@ -85,6 +85,11 @@ class RecordedLaunch:
         return {a.name: a.value for a in self.args if a.constant}
 
     @property
+    def hints(self) -> dict:
+        """The hints the launched kernel object carried (occupancy, num_ctas, ...)."""
+        return dict(self.options.get("hints", {}))
+
+    @property
     def writes(self) -> list[str]:
         return [a.name for a in self.args if a.role in (OUT, INOUT)]
 

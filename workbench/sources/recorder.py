@@ -45,6 +45,8 @@ class Recording(Record):
         # address, reused by a later one, never makes two arrays look like one buffer
         self._alive: list = []
         self._quiet = threading.local()        # set while an autotuner times its configs
+        self.tuned: list | None = None         # candidates of a search the next launch follows
+        self.arrays_seen = False
 
     def buffer_id(self, address: int, array) -> str:
         self._alive.append(array)
@@ -120,6 +122,7 @@ def _where(error: BaseException) -> str:
 def _intercepting(rec: Recording):
     with contextlib.ExitStack() as stack:
         stack.enter_context(_cutile_launch(rec))
+        stack.enter_context(_cutile_tuning(rec))
         stack.enter_context(_triton_launch(rec))
         if not rec.run:
             stack.enter_context(_stand_in_cuda())
@@ -239,8 +242,70 @@ def _cutile_launch_record(rec: Recording, grid, kernel, args: tuple) -> Recorded
     roles = parameter_roles(pyfunc, params)
     described = [_argument(rec, name, value, name in const_params, roles.get(name, IN), where)
                  for name, value in zip(params, args)]
+    hints = launch_hints(kernel)
+    options = {"hints": hints} if hints else {}
+    if rec.tuned is not None:
+        options["tuned"], rec.tuned = rec.tuned, None
     return RecordedLaunch(len(rec.launches), _kernel_of(pyfunc, "cutile"), _grid(grid, where),
-                          described, caller=where)
+                          described, options=options, caller=where)
+
+
+HINTS = ("occupancy", "num_ctas", "num_worker_warps")
+
+
+def launch_hints(kernel) -> dict:
+    """The hints a kernel object carries for the target (`replace_hints(occupancy=2)`, or
+    `@ct.kernel(occupancy=2)`), as numbers; a ByTarget resolved for sm_90."""
+    from ..target import TARGET
+    options = getattr(kernel, "_compiler_options", None)
+    out = {}
+    for name in HINTS:
+        value = getattr(options, name, None)
+        by_target = getattr(value, "_by_target", None)
+        if by_target is not None:
+            value = by_target.get(TARGET, getattr(value, "_default", None))
+        if isinstance(value, int) and not isinstance(value, bool):
+            out[name] = value
+    return out
+
+
+@contextlib.contextmanager
+def _cutile_tuning(rec: Recording):
+    """cuda.tile.tune.exhaustive_search with no GPU to time on: the first candidate wins,
+    and the launch that follows notes every candidate (a GPU check can time them)."""
+    try:
+        import cuda.tile.tune as tune
+        import cuda.tile.tune._tune as tune_impl
+    except ImportError:
+        yield
+        return
+    original = tune.exhaustive_search
+
+    def first_candidate(search_space, stream, grid_fn, kernel, args_fn, hints_fn=None,
+                        *args, **kwargs):
+        space = list(search_space)
+        if not space:
+            raise ValueError("Search space is empty.")
+        rec.tuned = [_plain_config(c) for c in space]
+        best = tune_impl.Measurement(config=space[0], mean_us=float("nan"), num_samples=0,
+                                     error_margin_us=float("nan"))
+        return tune_impl.TuningResult(best=best, successes=[], failures=[])
+
+    if rec.run:
+        yield
+        return
+    with _swapped(original, first_candidate, [tune, tune_impl]):
+        yield
+
+
+def _plain_config(config) -> object:
+    raw = vars(config) if hasattr(config, "__dict__") else config
+    try:
+        import json
+        json.dumps(raw)
+        return raw
+    except TypeError:
+        return repr(raw)
 
 
 def _kernel_of(pyfunc, language: str) -> RecordedKernel:
@@ -289,6 +354,8 @@ def _argument(rec: Recording, name: str, value, constant: bool, role: str,
     if view is None:
         return RecordedArg(name, _scalar_spec(value, name, where), IN, False, _plain(value))
     dtype, shape, strides, address, itemsize, low_high = view
+    if not rec.arrays_seen:
+        rec.device, rec.arrays_seen = _device_of(value), True
     if dtype is None:
         raise WorkbenchError(f"{where}: argument {name} has a dtype the C ABI does not take",
                              "the port's C ABI takes " + ", ".join(DTYPES))
@@ -302,6 +369,14 @@ def _argument(rec: Recording, name: str, value, constant: bool, role: str,
     # a meta tensor has no address (0, taken as aligned): it is its own buffer
     return RecordedArg(name, spec, role, range=low_high,
                        buffer=rec.buffer_id(address or id(value), value))
+
+
+def _device_of(value) -> str:
+    """Where an array lives: torch's device type, `cuda` for __cuda_array_interface__."""
+    device = getattr(value, "device", None)
+    if hasattr(device, "type"):
+        return device.type
+    return "cuda" if hasattr(value, "__cuda_array_interface__") else "cpu"
 
 
 def _contiguous(shape) -> tuple:

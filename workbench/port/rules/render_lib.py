@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..analyze import KernelSpec
 from .core import Translator
+from ...rust.ffi import const_word
 from .launch_form import LAUNCH_SLOTS, partitioned, takes_launch
 from .dtypes import ARGSPEC_OF
 from .render_toml import array_dtypes
@@ -101,13 +102,12 @@ def render_dispatch(entries: list[tuple[str, Translator, dict]], spec: KernelSpe
         return f"call.consts[{index[c]}]"
 
     def pattern_of(c, v):
-        return f"wb_ffi::{FFI_DTYPES[v][0]}" if c.startswith("dtype(") else f"{int(v)}"
+        # a constant travels as the C call's i64 (a float as its f64's bits: const_word)
+        return f"wb_ffi::{FFI_DTYPES[v][0]}" if c.startswith("dtype(") else str(const_word(v))
     key = "(" + ", ".join(reader(c) for c in tested) + ",)"
     turbofish = "::<" + ", ".join(g for g, _ in types.generics) + ">" if types.generics else ""
     arms = []
     for name, _, combo in entries:
-        if any(isinstance(combo[c], float) for c in tested):
-            continue        # the C ABI passes constants as i64: a float cannot pick an entry
         pattern = "(" + ", ".join(pattern_of(c, combo[c]) for c in tested) + ",)"
         arms.append(f"        {pattern} => launch_{name}{turbofish}(call{cargs}),")
     shown = ", ".join(f"{c}={{}}" for c in tested)

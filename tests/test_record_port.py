@@ -1,0 +1,155 @@
+"""From a record to a port and its check: `workbench record` on the user's own script,
+`workbench port --record` (no --arg typed), and the check that compares the port with the
+user's own kernel (here: skipped with the reason; its comparison on CPU tensors)."""
+import json
+import struct
+
+import pytest
+import torch
+
+from port_copies import COLD_BUILD
+from workbench.argspec import parse_arg
+from workbench.catalog import REPO_ROOT, Case
+from workbench.check.recorded import compare_arrays, poison
+from workbench.errors import WorkbenchError
+from workbench.recorded import record_operator, specializations
+from workbench.sources.record import Record, RecordedArg, RecordedKernel, RecordedLaunch
+
+EXAMPLE = REPO_ROOT / "examples" / "own_kernel" / "my_norm.py"
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory):
+    """examples/own_kernel/my_norm.py recorded by the CLI, as a user runs it."""
+    from conftest import run_cli
+    out = tmp_path_factory.mktemp("rec") / "my_norm.json"
+    result = run_cli("record", str(EXAMPLE), "--out", str(out))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"next: workbench port --record {out}" in result.stdout
+    return out
+
+
+def test_the_cli_records_the_script_s_launches(recorded):
+    record = Record.load(recorded)
+    assert [launch.label() for launch in record.launches] == [
+        "launch 0: rms_norm_kernel grid (512, 1, 1) x=f16[512,1000], weight=f16[1000], "
+        "out=f16[512,1000]",
+        "launch 1: rms_norm_kernel grid (64, 1, 1) x=f32[64,4096], weight=f32[4096], "
+        "out=f32[64,4096]"]
+    assert record.device == "cpu" and record.problems == []
+    assert record.launches[0].consts == {"N": 1000, "TILE": 1024}
+
+
+def test_a_record_names_the_operator_its_cases_and_grids(recorded):
+    op = record_operator(recorded)
+    assert op.kernel_file == EXAMPLE and op.outputs == ("out",)
+    assert [(str(c.args[0]), c.consts, c.grid) for c in op.cases] == [
+        ("f16[512,1000]", {"N": 1000, "TILE": 1024}, (512, 1, 1)),
+        ("f32[64,4096]", {"N": 4096, "TILE": 4096}, (64, 1, 1))]
+    assert [row["case"] for row in specializations(op)] == [0, 1]
+    assert op.port_folder.parent.name.startswith("my_norm.rms_norm_kernel-")
+
+
+def test_calls_the_jit_compiles_once_are_one_case(tmp_path):
+    def launch(index, shape):
+        return RecordedLaunch(index, _kernel(), (4, 1, 1), [
+            RecordedArg("x", f"f32[{shape}]"), RecordedArg("weight", "f32[1000]"),
+            RecordedArg("out", f"f32[{shape}]", role="out"), RecordedArg("eps", "f32=1e-06"),
+            RecordedArg("N", "", constant=True, value=1000),
+            RecordedArg("TILE", "", constant=True, value=1024)])
+    record = Record([launch(0, "64,1000"), launch(1, "128,1000"), launch(2, "7,1000")])
+    record.save(tmp_path / "rec.json")
+    op = record_operator(record)
+    # 64 and 128 rows: both divisible by 16, one kernel; 7 rows: another
+    assert len(op.cases) == 2 and op.record["case_of"] == {"0": 0, "1": 0, "2": 1}
+
+
+def test_several_kernels_need_a_launch_and_an_empty_record_says_what_to_do(tmp_path):
+    other = RecordedKernel("other", "cutile", str(EXAMPLE), 99)
+    two = Record([RecordedLaunch(0, _kernel(), (1, 1, 1), []),
+                  RecordedLaunch(1, other, (1, 1, 1), [])])
+    two.save(tmp_path / "two.json")
+    with pytest.raises(WorkbenchError, match="holds 2 kernels") as e:
+        record_operator(two)
+    assert "--launch 0" in e.value.hint and "--launch 1" in e.value.hint
+    Record([]).save(tmp_path / "empty.json")
+    with pytest.raises(WorkbenchError, match="no kernel launch was recorded"):
+        record_operator(tmp_path / "empty.json")
+
+
+def test_a_malformed_record_names_its_file(tmp_path, cli):
+    (tmp_path / "bad.json").write_text('{"schema": "workbench.record/1", "launches": [{}]}')
+    result = cli("port", "--record", str(tmp_path / "bad.json"))
+    assert result.returncode == 2
+    assert f"{tmp_path / 'bad.json'}: a launch is malformed" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@COLD_BUILD
+def test_port_from_a_record_builds_diffs_and_says_why_its_check_did_not_run(recorded, tmp_path,
+                                                                             cli):
+    out = tmp_path / "port"
+    result = cli("port", "--record", str(recorded), "--out", str(out), timeout=1800)
+    assert "build          #1 BUILT" in result.stdout, result.stdout + result.stderr
+    assert "ir_diff        #1 PASS" in result.stdout
+    assert "gpu_check      #1 SKIPPED          no CUDA device" in result.stdout
+    assert result.returncode == 0
+    check = cli("check", "--record", str(recorded), "--out", str(out), timeout=600)
+    assert check.returncode == 3 and "skipped: no CUDA device" in check.stdout
+
+
+def test_the_check_compares_every_array_with_the_user_s_kernel():
+    launch = RecordedLaunch(0, _kernel(), (1, 1, 1), [
+        RecordedArg("x", "f32[4]"), RecordedArg("out", "f32[4]", role="out"),
+        RecordedArg("idx", "i32[4]", role="out", range=[0, 3])])
+    x = torch.tensor([1.0, 2.0, 3.0, 4.0])
+    theirs = {"x": x, "out": torch.tensor([1.0, float("nan"), 3.0, 4.0]),
+              "idx": torch.tensor([0, 1, 2, 3], dtype=torch.int32)}
+    same = {"x": x.clone(), "out": theirs["out"].clone(), "idx": theirs["idx"].clone()}
+    assert compare_arrays(launch, same, theirs, torch)["ok"]       # NaN where theirs has one
+    unwritten = {**same, "out": poison(torch.empty(4), torch)}
+    unwritten["out"][[0, 2, 3]] = torch.tensor([1.0, 3.0, 4.0])
+    assert compare_arrays(launch, unwritten, theirs, torch)["ok"]   # only where theirs is NaN
+    missing = {**same, "out": poison(torch.empty(4), torch)}
+    result = compare_arrays(launch, missing, theirs, torch)
+    assert not result["ok"] and "out: 3 of 4 elements never written" in result["reason"]
+    off_by_one = {**same, "idx": theirs["idx"] + 1}
+    result = compare_arrays(launch, off_by_one, theirs, torch)
+    assert result["outputs"]["idx"]["reason"] == \
+        "4 of 4 elements differ (integers compare exactly)"
+    skipped = {**same, "idx": poison(theirs["idx"].clone(), torch)}
+    assert "4 of 4 elements never written" in \
+        compare_arrays(launch, skipped, theirs, torch)["reason"]
+
+
+def test_an_entry_chosen_by_a_float_constant_has_its_arm(tmp_path):
+    """Constants travel as i64, a float as its f64's bits: a port split by a float
+    constant dispatches on those bits (the drafter once left such arms out, and every call
+    of TileGym's rms_norm port failed "has no entry")."""
+    from workbench.port.analyze import analyze
+    from workbench.port.rules import draft
+    source = EXAMPLE.read_text().replace("eps, N:", "N:").replace(
+        "TILE: ct.Constant[int]):", "TILE: ct.Constant[int], eps: ct.Constant[float]):")
+    cases = [Case(i, tuple(parse_arg(a) for a in (f"f32[8,{n}]", f"f32[{n}]", f"f32[8,{n}]")),
+                  {"N": n, "TILE": tile, "eps": 1e-6}) for i, (n, tile) in
+             enumerate([(1000, 1024), (64, 64)])]
+    drafted = draft(analyze(source, "my_norm.py", "rms_norm_kernel", cases), source,
+                    "rms_norm_kernel")
+    assert drafted.ok, drafted.diagnostics
+    bits = struct.unpack("<q", struct.pack("<d", 1e-6))[0]
+    lib = drafted.files["src/lib.rs"]
+    assert f"(1000, {bits},) => launch_" in lib and f"(64, {bits},) => launch_" in lib
+
+
+def _kernel() -> RecordedKernel:
+    return RecordedKernel("rms_norm_kernel", "cutile", str(EXAMPLE), 11)
+
+
+def test_hand_edits_survive_a_round_trip(recorded, tmp_path):
+    data = json.loads(recorded.read_text())
+    data["launches"][0]["args"][2]["tolerance"] = 1e-2
+    del data["launches"][1]
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(data))
+    op = record_operator(path)
+    assert len(op.cases) == 1 and Record.load(path).launches[0].args[2].tolerance == 1e-2
