@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from workbench.corpus.manifest import load_manifest
+from workbench.sources.corpus_manifest import load_manifest
 from workbench.corpus.report import markdown, summary_line
 from workbench.corpus.run import run_corpus
 

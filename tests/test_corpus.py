@@ -9,8 +9,8 @@ import pytest
 
 from workbench.argspec import parse_arg
 from workbench.cli import main
-from workbench.corpus.expr import evaluate, next_power_of_2
-from workbench.corpus.manifest import load_manifest
+from workbench.sources.corpus_expr import evaluate, next_power_of_2
+from workbench.sources.corpus_manifest import load_manifest
 from workbench.corpus.run import GOOD, VERDICTS, run_entry
 from workbench.errors import WorkbenchError
 from workbench.sources.module import kernel_entries

@@ -231,8 +231,8 @@ def test_launch_rules_agree_with_the_corpus_manifest():
     """The corpus manifest (kernels_src/corpus/tilegym.toml) writes each launcher's derived
     constants and grid as data; the catalog's launch rules (code, which also binds views,
     scratch arrays and autotune candidates) must give the same values on every case."""
-    from workbench.corpus.expr import ArrayView, evaluate
-    from workbench.corpus.manifest import corpus_entry
+    from workbench.sources.corpus_expr import ArrayView, evaluate
+    from workbench.sources.corpus_manifest import corpus_entry
     from workbench.tilegym_catalog import runtime_params
     checked = 0
     for op in ENTRIES:

@@ -50,7 +50,6 @@ KNOWN = {
     ("workbench.launchrules", "workbench.ir.signature"),
     ("workbench.pairs", "workbench.diff"),
     ("workbench.pairs", "workbench.evidence"),
-    ("workbench.sources.targets", "workbench.corpus.manifest"),  # sources reaching corpus
     ("workbench.sources.triton.residency", "workbench.sass.compile"),
     ("workbench.sources.triton.residency", "workbench.sass.model"),
     ("workbench.tilegym_catalog", "workbench.sources.locate"),  # base reaching up

@@ -110,7 +110,7 @@ def select_kernels(selection: list[str], only: str | None = None) -> list[Kernel
         if text == "catalog":
             kernels += [_catalog_kernel(name) for name in load_catalog()]
         elif text == "corpus":
-            from ..corpus.manifest import load_manifest
+            from ..sources.corpus_manifest import load_manifest
             kernels += [_corpus_kernel(e) for e in load_manifest().entries]
         else:
             kernels.append(_target_kernel(text))
@@ -141,7 +141,7 @@ def _corpus_kernel(entry) -> Kernel:
 
 def _target_kernel(text: str) -> Kernel:
     from ..catalog import all_operators
-    from ..corpus.manifest import load_manifest
+    from ..sources.corpus_manifest import load_manifest
     from ..sources.targets import resolve_target
     if text in all_operators():
         return _catalog_kernel(text)

@@ -22,7 +22,7 @@ def _corpus_arguments(p) -> None:
 
 
 def cmd_corpus(args) -> int:
-    from ..corpus.manifest import load_manifest
+    from ..sources.corpus_manifest import load_manifest
     from ..corpus.report import format_table, summary_line
     from ..corpus.run import CORPUS_RUNS, run_corpus
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ..catalog import REPO_ROOT, display_path
 from ..errors import WorkbenchError
-from .manifest import CorpusEntry, load_manifest
+from ..sources.corpus_manifest import CorpusEntry, load_manifest
 
 CORPUS_RUNS = REPO_ROOT / "runs" / "corpus"
 VERDICTS = ("PASS", "PASS_WITH_NOTES", "FAIL", "UNSUPPORTED", "ERROR")

@@ -18,7 +18,7 @@ from pathlib import Path
 from ..argspec import parse_arg, parse_const
 from ..catalog import (REPO_ROOT, Case, Operator, all_families, all_operators, display_path,
                        get_operator)
-from ..corpus.manifest import corpus_entry
+from .corpus_manifest import corpus_entry
 from ..errors import WorkbenchError
 from .kernel import load_kernel
 from .locate import kernel_target, module_file  # noqa: F401  (re-exported)

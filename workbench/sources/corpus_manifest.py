@@ -21,7 +21,7 @@ from pathlib import Path
 from ..argspec import ArgSpec, parse_arg
 from ..catalog import KERNELS_DIR, Case
 from ..errors import WorkbenchError
-from .expr import ArrayView, evaluate
+from .corpus_expr import ArrayView, evaluate
 
 MANIFEST_FILE = KERNELS_DIR / "corpus" / "tilegym.toml"
 ENTRY_KEYS = {"experimental", "launcher", "grid", "derive", "hints", "cases", "note"}
