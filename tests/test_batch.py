@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import batch_tasks
-from workbench.batch.engine import EngineOptions, map_on_engine
+from workbench.engine import EngineOptions, map_on_engine
 from workbench.batch.plan import make_plan
 from workbench.batch.report import format_table, to_json
 from workbench.batch.run import BatchInterrupted, run_batch
@@ -247,7 +247,7 @@ def test_each_worker_process_of_a_node_takes_its_own_slot(tmp_path, monkeypatch)
 def test_gpu_workers_can_share_one_device_for_compile_bound_tasks(monkeypatch):
     """per_gpu=2: two GPU workers on device 0 (a warm-up whose tasks mostly compile runs two
     at a time); the default gives each GPU worker a device of its own."""
-    from workbench.batch.engine import open_engine
+    from workbench.engine import open_engine
     monkeypatch.delenv("CUDA_VISIBLE_DEVICES", raising=False)
     seen = []
     with open_engine(EngineOptions(jobs=0, gpus=2, per_gpu=2)) as engine:

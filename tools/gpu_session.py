@@ -233,7 +233,7 @@ def tilegym_warm() -> None:
     runs each family alone and loads the kernels compiled here. TILEGYM_WARM_S (default 480)
     bounds the step: a family still compiling then is stopped. Families start in
     TILEGYM_FAMILIES's order, so name the slow ones first. Needs .gpu-batch (dask) carried."""
-    from workbench.batch.engine import EngineOptions, open_engine
+    from workbench.engine import EngineOptions, open_engine
     deadline = time.time() + float(os.environ.get("TILEGYM_WARM_S", 480))
     options = EngineOptions(jobs=0, gpus=WARM_WORKERS, per_gpu=WARM_WORKERS)
     with open_engine(options) as engine:

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .engine import EngineError, EngineOptions, open_engine
+from ..engine import EngineError, EngineOptions, open_engine
 from .plan import Plan, Task
 from .store import StageResult, Store
 

@@ -42,7 +42,7 @@ def _batch_arguments(p) -> None:
 
 
 def cmd_batch(args) -> int:
-    from ..batch.engine import EngineError, EngineOptions
+    from ..engine import EngineError, EngineOptions
     from ..batch.plan import make_plan
     from ..batch.report import Progress, format_table, to_json, write_reports
     from ..batch.run import BatchInterrupted, run_batch
@@ -91,7 +91,7 @@ def _local_gpus(args) -> int:
     (and with --gpu, no GPU here is the one-line error)."""
     if args.cluster or args.gpu == "no":
         return 0
-    from ..batch.engine import EngineError
+    from ..engine import EngineError
     from ..check.runner import has_cuda_driver
     if has_cuda_driver():
         return args.gpus

@@ -224,7 +224,7 @@ def _case_verdicts(artifacts, count: int, verdict: str) -> list[str]:
 def run_corpus(entries: list[CorpusEntry], jobs: int = 1, root: Path = CORPUS_RUNS,
                progress=None) -> list[EntryResult]:
     """Every entry, in manifest order. jobs > 1 runs them on a local dask cluster of that
-    many worker processes (workbench/batch/engine.py); jobs == 1 runs them here.
+    many worker processes (workbench/engine.py); jobs == 1 runs them here.
     `progress(result, done, total)` is called as each one finishes."""
     targets = [e.target for e in entries]
     results: dict[str, EntryResult] = {}
@@ -238,7 +238,7 @@ def run_corpus(entries: list[CorpusEntry], jobs: int = 1, root: Path = CORPUS_RU
         for target in targets:
             finished(run_entry(target, root))
     else:
-        from ..batch.engine import map_on_engine
+        from ..engine import map_on_engine
         for target, data in map_on_engine(run_entry_json, targets, str(root), jobs):
             finished(EntryResult.from_json(data) if isinstance(data, dict) else
                      _lost(target, data, entries))

@@ -25,7 +25,7 @@ from typing import Callable, Iterator
 
 from distributed.diagnostics.plugin import WorkerPlugin
 
-from ..errors import WorkbenchError
+from .errors import WorkbenchError
 
 TOPIC = "workbench-batch"             # the event each task logs when it starts (attempts)
 ALLOWED_FAILURES = 2                  # a task is tried at most 3 times when its worker dies
