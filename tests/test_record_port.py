@@ -12,7 +12,7 @@ from workbench.argspec import parse_arg
 from workbench.catalog import REPO_ROOT, Case
 from workbench.check.recorded import compare_arrays, poison
 from workbench.errors import WorkbenchError
-from workbench.recorded import record_operator, specializations
+from workbench.port.recorded import record_operator, specializations
 from workbench.sources.record import Record, RecordedArg, RecordedKernel, RecordedLaunch
 
 EXAMPLE = REPO_ROOT / "examples" / "own_kernel" / "my_norm.py"
@@ -153,3 +153,11 @@ def test_hand_edits_survive_a_round_trip(recorded, tmp_path):
     path.write_text(json.dumps(data))
     op = record_operator(path)
     assert len(op.cases) == 1 and Record.load(path).launches[0].args[2].tolerance == 1e-2
+
+
+@COLD_BUILD
+def test_a_batch_takes_a_record(recorded, tmp_path, cli):
+    result = cli("batch", str(recorded), "--stages", "port", "--no-gpu",
+                 "--out", str(tmp_path / "batch"), timeout=1800)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "rms_norm_kernel (my_norm.json launch 0)  NOTES" in result.stdout

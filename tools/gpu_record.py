@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 def pack(records: list[str], scripts: list[str], check_scripts: list[str]) -> None:
     from workbench.port.pipeline import run_pipeline
-    from workbench.recorded import record_operator
+    from workbench.port.recorded import record_operator
     from workbench.sources.record import Record
     shutil.rmtree(PACK, ignore_errors=True)
     (PACK / "src").mkdir(parents=True)

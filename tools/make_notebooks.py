@@ -294,7 +294,7 @@ command line: `workbench record SCRIPT.py ARGS --out REC.json` runs a script as 
 y = my_norm.rms_norm(torch.randn(8, 300), torch.randn(300))"""),
     ("md", "## 3. Port from the record: no argument typed by hand"),
     ("code", """from pathlib import Path
-from workbench.recorded import record_operator, specializations
+from workbench.port.recorded import record_operator, specializations
 from workbench.port.pipeline import run_pipeline
 op = record_operator(rec.path, out="runs/notebooks/05/port")
 for row in specializations(op):

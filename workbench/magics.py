@@ -92,7 +92,7 @@ def open_target(args):
         if args.target or args.arg or args.const:
             raise WorkbenchError("--record names the kernel and its cases itself",
                                  "drop the target, --arg and --const")
-        from .recorded import record_operator
+        from .port.recorded import record_operator
         return record_operator(args.record, args.launch, args.out)
     cell = _CELL_KERNELS.get(args.target) if args.target not in all_operators() else None
     if cell:

@@ -36,7 +36,7 @@ TOOLCHAIN_PACKAGES = ("cuda-tile", "nvidia-cuda-tileiras", "nvidia-nvvm", "nvidi
 @dataclass(frozen=True)
 class Kernel:
     name: str            # the row: softmax, rms_norm:_rms_norm_kernel, a target's text
-    kind: str            # catalog | corpus | target
+    kind: str            # catalog | corpus | target | record
     ref: str             # what the stage functions are given to find it again
     slug: str            # its folder name under the batch folder
     inputs: str          # hash of its sources and cases
@@ -112,6 +112,8 @@ def select_kernels(selection: list[str], only: str | None = None) -> list[Kernel
         elif text == "corpus":
             from ..sources.corpus_manifest import load_manifest
             kernels += [_corpus_kernel(e) for e in load_manifest().entries]
+        elif text.endswith(".json"):
+            kernels += _record_kernels(text)
         else:
             kernels.append(_target_kernel(text))
     seen, unique = set(), []
@@ -137,6 +139,24 @@ def _corpus_kernel(entry) -> Kernel:
     from ..sources.targets import module_file
     return Kernel(entry.short, "corpus", entry.target, entry.slug,
                   _hash(_file(module_file(entry.module)), repr(entry)), False)
+
+
+def _record_kernels(path: str) -> list[Kernel]:
+    """Every kernel of a record (`workbench record`), its cases and grids the record's; its
+    check and bench run against the user's own kernel."""
+    from ..port.recorded import record_operator
+    from ..sources.record import Record
+    record = Record.load(path)
+    out = []
+    for launches in record.kernels().values():
+        first = launches[0].index
+        op = record_operator(record, first)
+        ref = f"{record.path}#{first}"
+        slug = f"{op.name}-{hashlib.sha256(ref.encode()).hexdigest()[:8]}"
+        out.append(Kernel(f"{op.name} ({Path(path).name} launch {first})", "record", ref, slug,
+                          _hash(_file(op.kernel_file), repr(op.cases), _file(record.path)),
+                          True))
+    return out
 
 
 def _target_kernel(text: str) -> Kernel:

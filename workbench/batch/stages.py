@@ -51,6 +51,10 @@ def _operator(kind: str, ref: str, root: Path, slug: str):
     from ..sources.targets import resolve_target
     if kind == "catalog":
         return get_operator(ref)
+    if kind == "record":                 # REC.json#LAUNCH: the kernel that launch ran
+        from ..port.recorded import record_operator
+        path, _, launch = ref.rpartition("#")
+        return record_operator(path, int(launch), out=root / "ports" / slug)
     return resolve_target(ref, out=root / "ports" / slug)
 
 

@@ -17,7 +17,8 @@ EXIT_INTERRUPTED = 130
 def _batch_arguments(p) -> None:
     p.add_argument("selection", nargs="*", metavar="KERNELS",
                    help="catalog (the default), corpus, or targets: catalog operators, "
-                        "MODULE:KERNEL of the corpus manifest, FILE.py:KERNEL")
+                        "MODULE:KERNEL of the corpus manifest, FILE.py:KERNEL, and records "
+                        "(REC.json: every kernel it launched, checked against the user's own)")
     p.add_argument("--only", metavar="GLOB", help="only the kernels whose name matches")
     p.add_argument("--stages", default="port,sass,check,bench",
                    help="which of port,sass,check,bench (default all; check and bench only "

@@ -50,7 +50,7 @@ def target_operator(args):
         if args.target or args.arg or args.const:
             raise WorkbenchError("--record names the kernel and its cases itself",
                                  "drop TARGET, --arg and --const, or drop --record")
-        from ..recorded import record_operator
+        from ..port.recorded import record_operator
         return record_operator(args.record, args.launch, getattr(args, "out", None))
     if not args.target:
         raise WorkbenchError("name a TARGET (or --record REC.json)",

@@ -40,7 +40,7 @@ def _recorded(args):
         return None
     if getattr(args, "op", None) or getattr(args, "ops", None):
         raise WorkbenchError("--record names the kernel itself", "drop the OPERATOR")
-    from ..recorded import record_operator
+    from ..port.recorded import record_operator
     return record_operator(args.record, args.launch, args.out)
 
 

@@ -10,7 +10,7 @@ A Record is a launch rule the user did not have to write: every launch names its
 array's `buffer` names the memory it is, so a launch that reads what an earlier one wrote
 shows as a chain. It is a stage artifact (to_json / from_json) and plain JSON a user may
 edit: drop a launch, change a shape, add `"range": [0, 7]` to an index input or
-`"tolerance": 1e-3` to an output. recorder.py makes one; recorded.py turns one into an
+`"tolerance": 1e-3` to an output. recorder.py makes one; port/recorded.py turns one into an
 Operator with cases; check/recorded.py runs one on the GPU.
 """
 from __future__ import annotations
