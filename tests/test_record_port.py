@@ -161,3 +161,31 @@ def test_a_batch_takes_a_record(recorded, tmp_path, cli):
                  "--out", str(tmp_path / "batch"), timeout=1800)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "rms_norm_kernel (my_norm.json launch 0)  NOTES" in result.stdout
+
+
+def test_a_recorded_triton_launch_keeps_its_grid_and_needs_no_catalog(tmp_path, monkeypatch):
+    """A Triton kernel of the user's is resolved without the Triton catalog (which needs
+    TileGym installed: a GPU machine may not have it), and its cases carry the recorded
+    grids through the check worker's JSON."""
+    from workbench.sources.recorder import record_script
+    from workbench.sources.triton import targets
+    from workbench.sources.triton.targets import TritonTarget
+    script = tmp_path / "tri.py"
+    script.write_text(
+        "import torch\nimport triton\nimport triton.language as tl\n"
+        "@triton.jit\n"
+        "def double(x_ptr, out_ptr, n, BLOCK: tl.constexpr):\n"
+        "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+        "    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2, mask=offs < n)\n"
+        "x = torch.randn(3000); out = torch.empty_like(x)\n"
+        "double[(3,)](x, out, 3000, BLOCK=1024)\n")
+    record_script(script, [], out=tmp_path / "rec.json")
+
+    def no_catalog():
+        raise WorkbenchError("the catalog was read", "")
+    monkeypatch.setattr(targets, "triton_catalog", no_catalog)
+    op = record_operator(tmp_path / "rec.json")
+    assert op.language == "triton" and [c.grid for c in op.cases] == [(3, 1, 1)]
+    assert op.outputs == ("out_ptr",)
+    again = TritonTarget.from_json(op.triton.to_json())
+    assert [c.grid for c in again.cases] == [(3, 1, 1)]

@@ -13,7 +13,7 @@ PARITY_TARGET = 0.95
 def _request(op, cases, sides, seed, mode="check") -> dict:
     request = {"op": op.name, "port": str(op.port_folder), "cases": cases, "sides": sides,
                "seed": seed, "mode": mode, "rust_library": None}
-    if op.record is not None:        # checked against the recorded kernel, on its launches
+    if op.record is not None and op.language == "cutile":   # against the recorded kernel
         launches = [i for i in op.record["launches"] if op.record["case_of"][str(i)] in cases]
         request.update(record={**op.record, "launches": launches}, folder=str(op.folder))
     if "rust" in sides:

@@ -44,12 +44,26 @@ def _recorded(args):
     return record_operator(args.record, args.launch, args.out)
 
 
+def _check_triton(op):
+    """A recorded Triton kernel: translated as the pipeline does, then its port checked
+    against the Triton kernel itself on the recorded launches' grids."""
+    from ..check.triton_side import check_triton_port
+    from ..errors import WorkbenchError
+    from ..port.triton_stages import translate_target
+    derived, translated, _, _ = translate_target(op.triton, op.port_folder)
+    if not derived.ok:
+        raise WorkbenchError(f"{op.summary}: the translation stopped",
+                             "run `workbench port --record ...` to see where and why")
+    return check_triton_port(op.triton, translated)
+
+
 def cmd_check(args) -> int:
     from ..check.report import check_operator, format_check
     from ..check.runner import EXIT_SKIPPED
     recorded = _recorded(args)
     if recorded is not None:
-        response = check_operator(recorded, seed=args.seed)
+        response = _check_triton(recorded) if recorded.language == "triton" else \
+            check_operator(recorded, seed=args.seed)
         print(json.dumps(response.to_json(), indent=1) if args.json
               else format_check(recorded.summary, response))
         return {"ok": EXIT_OK, "skipped": EXIT_SKIPPED}.get(response.status, EXIT_FAIL)

@@ -60,7 +60,8 @@ class TritonTarget:
     def to_json(self) -> dict:
         return {"name": self.name, "label": self.label, "path": str(self.path),
                 "kernel": self.kernel_name, "module": self.module,
-                "cases": [{"args": [str(a) for a in c.args], "consts": c.consts}
+                "cases": [{"args": [str(a) for a in c.args], "consts": c.consts,
+                           **({"grid": list(c.grid)} if c.grid else {})}
                           for c in self.cases],
                 "grid": self.grid, "outputs": list(self.outputs),
                 "inplace": list(self.inplace), "tolerance": self.tolerance,
@@ -80,7 +81,8 @@ class TritonTarget:
 
 
 def _cases(raw: list) -> tuple:
-    return tuple(Case(i, tuple(parse_arg(a) for a in c["args"]), dict(c.get("consts", {})))
+    return tuple(Case(i, tuple(parse_arg(a) for a in c["args"]), dict(c.get("consts", {})),
+                      tuple(c["grid"]) if c.get("grid") else None)
                  for i, c in enumerate(raw))
 
 
@@ -101,12 +103,9 @@ def triton_target(text: str, args=(), consts=()) -> TritonTarget | None:
     """The Triton kernel `text` names (FILE.py:KERNEL / MODULE:KERNEL), or None when it
     names something else (a cuTile kernel, a catalog operator)."""
     from ..locate import kernel_target
-    catalog = triton_catalog()
-    if text in catalog and not args and not consts:
-        return catalog[text]
     parsed = kernel_target(text)
-    if parsed is None:
-        return None
+    if parsed is None:          # a name: the Triton catalog's (read only then: it needs TileGym)
+        return triton_catalog().get(text) if not args and not consts else None
     kind, where, kernel = parsed
     try:
         path = _locate(where, kind)
