@@ -46,7 +46,8 @@ def compare(out: np.ndarray, ref: np.ndarray, tolerance: float) -> Comparison:
     special_mismatch = int(np.count_nonzero(special & ~_same_special(out, ref)))
     if unwritten:
         return Comparison(False, None, tolerance, unwritten, nonfinite, out.size,
-                          f"{unwritten} of {out.size} elements never written (still NaN)")
+                          f"{unwritten} of {out.size} elements NaN where the reference has a "
+                          "value (never written, or computed as NaN)")
     if nonfinite or special_mismatch:
         return Comparison(False, None, tolerance, 0, nonfinite, out.size,
                           f"{nonfinite + special_mismatch} non-finite values differ from "
