@@ -46,3 +46,23 @@ def test_port_on_a_record_opens_the_widget_on_its_cases(shell, tmp_path):
     assert session.op.port_folder == (tmp_path / "port").resolve()
     with pytest.raises(WorkbenchError, match="--record names the kernel"):
         shell.run_line_magic("port", f"softmax --record {out}")
+
+
+def test_the_jit_to_aot_view_says_which_recorded_launches_each_case_serves(shell, tmp_path):
+    out = tmp_path / "three.json"
+    shell.run_cell_magic("record", f"--out {out}",
+                         "for rows in (16, 32, 7):\n"
+                         "    my_norm.rms_norm(torch.randn(rows, 64), torch.randn(64))")
+    widget = shell.run_line_magic("port", f"--record {out} --out {tmp_path / 'port'}")
+    rows = widget.session.specializations()
+    served = [[f for f in row["facts"] if f.startswith("serves ")] for row in rows]
+    assert [len(s) for s in served] == [2, 1]       # 16 and 32 rows: one kernel; 7: another
+    assert served[0][1].startswith("serves launch 1: rms_norm_kernel grid (32, 1, 1)")
+
+
+def test_a_block_with_no_out_is_saved_under_runs_records(shell):
+    from workbench import record
+    with record() as rec:
+        shell.run_cell("my_norm.rms_norm(torch.randn(4, 64), torch.randn(64))")
+    assert rec.path.parent == REPO_ROOT / "runs" / "records" and rec.path.exists()
+    rec.path.unlink()

@@ -139,17 +139,29 @@ class PortSession:
         calls = [list(case.args) for case in self.op.cases]
         texts = [f"case {c.index}: " + " ".join(str(a) for a in c.args) for c in self.op.cases]
         branches = const_branches(kernel)
+        serves = self._recorded_launches()
         rows = []
         for case, text, args in zip(self.op.cases, texts, calls):
             (spec,) = explore(kernel, [args], case.consts, [text])
             consts = ", ".join(f"{k}={v}" for k, v in case.consts.items())
             rows.append({"call": text, "symbol": spec.symbol, "branches": branches,
                          "facts": [f"{f.name}: {f.words()}" for f in spec.arrays]
-                         + [f"const generics: {consts or 'none'}"]})
+                         + [f"const generics: {consts or 'none'}"]
+                         + [f"serves {label}" for label in serves.get(case.index, [])]})
         groups: dict[str, int] = {}
         for row in rows:
             row["group"] = groups.setdefault(row["symbol"], len(groups))
         return rows
+
+    def _recorded_launches(self) -> dict[int, list[str]]:
+        """case -> the recorded launches it serves (calls the JIT compiles once share one)."""
+        if self.op.record is None:
+            return {}
+        from .port.recorded import specializations
+        out: dict[int, list[str]] = {}
+        for row in specializations(self.op):
+            out.setdefault(row["case"], []).append(row["label"])
+        return out
 
     def sass(self) -> dict:
         from .pairs import side_bytecode

@@ -16,14 +16,16 @@ launch runs as well. Nothing else of the host code changes.
 from __future__ import annotations
 
 import contextlib
+import os
 import runpy
 import sys
 import threading
+import time
 import traceback
 from pathlib import Path
 
 from ..errors import WorkbenchError
-from .record import IN, Record, RecordedLaunch
+from .record import IN, RECORDS_DIR, Record, RecordedLaunch
 from .record_args import (caller, describe_argument, grid_numbers, kernel_of, launch_hints,
                           plain_config)
 from .record_triton import triton_launches
@@ -60,16 +62,18 @@ def has_gpu() -> bool:
 @contextlib.contextmanager
 def record(out: str | Path | None = None, source: str = "a call", run: bool | None = None):
     """Capture every kernel launch made inside the block. `run`: also run each launch
-    (default: where there is a GPU). `out`: save the record there when the block ends, even
-    when the host code raised (what was recorded before the error is kept)."""
+    (default: where there is a GPU). The record is saved when the block ends, even when the
+    host code raised (what was recorded before the error is kept): to `out`, by default
+    runs/records/record-<time>-<pid>.json (rec.path says where)."""
+    if out is None:
+        out = RECORDS_DIR / f"record-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.json"
     rec = Recording(source, run)
     try:
         with _intercepting(rec):
             yield rec
     finally:
         rec._alive.clear()
-        if out is not None:
-            rec.save(out)
+        rec.save(out)
 
 
 def record_script(script: str | Path, argv: list[str], out: str | Path | None = None,
