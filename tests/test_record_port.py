@@ -190,3 +190,10 @@ def test_a_recorded_triton_launch_keeps_its_grid_and_needs_no_catalog(tmp_path, 
     assert op.outputs == ("out_ptr",)
     again = TritonTarget.from_json(op.triton.to_json())
     assert [c.grid for c in again.cases] == [(3, 1, 1)]
+
+
+def test_check_needs_a_target_and_bench_without_one_still_means_every_operator(cli):
+    check = cli("check")
+    assert check.returncode == 2 and "name an OPERATOR, or --record REC.json" in check.stderr
+    bench = cli("bench")
+    assert bench.returncode == 3 and "skipped: no CUDA device" in bench.stdout

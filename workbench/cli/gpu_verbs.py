@@ -33,12 +33,10 @@ def tilegym_target(name: str):
 def _recorded(args):
     """The recorded target of --record, or None; an operator and --record together refuse."""
     from ..errors import WorkbenchError
+    named = getattr(args, "op", None) or getattr(args, "ops", None)
     if not args.record:
-        if not getattr(args, "op", None) and not getattr(args, "ops", True):
-            raise WorkbenchError("name an OPERATOR, or --record REC.json",
-                                 "try `workbench check softmax`")
         return None
-    if getattr(args, "op", None) or getattr(args, "ops", None):
+    if named:
         raise WorkbenchError("--record names the kernel itself", "drop the OPERATOR")
     from ..port.recorded import record_operator
     return record_operator(args.record, args.launch, args.out)
@@ -61,6 +59,10 @@ def cmd_check(args) -> int:
     from ..check.report import check_operator, format_check
     from ..check.runner import EXIT_SKIPPED
     recorded = _recorded(args)
+    if recorded is None and not args.op:
+        from ..errors import WorkbenchError
+        raise WorkbenchError("name an OPERATOR, or --record REC.json",
+                             "try `workbench check softmax`")
     if recorded is not None:
         response = _check_triton(recorded) if recorded.language == "triton" else \
             check_operator(recorded, seed=args.seed)
