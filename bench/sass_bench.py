@@ -18,7 +18,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as cache:
         os.environ["WORKBENCH_CACHE"] = cache
         from workbench.catalog import load_catalog
-        from workbench.pairs import side_bytecode
+        from workbench.ownership.pairs import side_bytecode
         from workbench.sass import compile as sass_compile
         from workbench.sass.stages import sass_of
         sass_compile.CACHE_DIR = Path(cache) / "cubin"

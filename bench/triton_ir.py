@@ -16,7 +16,7 @@ from pathlib import Path
 
 from workbench.corpus.run import classify
 from workbench.port.pipeline import run_pipeline
-from workbench.sources.triton.targets import triton_catalog
+from workbench.translate.targets import triton_catalog
 
 BENCH = Path(__file__).resolve().parent
 MEANING = {

@@ -14,7 +14,7 @@ from workbench.sources.corpus_manifest import load_manifest
 from workbench.corpus.run import GOOD, VERDICTS, run_entry
 from workbench.errors import WorkbenchError
 from workbench.sources.module import kernel_entries
-from workbench.sources.targets import kernel_parameters, module_file, resolve_target
+from workbench.resolve import kernel_parameters, module_file, resolve_target
 
 REASON = re.compile(r"^[^\s:]+:(\d+|\?): [^:]+: .+")
 ROOT = "tilegym.ops.cutile"

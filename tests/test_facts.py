@@ -140,7 +140,7 @@ OPS = ["silu_and_mul", "softmax", "rms_norm", "layer_norm", "matmul", "attention
 @pytest.mark.parametrize("name", OPS)
 def test_every_weakening_of_a_real_export_is_caught_with_sass_evidence(name, tmp_path):
     from export_mutations import mutations
-    from workbench.evidence import compare_sass
+    from workbench.ownership.evidence import compare_sass
     from workbench.sass.stages import sass_of
     applied = mutations(load_catalog()[name], 0, tmp_path)
     assert {"base", "shape", "stride", "unit_stride", "occupancy", "latency", "allow_tma"} <= \

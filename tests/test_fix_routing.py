@@ -25,8 +25,9 @@ def diff_failing(*findings):
                                 "findings": list(findings)}]})
 
 
-def finding(category, kind, detail):
-    return {"category": category, "kind": kind, "detail": detail, "left": None, "right": None}
+def finding(category, kind, detail, fact=None):
+    return {"category": category, "kind": kind, "detail": detail, "left": None, "right": None,
+            "fact": fact}
 
 
 def check_failing(*owners):
@@ -51,7 +52,9 @@ def test_a_mistranslation_is_the_kernels(tmp_path):
 
 
 def test_an_unchecked_promise_is_the_hosts_to_check(tmp_path):
-    promise = finding("critical", "div_by", "x.shape[1]: unchecked promise: ...")
+    promise = finding("critical", "div_by", "x.shape[1]: 16 fixed by the port's code",
+                      {"kind": "div_by", "direction": "fixed", "origin": "port",
+                       "checked_by": None, "promise": True})
     analysis = stage_diff_analysis(context(tmp_path, BUILT, diff_failing(promise)))
     assert (analysis.verdict, analysis.data["fix_stage"]) == ("FIX_HOST", "write_host")
     assert any("port.toml" in line for line in analysis.data["evidence"])

@@ -113,8 +113,8 @@ def test_loop_stored_output_next_to_an_own_tile_one():
     """Triton's RMSNorm, derived: Y stored at (row, j_tile) in a loop over column blocks, Rstd
     at (row,): Y is plain in both entries (N=1000: one block; N=4096: two), Rstd stays a
     partition whose grid the caller's is checked against."""
-    from workbench.sources.triton.derive import derive
-    from workbench.sources.triton.targets import triton_catalog
+    from workbench.translate.derive import derive
+    from workbench.translate.targets import triton_catalog
     target = triton_catalog()["triton_rms_norm"]
     derived = derive(target.source(), list(target.cases), target.label)
     spec = analyze(derived.text, "derived.py", target.kernel_name, list(derived.cases))
@@ -149,7 +149,7 @@ def test_kernel_target_names_its_partition_arguments(tmp_path):
     `partitions` alone says that `out` comes with partition shape and strides, so the diff
     names every entry argument (splitk_reduce's scalars had been 'value %arg10', an
     unchecked promise, for want of it)."""
-    from workbench.evidence import argument_names
+    from workbench.ownership.evidence import argument_names
     d, case = fixture_draft("mixed_dtypes.py", "masked_pick",
                             ["f16[256]", "i8[256]", "i32[256]", "f16[256]"], {"TILE": 64})
     port = tmp_path / "port"
@@ -167,7 +167,7 @@ def test_kernel_target_names_its_partition_arguments(tmp_path):
 def test_evidence_names_only_the_listed_partitions(tmp_path):
     """The port's entry arguments are named by port.toml's `partitions`: a plain output has
     no partition shape or strides among them."""
-    from workbench.evidence import argument_names
+    from workbench.ownership.evidence import argument_names
     op = gather_operator(tmp_path)                # its port.toml: partitions = []
     names = list(argument_names(op, "rust").values())
     assert names[-5:] == ["out.base", "out.shape[0]", "out.shape[1]", "out.stride[0]",

@@ -8,10 +8,10 @@ import subprocess
 import pytest
 
 from workbench.catalog import KERNELS_DIR, load_catalog
-from workbench.check import owner as ownership
-from workbench.check.fixtures import environment, planted_compiler
-from workbench.check.owner import (COMPILER, FAULT, HOST, KERNEL, REFERENCE, REFUSED, TIMEOUT,
-                                   WRONG_VALUES, classify, failed_cases)
+from workbench.ownership import repro as ownership_repro
+from workbench.fixtures import environment, planted_compiler
+from workbench.ownership.owner import (COMPILER, FAULT, HOST, KERNEL, REFERENCE, REFUSED, TIMEOUT,
+                                       WRONG_VALUES, classify, failed_cases)
 from workbench.check.runner import CheckResponse
 
 FIXTURE_CATALOG = KERNELS_DIR / "fixtures" / "catalog.toml"
@@ -48,7 +48,7 @@ def test_kernel_owner_points_to_the_finding(tmp_path):
 
 
 def test_compiler_owner_saves_a_reproduction(tmp_path, monkeypatch):
-    monkeypatch.setattr(ownership, "REPRO_DIR", tmp_path / "repro")
+    monkeypatch.setattr(ownership_repro, "REPRO_DIR", tmp_path / "repro")
     op = fixture("miscompiled", tmp_path)
     plain = classify(op, 0, WRONG_VALUES, rust_failed(launches=launches([256, 1, 1])))
     assert plain.owner == HOST            # without the planted compiler the port is softmax

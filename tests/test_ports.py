@@ -3,7 +3,7 @@ every fact the port states beyond the reference's is re-derived per call or chec
 import pytest
 
 from workbench.catalog import load_catalog
-from workbench.pairs import operator_diff
+from workbench.ownership.pairs import operator_diff
 
 CASES = [(op.name, c.index) for op in load_catalog().values() for c in op.cases]
 

@@ -8,7 +8,7 @@ import tomllib
 import pytest
 
 from workbench.catalog import load_catalog
-from workbench.evidence import manifest_promises
+from workbench.ownership.evidence import manifest_promises
 from workbench.catalog import get_operator
 from workbench.rust.ffi import ArrayView, CallPlan, const_word, tensor_array
 from workbench.rust.library import PortError, load
@@ -190,7 +190,7 @@ def _assume_cols(text):
 
 
 def test_an_assume_in_the_port_is_an_unchecked_promise_until_the_c_abi_checks_it(tmp_path):
-    from workbench.pairs import operator_diff
+    from workbench.ownership.pairs import operator_diff
     unchecked = _copy_port(tmp_path / "a", "rms_norm", _assume_cols)
     for case in (0, 2):          # 1024 columns: the reference agrees for this case; 513: not
         report = operator_diff(unchecked, case)
@@ -211,7 +211,7 @@ def test_an_assume_in_the_port_is_an_unchecked_promise_until_the_c_abi_checks_it
 
 
 def test_a_static_dim_in_the_entry_is_checked_by_cutiles_launcher(tmp_path):
-    from workbench.pairs import operator_diff
+    from workbench.ownership.pairs import operator_diff
     static = _copy_port(tmp_path, "softmax", lambda t: t.replace(
         "x: &Tensor<E, { [-1, -1] }>", "x: &Tensor<E, { [-1, TILE_COLS] }>"))
     report = operator_diff(static, 1)            # 4096 columns, TILE_COLS 4096

@@ -169,8 +169,8 @@ def test_a_recorded_triton_launch_keeps_its_grid_and_needs_no_catalog(tmp_path, 
     TileGym installed: a GPU machine may not have it), and its cases carry the recorded
     grids through the check worker's JSON."""
     from workbench.sources.recorder import record_script
-    from workbench.sources.triton import targets
-    from workbench.sources.triton.targets import TritonTarget
+    from workbench.translate import targets
+    from workbench.translate.targets import TritonTarget
     script = tmp_path / "tri.py"
     script.write_text(
         "import torch\nimport triton\nimport triton.language as tl\n"

@@ -29,6 +29,7 @@ KERNELS = {
     "reduce_all": ("reduce_all.py", ["f32[16,64]", "f32[16,64]"], {"TILE": 64}),
     "rescale": ("liveness.py", ["f16[256]", "f16[256]", "i32"], {"TILE": 64, "WIDE": True}),
     "row_total": ("single_element.py", ["f32[16,64]", "f32[16]"], {"TILE": 64}),
+    "larger_or_floor": ("comparisons.py", ["f32[512]"] * 3 + ["f32"], {"TILE": 128}),
 }
 BUILT = [*KERNELS, "narrow_literals:bf16", "row_total:f16"]
 
@@ -99,6 +100,12 @@ def test_reduction_over_every_axis_reduces_axis_0_per_axis():
                                                        ("reduce_sum", "0"), ("reduce_sum", "0")]
     assert reduces[0][1] == "x_tile" and let(rust, reduces[1][1]) == "reduce_max(x_tile, 0i32)"
     assert let(rust, "total").endswith(".reshape(shape![1, 1])")
+
+
+def test_comparison_functions_draft_as_comparisons():
+    rust = kernel_rs("larger_or_floor")
+    assert "= gt_tile(x_tile, y_tile);" in rust
+    assert "= le_tile(larger, floor_t_b);" in rust
 
 
 def test_a_value_assigned_first_in_a_constant_branch_is_not_carried():
@@ -224,8 +231,8 @@ def test_a_kernels_own_divisibility_promise_is_kept_and_named_as_its_own():
     """ct.assume_divisible_by on a parameter: the port assumes it for every call, as the
     kernel does; the diff names the kernel's line as whose promise it is (offset_rows builds
     and diffs in test_rules_families)."""
-    from workbench.evidence import kernel_promises
-    from workbench.sources.targets import resolve_target
+    from workbench.ownership.evidence import kernel_promises
+    from workbench.resolve import resolve_target
     source = (FIXTURES / "atomics.py").read_text()
     case = Case(index=0, args=tuple(parse_arg(a) for a in ["f32[1000]", "f32[2000]", "i32=32"]),
                 consts={"TILE": 128})

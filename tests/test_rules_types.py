@@ -54,7 +54,7 @@ def test_mixed_dtypes_over_two_cases_build_and_match(tmp_path, monkeypatch):
     """Both cases (f16 and bf16 data with an int8 mask) compile from one generic port and
     match the Python kernel's Tile IR."""
     from workbench.port import pipeline
-    from workbench.sources.targets import resolve_target
+    from workbench.resolve import resolve_target
     monkeypatch.setattr(pipeline, "RUNS_DIR", tmp_path / "runs")
     out = tmp_path / "port"
     op = resolve_target(f"{FIXTURES}/mixed_dtypes.py:masked_pick", MIXED[0], ["TILE=64"], out=out)
@@ -78,7 +78,7 @@ def test_literals_of_a_varying_dtype_split_the_kernel_by_dtype(tmp_path, monkeyp
     one entry per dtype (concrete types, f16::ONE), chosen by port.toml `dtype(x)=..` keys;
     both cases build and match."""
     from workbench.port import pipeline
-    from workbench.sources.targets import resolve_target
+    from workbench.resolve import resolve_target
     monkeypatch.setattr(pipeline, "RUNS_DIR", tmp_path / "runs")
     args = [["f32[256]", "f32[256]"], ["f16[256]", "f16[256]"]]
     cases = tuple(Case(i, tuple(parse_arg(a) for a in a_), {"T": 64}) for i, a_ in enumerate(args))

@@ -136,7 +136,7 @@ def test_silu_and_swiglu_views_and_derived_constants():
 
 @pytest.mark.parametrize("name, case", PORTED)
 def test_port_matches_the_tilegym_kernel(name, case):
-    from workbench.pairs import operator_diff
+    from workbench.ownership.pairs import operator_diff
     report = operator_diff(get_operator(name), case)
     assert report.verdict in ("PASS", "PASS_WITH_NOTES"), report.to_text()
     assert {f.category for f in report.findings} <= {"hint", "noise"}

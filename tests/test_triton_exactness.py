@@ -9,8 +9,8 @@ import re
 
 from workbench.catalog import Case
 from workbench.ir.stages import file_python_ir
-from workbench.sources.triton.derive import derive
-from workbench.sources.triton.targets import triton_catalog, triton_target
+from workbench.translate.derive import derive
+from workbench.translate.targets import triton_catalog, triton_target
 
 PARTITION = re.compile(r"partition_view<tile=\(([0-9x]+)\)")
 
@@ -123,7 +123,7 @@ def test_flat_offset_from_memory_on_a_1d_tensor_is_exact(tmp_path):
 
 
 def test_programs_per_sm_from_triton_resources():
-    from workbench.sources.triton.residency import programs_per_sm
+    from workbench.port.triton_residency import programs_per_sm
     assert programs_per_sm(32, 1024, 4) == 16          # bounded by 2048 threads
     assert programs_per_sm(255, 0, 4) == 2             # 64 K registers / (256 x 128)
     assert programs_per_sm(32, 70000, 4) == 3          # 228 KB / (70000 + 1 KB)

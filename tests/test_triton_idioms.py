@@ -5,8 +5,8 @@ bitcasts and reductions as Triton defines them; what it does not follow is refus
 and a bug inside it is a diagnostic, not a traceback."""
 from __future__ import annotations
 
-from workbench.sources.triton.derive import derive
-from workbench.sources.triton.targets import triton_target
+from workbench.translate.derive import derive
+from workbench.translate.targets import triton_target
 
 
 def _derived(target: str, args: list[str], consts: list[str]):
@@ -253,7 +253,7 @@ def test_a_reduction_takes_keep_dims_by_position_and_casts_to_its_dtype_first(tm
 
 
 def test_a_translator_bug_is_a_diagnostic_at_the_statement_not_a_traceback(tmp_path, monkeypatch):
-    from workbench.sources.triton import calls
+    from workbench.translate import calls
 
     def broken(t, call):
         raise IndexError("list index out of range")

@@ -8,8 +8,8 @@ import pytest
 from workbench.argspec import parse_arg
 from workbench.catalog import Case
 from workbench.ir.stages import file_python_ir
-from workbench.sources.triton.derive import DERIVED_MARK, derive
-from workbench.sources.triton.targets import triton_catalog, triton_target
+from workbench.translate.derive import DERIVED_MARK, derive
+from workbench.translate.targets import triton_catalog, triton_target
 
 TILEGYM = ["triton_dropout", "triton_rms_norm", "triton_rms_norm_persistent",
            "triton_layer_norm_persistent", "triton_layer_norm_fused", "triton_rope",
@@ -76,7 +76,7 @@ def test_triton_module_is_read_without_torch():
 
 def test_ttir_without_a_gpu():
     pytest.importorskip("triton")
-    from workbench.sources.triton.ttir import compile_ttir
+    from workbench.translate.ttir import compile_ttir
     target = triton_catalog()["triton_layer_norm_persistent"]
     ttir = compile_ttir(target.source(), target.cases[0])
     assert "tt.func public @_persistent_layer_norm_fwd" in ttir

@@ -7,7 +7,7 @@ classification of their saved results on a machine with the disassembly tools:
 where the GPU machine has none, its table says `undetermined: no evidence: ...` and this
 command, run here on the saved check results and their recorded launches, names the owners).
 
-ownership  each planted fixture (workbench/check/fixtures.py: OWNERSHIP_FIXTURES) checked on
+ownership  each planted fixture (workbench/fixtures.py: OWNERSHIP_FIXTURES) checked on
            the GPU, and the owner its failed check names against the owner it plants, as a
            short table; ownership.json keeps every response. The compiler fixture runs under
            its planted miscompile. Without a GPU each row says `skipped: no CUDA device`.
@@ -21,7 +21,7 @@ OPS = ["silu_and_mul", "softmax", "rms_norm", "layer_norm", "matmul", "attention
 
 
 def ownership(save) -> None:
-    from workbench.check.fixtures import OWNERSHIP_FIXTURES, environment, planted_compiler
+    from workbench.fixtures import OWNERSHIP_FIXTURES, environment, planted_compiler
     from workbench.check.report import check_operator, format_check
     responses = {}
     for name in OWNERSHIP_FIXTURES:
@@ -36,7 +36,7 @@ def ownership(save) -> None:
 
 def table(responses: dict) -> list[dict]:
     """Print and return the fixture | owner planted | owner named table."""
-    from workbench.check.fixtures import OWNERSHIP_FIXTURES
+    from workbench.fixtures import OWNERSHIP_FIXTURES
     rows = []
     for name, raw in responses.items():
         expected = OWNERSHIP_FIXTURES.get(name, "?")
@@ -59,7 +59,7 @@ def classify_saved(path: str) -> int:
     """Name the owners of the saved failed checks again, here, and print the table."""
     import json
     from pathlib import Path
-    from workbench.check.fixtures import environment, planted_compiler
+    from workbench.fixtures import environment, planted_compiler
     from workbench.check.report import owners_of
     from workbench.check.runner import CheckResponse
     data = json.loads(Path(path).read_text())

@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 def pack() -> None:
     from workbench.port.pipeline import run_pipeline
-    from workbench.sources.triton.targets import triton_catalog
+    from workbench.translate.targets import triton_catalog
     PACK.mkdir(exist_ok=True)
     manifest = {}
     for name, target in triton_catalog().items():
@@ -54,7 +54,7 @@ def run() -> None:
     from workbench.check.runner import parse_worker_output
     from workbench.check.triton_side import request, run_request
     from workbench.port.triton_stages import translate_target
-    from workbench.sources.triton.targets import triton_catalog
+    from workbench.translate.targets import triton_catalog
     out = Path(os.environ.get("OUT", "gpu-out"))
     out.mkdir(parents=True, exist_ok=True)
     manifest = json.loads((PACK / "manifest.json").read_text())

@@ -216,7 +216,7 @@ from that, diffs the port's Tile IR against the derived kernel (and against Tile
 RMSNorm), and on a GPU checks the port against the Triton kernel itself."""),
     SETUP,
     ("md", "## 1. The Triton kernel and its case (kernels_src/triton/catalog.toml)"),
-    ("code", """from workbench.sources.triton.targets import triton_catalog
+    ("code", """from workbench.translate.targets import triton_catalog
 target = triton_catalog()["triton_rms_norm"]
 source = target.source()
 print(target.label, "line", source.line)
@@ -236,7 +236,7 @@ assert derived.ok and "ct.load(X, index=(row, j_tile)" in derived.text"""),
 stride is X's own stride, so `stride` is no longer a parameter. The masks `cols < N` are X's
 bounds (N equals X.shape[1] in every case), which cuTile's tile accesses already respect."""),
     ("md", "## 3. The Triton kernel's TTIR (compiled here, no GPU): shown, not diffed"),
-    ("code", """from workbench.sources.triton.ttir import NO_VERDICT
+    ("code", """from workbench.translate.ttir import NO_VERDICT
 print(NO_VERDICT)
 print((ttir or why)[:1500])"""),
     ("md", "## 4. Tile IR of the derived kernel (what the port is diffed against)"),
@@ -303,7 +303,7 @@ result = run_pipeline(op)
 print(result.summary())
 assert result.verdict in ("PASS", "PASS_WITH_NOTES")"""),
     ("md", "## 4. The Tile IR diff of one case"),
-    ("code", """from workbench.pairs import operator_diff
+    ("code", """from workbench.ownership.pairs import operator_diff
 print(operator_diff(op, 1).to_text())"""),
     ("md", """## 5. On a GPU: the port against your own kernel (skipped without one)
 

@@ -20,8 +20,8 @@ OPS = ["silu_and_mul", "softmax", "rms_norm", "layer_norm", "matmul", "attention
 
 def section(name: str) -> str:
     from workbench.diff import diff_modules
-    from workbench.evidence import case_context, manifest_promises
-    from workbench.pairs import operator_pair
+    from workbench.ownership.evidence import case_context, manifest_promises
+    from workbench.ownership.pairs import operator_pair
     op = load_catalog()[name]
     lines = [HEADING, "", f"Written by `tools/port_fact_notes.py` from `workbench diff {name} "
              "--case N` (the rules: `workbench/diff/facts.py`).", ""]

@@ -22,6 +22,11 @@ DTYPES: dict[str, tuple[str, int]] = {
     "u8": ("uint8", 1), "bool": ("bool_", 1),
 }
 
+# What cuTile Python's JIT tests of an array argument: a base address (and strides) divisible
+# by 16 bytes, an extent divisible by 16; the kernel it compiles assumes what held.
+ALIGN_BYTES = 16
+SHAPE_DIVISOR = 16
+
 FORMAT_HELP = ("an array as DTYPE[D0,D1,...] with optional :strides=(S0,S1,...) and :offset=N "
                "(in elements) (and, for a Triton tensor descriptor, :block=(B0,B1,...)), a "
                "list of arrays as list[ARRAY], or a scalar as DTYPE or DTYPE=VALUE; dtypes: "

@@ -182,8 +182,8 @@ def _cuda_headers() -> Check:
 
 
 def _triton() -> Check:
-    from .sources.triton.backends import triton_backends
-    from .sources.triton.ttir import triton_version
+    from .translate.backends import triton_backends
+    from .translate.ttir import triton_version
     names = triton_backends()
     if names is None:
         return Check("triton (TTIR of Triton sources)", "warn", "not installed: Triton kernels "
@@ -193,7 +193,7 @@ def _triton() -> Check:
 
 
 def _triton_tileir() -> Check:
-    from .sources.triton.backends import tileir_backend
+    from .translate.backends import tileir_backend
     found = tileir_backend()
     if found is None:
         return Check("Triton-TileIR backend", "info", "none: a Triton source's Tile IR diff "

@@ -1,7 +1,7 @@
 """Where golden Tile IR texts live: next to the kernels they come from."""
 from pathlib import Path
 
-from .catalog import Operator
+from .operators import Operator
 
 
 def golden_path(op: Operator, side: str, case_index: int) -> Path:

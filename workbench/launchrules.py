@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
-from .argspec import ArgSpec, parse_arg
+from .argspec import ALIGN_BYTES, SHAPE_DIVISOR, ArgSpec, parse_arg
 from .errors import WorkbenchError
 
 IN, OUT, INOUT = "in", "out", "inout"
@@ -78,7 +78,6 @@ def list_spec(items: tuple[ArgSpec, ...], name: str = "list") -> ArgSpec:
     only where it holds of each item. Per dim, the spec takes the first item whose extent (or
     stride, or base offset) breaks a divisibility fact, else the first item's value; a stride
     is the constant 1 only where every item's is."""
-    from .ir.signature import ALIGN_BYTES, SHAPE_DIVISOR
     if not items or any(not i.is_array or i.is_list for i in items):
         raise WorkbenchError(f"{name}: a list needs one or more arrays",
                              'write a TOML list of array specs: ["f16[256,128]", ...]')

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
 
-from .catalog import REPO_ROOT
+from .operators import REPO_ROOT
 from .errors import WorkbenchError
 
 CELLS_DIR = REPO_ROOT / "runs" / "cells"      # %%cutile cells as files (ignored by git)
@@ -87,7 +87,7 @@ def open_target(args):
     """The Operator %port/%%rust name (a %%cutile kernel, a catalog operator, a file or a
     module kernel) with its port in --out; an empty --out gets a copy of the catalog port."""
     from .catalog import all_operators
-    from .sources.targets import resolve_target
+    from .resolve import resolve_target
     if args.record:
         if args.target or args.arg or args.const:
             raise WorkbenchError("--record names the kernel and its cases itself",
@@ -116,7 +116,7 @@ def open_target(args):
 
 
 def _shown(path: Path) -> str:
-    from .catalog import display_path
+    from .operators import display_path
     return display_path(path)
 
 

@@ -13,6 +13,7 @@ from .errors import WorkbenchError
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 KERNELS_DIR = REPO_ROOT / "kernels_src"
+PORTS_DIR = REPO_ROOT / "runs" / "ports"      # drafted ports of kernels outside the catalog
 OWN = "own"
 PROVENANCES = ("drafted", "hand-finished", "hand-written")
 
@@ -60,7 +61,7 @@ class Operator:
     family: str | None = None           # the family this is an entry of (None: its own)
     source: str = OWN                   # `own`, or the installed module the kernel is from
     provenance: str = ""                # drafted | hand-finished | hand-written
-    language: str = "cutile"            # "triton": a @triton.jit kernel (sources/triton/)
+    language: str = "cutile"            # "triton": a @triton.jit kernel (translate/)
     triton: object = field(default=None, repr=False, compare=False)   # its TritonTarget
     # a recorded target: {"path": the record's JSON, "launches": this kernel's launches}
     record: dict | None = field(default=None, repr=False, compare=False)

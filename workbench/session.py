@@ -118,7 +118,7 @@ class PortSession:
         return self.last_build
 
     def diff(self) -> DiffView:
-        from .pairs import operator_diff
+        from .ownership.pairs import operator_diff
         text = self.rust_source()
         self.last_diff = DiffView(operator_diff(self.op, self.case), text)
         return self.last_diff
@@ -164,7 +164,7 @@ class PortSession:
         return out
 
     def sass(self) -> dict:
-        from .pairs import side_bytecode
+        from .ownership.pairs import side_bytecode
         from .sass.diff import diff_sass
         from .sass.stages import sass_of
         left, right = (sass_of(side_bytecode(self.op, s, self.case)) for s in ("python", "rust"))

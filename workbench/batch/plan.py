@@ -136,7 +136,7 @@ def _catalog_kernel(name: str) -> Kernel:
 
 
 def _corpus_kernel(entry) -> Kernel:
-    from ..sources.targets import module_file
+    from ..sources.locate import module_file
     return Kernel(entry.short, "corpus", entry.target, entry.slug,
                   _hash(_file(module_file(entry.module)), repr(entry)), False)
 
@@ -162,7 +162,7 @@ def _record_kernels(path: str) -> list[Kernel]:
 def _target_kernel(text: str) -> Kernel:
     from ..catalog import all_operators
     from ..sources.corpus_manifest import load_manifest
-    from ..sources.targets import resolve_target
+    from ..resolve import resolve_target
     if text in all_operators():
         return _catalog_kernel(text)
     entry = next((e for e in load_manifest().entries if text in (e.target, e.short)), None)

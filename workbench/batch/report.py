@@ -12,7 +12,7 @@ import os
 import sys
 from pathlib import Path
 
-from ..catalog import REPO_ROOT
+from ..operators import REPO_ROOT
 from .run import Outcome
 from .store import StageResult, write_json
 

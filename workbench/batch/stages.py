@@ -18,7 +18,7 @@ import os
 import time
 from pathlib import Path
 
-from ..catalog import REPO_ROOT, display_path
+from ..operators import REPO_ROOT, display_path
 from ..errors import WorkbenchError
 
 GOOD = ("PASS", "PASS_WITH_NOTES")
@@ -48,7 +48,7 @@ def _guarded(fn):
 
 def _operator(kind: str, ref: str, root: Path, slug: str):
     from ..catalog import get_operator
-    from ..sources.targets import resolve_target
+    from ..resolve import resolve_target
     if kind == "catalog":
         return get_operator(ref)
     if kind == "record":                 # REC.json#LAUNCH: the kernel that launch ran
@@ -73,7 +73,7 @@ def port_stage(kind: str, ref: str, root: Path, slug: str) -> dict:
                 "data": {"entry": entry.to_json(), "built": _built(entry.run)},
                 "run": entry.run, "downstream": _built(entry.run)}
     if kind == "catalog":
-        return _catalog_port(_operator(kind, ref, root, slug), root / "runs" / slug)
+        return _catalog_port(_operator(kind, ref, root, slug), root / "runs")
     from ..corpus.run import classify
     from ..port.pipeline import run_pipeline
     op = _operator(kind, ref, root, slug)
@@ -87,32 +87,18 @@ def port_stage(kind: str, ref: str, root: Path, slug: str) -> dict:
 
 
 def _catalog_port(op, runs: Path) -> dict:
-    """The catalog's port as it is: the pipeline's build and IR diff stages, recorded in a
-    run folder that `workbench runs show` reads."""
-    from ..port.artifacts import Artifact, write_operator
-    from ..port.stages import RunContext, stage_build, stage_ir_diff
+    """The catalog's port as it is: the pipeline's build and IR diff, no drafting."""
+    from ..port.pipeline import verify_port
     from ..rust.cargo import has_port
     if not has_port(op):
         return {"verdict": "UNSUPPORTED", "summary": f"{op.name} has no Rust port",
                 "data": {"built": False}, "downstream": False}
-    folder = runs / time.strftime("%Y%m%d-%H%M%S")
-    folder = folder.with_name(f"{folder.name}.{os.getpid()}") if folder.exists() else folder
-    folder.mkdir(parents=True)
-    write_operator(folder, op)
-    ctx = RunContext(op, folder, op.port_folder, drafter=None)
-    build = stage_build(ctx)
+    result = verify_port(op, runs)
+    stages = {a.stage: a for a in result.artifacts}
+    build, diff = stages["build"], stages.get("ir_diff")
     built = build.verdict == "BUILT"
-    diff, error = None, ""
-    if built:
-        try:
-            diff = stage_ir_diff(ctx)
-        except WorkbenchError as e:          # a tool that failed: the port still built
-            error = str(e).splitlines()[0]
-    verdict = diff.verdict if diff else "ERROR" if error else "FAIL"
-    summary = diff.summary if diff else error or build.summary
-    ctx.record(Artifact("final", verdict, f"{op.name}: {verdict}",
-                        {"stages": [f"{a.stage}:{a.verdict}" for a in ctx.artifacts]}))
-    return {"verdict": verdict, "summary": summary, "run": _shown(folder),
+    summary = diff.summary if diff else build.summary
+    return {"verdict": result.verdict, "summary": summary, "run": _shown(result.folder),
             "data": {"built": built, "build": build.summary,
                      "cases": [{"case": c["case"], "verdict": c["verdict"]}
                                for c in (diff.data["cases"] if diff else [])]},
@@ -131,7 +117,7 @@ def _built(run: str | None) -> bool:
 
 @_guarded
 def sass_stage(kind: str, ref: str, root: Path, slug: str) -> dict:
-    from ..pairs import side_bytecode
+    from ..ownership.pairs import side_bytecode
     from ..sass.stages import sass_of
     op = _operator(kind, ref, root, slug)
     cases, differing = [], 0

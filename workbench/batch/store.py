@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..catalog import REPO_ROOT
+from ..operators import REPO_ROOT
 
 BATCH_RUNS = REPO_ROOT / "runs" / "batch"
 # a result with one of these is kept but never reused: the next run tries again

@@ -44,7 +44,7 @@ def check_operator(op: Operator | str, cases=None, sides=("python", "rust"),
 
 def owners_of(op: Operator, response: CheckResponse, cases: list[int]) -> list[dict]:
     """The owner of each failed case, from the diff, the SASS and the recorded launches."""
-    from .owner import UNDETERMINED, Ownership, classify, failed_cases
+    from ..ownership.owner import UNDETERMINED, Ownership, classify, failed_cases
     owners = []
     for case, failure, result in failed_cases(response, cases):
         try:

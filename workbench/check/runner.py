@@ -11,7 +11,7 @@ import json
 import sys
 from dataclasses import dataclass, field
 
-from ..catalog import REPO_ROOT
+from ..operators import REPO_ROOT
 from ..errors import ToolTimeout
 from ..tools import run_tool
 

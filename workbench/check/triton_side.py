@@ -40,7 +40,7 @@ def request(target, op, library, mode: str) -> dict:
 
 
 def run_request(req: dict, parse):
-    from ..catalog import REPO_ROOT
+    from ..operators import REPO_ROOT
     from ..tools import run_tool
     proc = run_tool([sys.executable, "-m", "workbench.check.triton_side"],
                     input=json.dumps(req), text=True, timeout=900, cwd=REPO_ROOT, check=False,
@@ -58,7 +58,7 @@ def operator_json(op) -> dict:
 def operator_from_json(raw: dict):
     from pathlib import Path
     from ..argspec import parse_arg
-    from ..catalog import Case, Operator
+    from ..operators import Case, Operator
     cases = tuple(Case(i, tuple(parse_arg(a) for a in c["args"]), dict(c["consts"]))
                   for i, c in enumerate(raw["cases"]))
     return Operator(name=raw["name"], summary=raw["name"], kernel_name=raw["kernel_name"],
@@ -75,7 +75,7 @@ def main() -> int:
 
 
 def _run(req: dict, torch) -> dict:
-    from ..sources.triton.targets import TritonTarget
+    from ..translate.targets import TritonTarget
     from .triton_launch import launchers
     target = TritonTarget.from_json(req["target"])
     op = operator_from_json(req["derived"])

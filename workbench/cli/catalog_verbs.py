@@ -22,7 +22,7 @@ def _ops_arguments(p) -> None:
 
 
 def verdicts_file():
-    from ..catalog import KERNELS_DIR
+    from ..operators import KERNELS_DIR
     return KERNELS_DIR / "verdicts.json"
 
 
@@ -35,7 +35,7 @@ def refresh_verdicts() -> dict:
     """Every entry's diff verdict per case, with the port's code hash."""
     from ..catalog import all_families
     from ..errors import WorkbenchError
-    from ..pairs import operator_diff
+    from ..ownership.pairs import operator_diff
     from ..rust.cargo import code_hash, has_port
     records = {}
     for family in all_families().values():

@@ -55,5 +55,5 @@ def target_operator(args):
     if not args.target:
         raise WorkbenchError("name a TARGET (or --record REC.json)",
                              "try `workbench port softmax`")
-    from ..sources.targets import resolve_target
+    from ..resolve import resolve_target
     return resolve_target(args.target, args.arg, args.const, getattr(args, "out", None))

@@ -105,7 +105,7 @@ def cmd_diff(args) -> int:
     from ..diff import diff_modules
     from ..diff.html import write_html
     from ..diff.verdict import FAIL
-    from ..pairs import operator_diff
+    from ..ownership.pairs import operator_diff
 
     op = None
     if args.left or args.right:
@@ -155,7 +155,7 @@ def _diff_family(args, entries) -> int:
     """Every entry's diff for one case: a verdict per entry; the exit code is the worst."""
     from ..diff import diff_modules
     from ..diff.verdict import FAIL
-    from ..pairs import operator_pair
+    from ..ownership.pairs import operator_pair
     reports, failed = {}, False
     for op in entries:
         if not any(c.index == args.case for c in op.cases):
@@ -176,7 +176,7 @@ def _diff_family(args, entries) -> int:
 
 
 def _sass_for_diff(op, case: int, report) -> dict:
-    from ..pairs import side_bytecode
+    from ..ownership.pairs import side_bytecode
     from ..sass.diff import diff_sass
     from ..sass.stages import attribute, sass_of
     left, right = (sass_of(side_bytecode(op, side, case)) for side in ("python", "rust"))
@@ -212,7 +212,7 @@ def _sass_arguments(p) -> None:
 
 
 def cmd_sass(args) -> int:
-    from ..pairs import side_bytecode
+    from ..ownership.pairs import side_bytecode
     from ..sass.stages import sass_of
     result = sass_of(side_bytecode(target_operator(args), args.side, args.case))
     if args.json:
@@ -243,7 +243,7 @@ def _specialize_arguments(p) -> None:
 def cmd_specialize(args) -> int:
     from ..argspec import parse_arg, parse_const
     from ..sources.kernel import load_operator_kernel
-    from ..sources.targets import resolve_target
+    from ..resolve import resolve_target
     from ..specialize import explore, format_exploration
 
     op = resolve_target(args.target)
@@ -267,7 +267,7 @@ def cmd_specialize(args) -> int:
 def _specialization_diff(kernel, calls, consts, pair, as_json) -> int:
     from ..diff import diff_modules
     from ..diff.facts import FactContext
-    from ..evidence import compare_sass
+    from ..ownership.evidence import compare_sass
     from ..ir.export import export_bytecode
     from ..ir.stages import python_ir
     from ..sass.stages import sass_of

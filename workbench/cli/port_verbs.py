@@ -64,9 +64,9 @@ def _port_all(args) -> int:
 
 
 def _copy(args) -> int:
-    from ..catalog import display_path
+    from ..operators import display_path
     from ..session import copy_port
-    from ..sources.targets import resolve_target
+    from ..resolve import resolve_target
     if not args.target or not args.out:
         raise WorkbenchError("--copy needs a TARGET and --out DIR",
                              "e.g. `workbench port softmax --copy --out runs/my-softmax/port`")
@@ -120,7 +120,7 @@ def _build_arguments(p) -> None:
 def cmd_build(args) -> int:
     from ..catalog import load_catalog
     from ..rust.cargo import build, has_port
-    from ..sources.targets import resolve_target
+    from ..resolve import resolve_target
     if args.out and len(args.ops) != 1:
         raise WorkbenchError("--out goes with exactly one TARGET", "name the kernel the port is of")
     ops = [resolve_target(name, out=args.out) for name in args.ops] or \

@@ -16,7 +16,8 @@ import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..catalog import REPO_ROOT, display_path
+from ..operators import REPO_ROOT, display_path
+from ..diff.findings import EXPLAINING
 from ..errors import WorkbenchError
 from ..sources.corpus_manifest import CorpusEntry, load_manifest
 
@@ -120,7 +121,7 @@ def crash_reason(error: BaseException) -> str:
 
 def _draft(entry: CorpusEntry, root: Path) -> EntryResult:
     from ..port.pipeline import run_pipeline
-    from ..sources.targets import kernel_parameters, module_file, resolve_target
+    from ..resolve import kernel_parameters, module_file, resolve_target
 
     port = root / "ports" / entry.slug
     op = resolve_target(entry.target, out=port)
@@ -156,7 +157,7 @@ def classify(final: str, artifacts) -> tuple[str, list[str]]:
     build = next((a for a in reversed(artifacts) if a.stage == "build"), None)
     if build is not None and build.verdict == "BUILD_FAILED":
         return "FAIL", _diagnostics(build, artifacts, "rustc")
-    findings = _findings(artifacts, ("critical", "arithmetic")) or \
+    findings = _findings(artifacts, EXPLAINING) or \
         _findings(artifacts, ("perf",))         # a perf-only FAIL: its findings are why
     check = next((a for a in reversed(artifacts) if a.stage == "gpu_check"), None)
     if not findings and check is not None and check.verdict == "FAIL":

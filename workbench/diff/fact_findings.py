@@ -6,7 +6,7 @@ from __future__ import annotations
 from .align import Alignment
 from .facts import (CALL, GIVEN, IMPLIES, INCOMPARABLE, OWN_ARITHMETIC, PORT, STRONGER,
                     UNIT_RULES, UNKNOWN, WEAKER, FactContext, FactSet, compare_facts, direction,
-                    in_units, judge, restricted, vouched)
+                    in_units, judge, restricted, unchecked_promise, vouched)
 from .divisibility import multiple_of, proved_divisors
 from .hints import describe, hint_differences, target_hints
 from .subjects import name_of, operand_pairs, subjects, view_layout, zero_offset_aliases
@@ -103,6 +103,7 @@ def _assumed_one(ctx, sides, kind, way, l_root, r_root, l_preds, r_preds, pairs)
     category, reason, evidence = judge(way, origin, checked_by, ctx.machine_evidence)
     fact.update(origin=origin, checked_by=checked_by,
                 evidence=evidence.to_json() if evidence else None)
+    fact["promise"] = unchecked_promise(fact)
     return (category, kind if kind != "other" else "assume", f"{shown}{uses}: {reason}",
             pairs[0].left, pairs[0].right, NOISE_BOUNDED if category == "noise" else None, fact)
 
@@ -138,6 +139,7 @@ def _promises(alignment: Alignment, ctx: FactContext, sides: _Sides, found: list
                     "role": role, "unit": _unit(role), "reference": "(same for this case)",
                     "port": text, "direction": "fixed", "origin": PORT,
                     "checked_by": checked_by, "uses": 1, "evidence": None}
+            fact["promise"] = unchecked_promise(fact)
             pair = uses[root]
             out.append((category, kind, f"{name}: {text} fixed by the port's code: {reason}",
                         pair.left, pair.right, None, fact))
@@ -252,6 +254,7 @@ def _layout_entry(ctx, sides, alignment, pair, part, role, dim, le, re_, index, 
             "unit": "elements", "itemsize": itemsize, "reference": ref_text, "port": port_text,
             "direction": way, "origin": origin, "checked_by": checked_by, "uses": 1,
             "evidence": evidence.to_json() if evidence else None}
+    fact["promise"] = unchecked_promise(fact)
     detail = f"{name}: static layout {ref_text} -> {port_text}: {reason}"
     return (category, "layout", detail, pair.left, pair.right, None, fact)
 

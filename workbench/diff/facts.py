@@ -246,6 +246,14 @@ class FactContext:
 
 # -- the rules ----------------------------------------------------------------------------------
 
+def unchecked_promise(fact: dict) -> bool:
+    """A fact the port's code states for every call (stronger than the reference's, or fixed
+    by the port where the reference derives it per call) that nothing checks: a caller who
+    breaks it gets wrong results. The finding carries it as `fact["promise"]`."""
+    return (fact.get("direction") in (STRONGER, "fixed") and fact.get("origin") in (PORT, UNKNOWN)
+            and not fact.get("checked_by"))
+
+
 def judge(direction_: str, origin: str, checked_by: str | None,
           evidence: Callable[[], MachineEvidence]) -> tuple[str, str, MachineEvidence | None]:
     """(category, reason, evidence used) for one fact of the port that differs."""

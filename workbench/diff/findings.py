@@ -22,6 +22,8 @@ CRITICAL, PERF, HINT, ARITHMETIC, NOISE = "critical", "perf", "hint", "arithmeti
 SEVERITY = {CRITICAL: "error", PERF: "error", ARITHMETIC: "error", HINT: "warning",
             NOISE: "note"}
 FAILING = {CRITICAL, PERF, ARITHMETIC}
+# the categories that can explain wrong results (a perf finding changes no value)
+EXPLAINING = (CRITICAL, ARITHMETIC)
 
 MEMORY_OPS = {"load_view_tko", "store_view_tko", "load_ptr_tko", "store_ptr_tko",
               "make_tensor_view", "make_partition_view", "get_index_space_shape",

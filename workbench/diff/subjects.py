@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..ir.model import Entry, Group, Operation, Token
+from ..ir.model import Entry, Group, Operation, Token, split_commas
 
 ITEMSIZE = {"f64": 8, "i64": 8, "f32": 4, "i32": 4, "tf32": 4, "f16": 2, "bf16": 2, "i16": 2,
             "i8": 1, "i1": 1, "f8e4m3fn": 1, "f8e5m2": 1, "f8e4m3": 1}
@@ -70,16 +70,7 @@ def view_layout(op: Operation) -> ViewLayout | None:
 
 
 def _split(items) -> list[list]:
-    parts, current = [], []
-    for item in items:
-        if isinstance(item, Token) and item.text == ",":
-            parts.append(current)
-            current = []
-        else:
-            current.append(item)
-    if current:
-        parts.append(current)
-    return parts
+    return [item for item in split_commas(items) if item]
 
 
 def _entry(items) -> ViewEntry:

@@ -7,7 +7,7 @@ import re
 
 from ..target import TARGET
 from .lexer import group, tokenize
-from .model import Group, Module, Node, Token
+from .model import Group, Module, Node, Token, split_commas
 from .printer import print_nodes as _print
 
 
@@ -24,21 +24,9 @@ def _sort_dicts(nodes: list[Node]) -> None:
         if isinstance(node, Group):
             _sort_dicts(node.items)
             if node.open.text == "{" and node.items:
-                entries = _split_commas(node.items)
+                entries = split_commas(node.items)
                 entries.sort(key=lambda e: _print(e))
                 node.items = _join_commas(entries)
-
-
-def _split_commas(items: list[Node]) -> list[list[Node]]:
-    parts, current = [], []
-    for item in items:
-        if isinstance(item, Token) and item.text == ",":
-            parts.append(current)
-            current = []
-        else:
-            current.append(item)
-    parts.append(current)
-    return parts
 
 
 def _join_commas(parts: list[list[Node]]) -> list[Node]:

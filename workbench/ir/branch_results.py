@@ -19,7 +19,7 @@ through unchanged computes nothing, so the two `if`s are the same program once i
 """
 from __future__ import annotations
 
-from .model import Block, Group, Module, Operation, Result, Token, split_value_ref
+from .model import Block, Group, Module, Operation, Result, Token, split_commas, split_value_ref
 
 
 def rule_sink_after_return(module: Module) -> None:
@@ -60,7 +60,7 @@ def _sink(op: Operation, ends: list[bool], rest: list[Operation], block: Block,
     returning = op.regions[ends.index(True)].block
     tail = other.ops[-1] if other.ops and other.ops[-1].name == "yield" else None
     if op.results:
-        values = [_text(v) for v in _split(_before_colon(tail.body))] if tail else []
+        values = [_text(v) for v in _items(_before_colon(tail.body))] if tail else []
         count = op.results[0].count
         if len(values) != count or None in values:
             return False
@@ -103,7 +103,7 @@ def _drop_passthrough(op: Operation) -> dict[str, str]:
     if not yields:
         return {}
     count = op.results[0].count if len(op.results) == 1 else 0
-    operand_lists = [_split(_before_colon(y.body)) for y in yields]
+    operand_lists = [_items(_before_colon(y.body)) for y in yields]
     if count == 0 or any(len(ops) != count for ops in operand_lists):
         return {}
     inside = _defined_in(op)
@@ -153,15 +153,8 @@ def _before_colon(body: list) -> list:
     return body
 
 
-def _split(nodes: list) -> list[list]:
-    """Top-level items separated by commas."""
-    items: list[list] = [[]]
-    for node in nodes:
-        if isinstance(node, Token) and node.text == ",":
-            items.append([])
-        else:
-            items[-1].append(node)
-    return [i for i in items if i] if any(items) else []
+def _items(nodes: list) -> list[list]:
+    return [item for item in split_commas(nodes) if item]
 
 
 def _text(items: list) -> str | None:
@@ -196,7 +189,7 @@ def _join(items: list[list]) -> list:
 def _keep_yield_items(y: Operation, keep: list[int]) -> None:
     colon = next((i for i, n in enumerate(y.body) if isinstance(n, Token) and n.text == ":"),
                  len(y.body))
-    values, types = _split(y.body[:colon]), _split(y.body[colon + 1:])
+    values, types = _items(y.body[:colon]), _items(y.body[colon + 1:])
     body = _join([values[i] for i in keep])
     _space_first(body, True)
     if keep and len(types) == len(values):
@@ -220,7 +213,7 @@ def _keep_result_types(op: Operation, keep: list[int]) -> None:
         if isinstance(node, Token) and node.text == "->" and i + 1 < len(op.body) \
                 and isinstance(op.body[i + 1], Group):
             group = op.body[i + 1]
-            types = _split(group.items)
+            types = _items(group.items)
             if keep:
                 group.items = _join([types[k] for k in keep])
                 _space_first(group.items, False)

@@ -59,6 +59,18 @@ def walk_tokens(nodes: list[Node]) -> Iterator[Token]:
             yield node
 
 
+def split_commas(nodes: list[Node]) -> list[list[Node]]:
+    """The items of a bracket group's contents, split at its top-level commas (an empty
+    group gives one empty item)."""
+    parts: list[list[Node]] = [[]]
+    for node in nodes:
+        if isinstance(node, Token) and node.text == ",":
+            parts.append([])
+        else:
+            parts[-1].append(node)
+    return parts
+
+
 def split_value_ref(text: str) -> tuple[str, int | None]:
     """`%1#1` -> ("%1", 1); `%x` -> ("%x", None)."""
     name, sep, index = text.partition("#")

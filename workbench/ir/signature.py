@@ -9,10 +9,7 @@ aliasing between arrays. An AOT port has to declare each of these.
 """
 from __future__ import annotations
 
-from ..argspec import DTYPES, ArgSpec
-
-ALIGN_BYTES = 16
-SHAPE_DIVISOR = 16
+from ..argspec import ALIGN_BYTES, DTYPES, SHAPE_DIVISOR, ArgSpec  # noqa: F401  (re-exported)
 
 
 def ct_dtype(name: str):

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..argspec import ArgSpec
-from ..catalog import Operator
+from ..operators import Operator
 from .disasm import disassemble
 from ..sources.kernel import PythonKernel, load_kernel, load_operator_kernel
 from .export import check_call, export_bytecode

@@ -14,7 +14,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..catalog import REPO_ROOT
+from ..operators import REPO_ROOT
 from ..errors import WorkbenchError
 from .drafters import Diagnostic, Draft
 from .stages import stage_build, stage_gpu_check, stage_ir_diff

@@ -16,7 +16,8 @@ import ast
 import json
 from dataclasses import asdict, dataclass, field
 
-from ..catalog import Case
+from ..operators import Case
+from ..sources.module import call_argument
 
 SCHEMA = "workbench.kernelspec/1"
 
@@ -250,15 +251,6 @@ def shape_items(node: ast.AST) -> list[str]:
     return [ast.unparse(e) for e in items]
 
 
-def keyword(call: ast.Call, name: str, position: int | None = None) -> ast.AST | None:
-    for kw in call.keywords:
-        if kw.arg == name:
-            return kw.value
-    if position is not None and len(call.args) > position:
-        return call.args[position]
-    return None
-
-
 def analyze(source: str, filename: str, kernel_name: str, cases: list[Case]) -> KernelSpec:
     tree = ast.parse(source, filename)
     fn = find_kernel(tree, kernel_name)
@@ -333,16 +325,16 @@ def analyze(source: str, filename: str, kernel_name: str, cases: list[Case]) -> 
                 continue
             ops.append(OpUse(node.lineno, f"ct.{name}"))
             if name in ("load", "store"):
-                array = node.args[0] if node.args else keyword(node, "array")
-                index = keyword(node, "index", 1)
+                array = node.args[0] if node.args else call_argument(node, "array")
+                index = call_argument(node, "index", 1)
                 access = TileAccess(line=node.lineno, kind=name,
                                     array=ast.unparse(array) if array is not None else "?",
                                     index=shape_items(index) if index is not None else [],
                                     shape=[])
                 if name == "load":
-                    shape = keyword(node, "shape", 2)
+                    shape = call_argument(node, "shape", 2)
                     access.shape = shape_items(shape) if shape is not None else []
-                    padding = keyword(node, "padding_mode")
+                    padding = call_argument(node, "padding_mode")
                     if padding is not None:
                         pname = ct_name(padding) or ast.unparse(padding)
                         access.padding = pname.split(".")[-1]
@@ -351,9 +343,9 @@ def analyze(source: str, filename: str, kernel_name: str, cases: list[Case]) -> 
                         outputs.append(array.id)
                 accesses.append(access)
             elif name == "num_tiles":
-                array = node.args[0] if node.args else keyword(node, "array")
-                axis = keyword(node, "axis", 1)
-                shape = keyword(node, "shape", 2)
+                array = node.args[0] if node.args else call_argument(node, "array")
+                axis = call_argument(node, "axis", 1)
+                shape = call_argument(node, "shape", 2)
                 accesses.append(TileAccess(
                     line=node.lineno, kind="num_tiles",
                     array=ast.unparse(array) if array is not None else "?", index=[],

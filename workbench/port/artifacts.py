@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..catalog import Operator
+from ..operators import Operator
 from ..errors import WorkbenchError
 
 # stage -> (allowed verdicts, required fields with their types)

@@ -93,6 +93,25 @@ def run_pipeline(target: str | Operator, drafter: str | Drafter = "rules",
     return RunResult(folder, port, verdict, ctx.artifacts)
 
 
+def verify_port(op: Operator, runs_dir: Path | None = None) -> RunResult:
+    """A port as it is, with no drafting: the build and IR diff stages, in a run folder that
+    `workbench runs show` reads (batch's port stage for a catalog operator). A tool that
+    fails in the diff ends the run ERROR; the port still built."""
+    folder = _new_run_folder(op, runs_dir or RUNS_DIR)
+    write_operator(folder, op)
+    ctx = RunContext(op, folder, op.port_folder, drafter=None)
+    verdict = "FAIL"
+    if STAGE_FUNCTIONS["build"](ctx).verdict == "BUILT":
+        try:
+            verdict = STAGE_FUNCTIONS["ir_diff"](ctx).verdict
+        except WorkbenchError as e:
+            verdict = ctx.record(Artifact("ir_diff", "ERROR", str(e).splitlines()[0],
+                                          {"cases": []})).verdict
+    ctx.record(Artifact("final", verdict, f"{op.name}: {verdict}",
+                        {"stages": [f"{a.stage}:{a.verdict}" for a in ctx.artifacts]}))
+    return RunResult(folder, op.port_folder, verdict, ctx.artifacts)
+
+
 def draft_folder(op: Operator, into_catalog: bool = False) -> Path:
     """Where a draft of `op` goes when no folder is named: never into kernels_src/ unless
     asked, so a draft cannot overwrite the catalog's port."""

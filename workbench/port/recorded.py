@@ -11,10 +11,9 @@ import hashlib
 from dataclasses import replace
 from pathlib import Path
 
-from ..catalog import Case, Operator
+from ..operators import PORTS_DIR, Case, Operator
 from ..errors import WorkbenchError
 from ..sources.record import Record, RecordedLaunch, kernel_source_file
-from ..sources.targets import PORTS_DIR
 
 
 def load_record(record: Record | str | Path) -> Record:
@@ -92,7 +91,7 @@ def specializations(op: Operator) -> list[dict]:
 
 
 def _triton_operator(path: Path, name: str, cases, outputs, ref: dict) -> Operator:
-    from ..sources.triton.targets import triton_target
+    from ..translate.targets import triton_target
     target = triton_target(f"{path}:{name}")
     if target is None:
         raise WorkbenchError(f"{path}: no @triton.jit kernel named {name!r}",

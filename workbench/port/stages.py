@@ -9,7 +9,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..catalog import Operator
+from ..operators import Operator
 from ..errors import ToolError, WorkbenchError
 from .artifacts import Artifact, write_artifact
 from .drafters import Drafter
@@ -116,7 +116,7 @@ def stage_build(ctx: RunContext) -> Artifact:
 
 @_timed
 def stage_ir_diff(ctx: RunContext) -> Artifact:
-    from ..pairs import operator_diff
+    from ..ownership.pairs import operator_diff
     from ..rust.emit import EMITTER
     cases, verdicts = [], []
     for case in ctx.op.cases:
@@ -143,7 +143,7 @@ def _emission_failure(error, port: Path) -> dict:
     """A finding (the IR diff's JSON shape) for a port whose kernel cutile cannot compile,
     at the kernel.rs line cutile names (`--> src/kernel.rs:12:71`) when it names one."""
     import re
-    from ..catalog import display_path
+    from ..operators import display_path
     lines = [line.strip(" |") for line in error.stderr.strip().splitlines() if line.strip(" |")]
     spans = [m for m in (re.match(r"-->\s*(\S+):(\d+):(\d+)", line) for line in lines) if m]
     said = [line for line in lines if not line.startswith("-->")]
@@ -180,73 +180,22 @@ def stage_gpu_check(ctx: RunContext) -> Artifact:
 @_timed
 def stage_diff_analysis(ctx: RunContext) -> Artifact:
     """Who owns the fix: the kernel, the host side (C ABI, manifest), the compiler or the
-    reference, from the build's errors, the IR diff's findings and the GPU check's owners
-    (workbench/check/owner.py). `fix_stage` is the stage the fix loop goes back to (none when
-    the fault is not the port's)."""
+    reference (workbench/ownership/owner.py decides). `fix_stage` is the stage the fix loop
+    goes back to (none when the fault is not the port's)."""
+    from ..ownership.owner import decide
     build, diff, check = ctx.last("build"), ctx.last("ir_diff"), ctx.last("gpu_check")
-    if build and build.verdict == "BUILD_FAILED":
-        files = {d.get("file") or "" for d in build.data["diagnostics"]}
-        owner = "host" if all(f.endswith("lib.rs") or f.endswith(".toml") for f in files if f) \
-            else "kernel"
-        evidence = [f"{d.get('file')}:{d.get('line')}: {d['message']}"
-                    for d in build.data["diagnostics"][:10]]
-        return _analysis(owner, "build error", f"the build fails in the {owner} code", evidence)
-    if diff and diff.verdict == "FAIL":
-        return _diff_owner(diff)
-    if check and check.verdict == "FAIL":
-        return _check_owner(check)
-    return Artifact("diff_analysis", "NOTHING_TO_FIX", "no failure",
-                    {"owner": "none", "kind": "none", "evidence": [], "fix_stage": None})
-
-
-_VERDICTS = {"kernel": "FIX_KERNEL", "host": "FIX_HOST", "compiler": "COMPILER_PROBLEM",
-             "reference": "REFERENCE_PROBLEM", "undetermined": "UNDETERMINED"}
-FIX_STAGES = {"kernel": "write_kernel", "host": "write_host"}
-
-
-def _analysis(owner: str, kind: str, summary: str, evidence: list, **extra) -> Artifact:
-    stage = FIX_STAGES.get(owner)
-    lead = (f"owner: {owner}; the fix goes to {stage} and no other stage" if stage else
-            f"owner: {owner}; nothing in the port to fix")
-    return Artifact("diff_analysis", _VERDICTS[owner], summary,
-                    {"owner": owner, "kind": kind, "evidence": [lead] + evidence,
-                     "fix_stage": stage, **extra})
-
-
-def _diff_owner(diff: Artifact) -> Artifact:
-    """A failing diff: an unchecked promise is the host's to check (port.toml, checked by
-    wb_ffi) or the kernel's to drop; a signature is the host's; anything else the kernel's."""
-    findings = [f for c in diff.data["cases"] for f in c["findings"]
-                if f["category"] in ("critical", "arithmetic", "perf")]
-    critical = [f for f in findings if f["category"] != "perf"] or findings
-    first = critical[0] if critical else None
-    host = bool(critical) and all(f["kind"] == "signature" or _is_promise(f) for f in critical)
-    evidence = [f"[{f['category']}] {f['kind']}: {f['detail']}" for f in critical[:10]]
-    if critical and all(_is_promise(f) for f in critical):
-        evidence.append("declare each promise in port.toml (`div_by = [\"shape[1] 16\"]`: the C "
-                        "ABI then checks it on every call), or drop the assume from kernel.rs")
-    what = "unchecked promises" if host and any(map(_is_promise, critical)) else \
-        "entry signature" if host else "a mistranslated kernel"
-    return _analysis("host" if host else "kernel", "mistranslation",
-                     f"the Tile IR differs: {what}", evidence, finding=first)
-
-
-def _is_promise(finding: dict) -> bool:
-    return "unchecked promise" in finding.get("detail", "")
-
-
-def _check_owner(check: Artifact) -> Artifact:
-    owners = check.data.get("owners") or []
-    if not owners:
-        return _analysis("undetermined", "gpu failure", "the GPU check failed: "
-                         + check.summary, [check.summary])
-    first = next((o for o in owners if o["owner"] in FIX_STAGES), owners[0])
-    evidence = [f"case {o['case']} ({o['failure']}): owner {o['owner']}: {o['summary']}"
-                for o in owners] + list(first.get("evidence") or [])[:8]
-    return _analysis(first["owner"], first["failure"], f"the GPU check failed "
-                     f"({first['failure']}): owner {first['owner']}", evidence,
-                     finding=first.get("finding"), repro=first.get("repro"),
-                     launches=first.get("launches"))
+    decision = decide(
+        build.data["diagnostics"] if build and build.verdict == "BUILD_FAILED" else None,
+        diff.data["cases"] if diff and diff.verdict == "FAIL" else None,
+        dict(check.data, summary=check.summary) if check and check.verdict == "FAIL" else None)
+    if decision is None:
+        return Artifact("diff_analysis", "NOTHING_TO_FIX", "no failure",
+                        {"owner": "none", "kind": "none", "evidence": [], "fix_stage": None})
+    return Artifact("diff_analysis", decision.verdict, decision.summary,
+                    {"owner": decision.owner, "kind": decision.kind,
+                     "evidence": [decision.lead()] + decision.evidence,
+                     "fix_stage": decision.fix_stage, "finding": decision.finding,
+                     **decision.extra})
 
 
 def _triton_stage(name):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from ..catalog import Operator
+from ..operators import Operator
 from ..errors import WorkbenchError
 from .artifacts import Artifact
 
@@ -36,9 +36,9 @@ def translate_target(target, port: Path, keep_in: Path | None = None,
     """Translate, write the derived file (an older one is kept in `keep_in`), and return
     (Derived, derived Operator, TTIR text or None, why there is no TTIR). `occupancy`:
     (value, note) found earlier (the GPU host, where Triton's cubin may not be readable)."""
-    from ..sources.triton.derive import derive, with_occupancy
-    from ..sources.triton.residency import occupancy_hint
-    from ..sources.triton.ttir import compile_ttir
+    from ..translate.derive import derive, with_occupancy
+    from .triton_residency import occupancy_hint
+    from ..translate.ttir import compile_ttir
     source = target.source()
     if not target.cases:
         raise WorkbenchError(f"{target.label}: no case: the translator needs the tensors the "
@@ -63,7 +63,7 @@ def translate_target(target, port: Path, keep_in: Path | None = None,
 
 
 def stage_translate(ctx) -> Artifact:
-    from ..sources.triton.ttir import NO_VERDICT
+    from ..translate.ttir import NO_VERDICT
     target = ctx.triton
     try:
         derived, op, ttir, why = translate_target(target, ctx.port, ctx.folder)
@@ -104,7 +104,7 @@ def stage_corpus_diff(ctx) -> Artifact:
                         "corpus", {"corpus": None, "cases": []})
     from ..diff import diff_modules
     from ..rust.emit import operator_rust_ir
-    from ..sources.targets import resolve_target
+    from ..resolve import resolve_target
     try:
         other = resolve_target(corpus.target, [str(a) for a in corpus.case.args],
                                [f"{k}={v}" for k, v in corpus.case.consts.items()])
@@ -114,7 +114,7 @@ def stage_corpus_diff(ctx) -> Artifact:
     except WorkbenchError as e:
         return Artifact("corpus_diff", "ERROR", e.message.splitlines()[0],
                         {"corpus": corpus.target, "cases": []})
-    from ..evidence import case_context
+    from ..ownership.evidence import case_context
     # where the port's facts come from (re-derived per call, or fixed by its code)
     context = case_context(ctx.op, 0, left, right, sass=False)
     report = diff_modules(left, right, left_label="corpus", right_label="rust", context=context)
@@ -138,7 +138,7 @@ def ir_pane(target, port: Path) -> dict:
     the Triton kernel as the original, its TTIR with no structural verdict and the reason,
     and the derived cuTile kernel, labelled as derived, that the port's Tile IR is diffed
     against."""
-    from ..sources.triton.ttir import NO_VERDICT
+    from ..translate.ttir import NO_VERDICT
     derived, op, ttir, why = translate_target(target, port)
     return {"original": "triton", "triton_label": target.label,
             "triton_file": str(target.path), "triton_line": derived.translation and

@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, field
 from functools import cache
 from pathlib import Path
 
-from ..catalog import KERNELS_DIR, Operator, display_path
+from ..operators import KERNELS_DIR, Operator, display_path
 from ..errors import ToolTimeout, WorkbenchError
 from ..tools import run_tool
 from .prune import forget_drafts, prune_libraries, record_draft
@@ -34,7 +34,7 @@ BUILD_SCHEMA = "workbench.build/1"
 
 
 @dataclass
-class Diagnostic:
+class RustcMessage:
     level: str
     message: str
     file: str | None
@@ -50,7 +50,7 @@ class Diagnostic:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, data: dict) -> "Diagnostic":
+    def from_json(cls, data: dict) -> "RustcMessage":
         return cls(**data)
 
 
@@ -61,7 +61,7 @@ class BuildResult:
     library: Path | None             # the library to load: new, or the last good one
     build_id: str
     seconds: float
-    diagnostics: list[Diagnostic] = field(default_factory=list)
+    diagnostics: list[RustcMessage] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -79,7 +79,7 @@ class BuildResult:
     def from_json(cls, data: dict) -> "BuildResult":
         return cls(data["op"], data["status"], Path(data["library"]) if data["library"] else None,
                    data["build_id"], data["seconds"],
-                   [Diagnostic.from_json(d) for d in data.get("diagnostics", [])])
+                   [RustcMessage.from_json(d) for d in data.get("diagnostics", [])])
 
     def summary(self) -> str:
         if self.status == "failed":
@@ -124,7 +124,7 @@ def is_plain_copy(folder: Path) -> bool:
 
 def target_name(op: Operator) -> str:
     """How the command line names `op`: the catalog name, FILE.py:KERNEL or MODULE:KERNEL."""
-    from ..catalog import display_path
+    from ..operators import display_path
     if op.kernel_module:
         return f"{op.kernel_module}:{op.kernel_name}"
     if op.kernel_path and op.kernel_path != op.folder / "kernel.py":
@@ -134,7 +134,7 @@ def target_name(op: Operator) -> str:
 
 def check_not_plain_copy(op: Operator) -> None:
     """Say what a plain copy is and how to make it build (cargo's own error does not)."""
-    from ..catalog import display_path
+    from ..operators import display_path
     folder = display_path(op.port_folder)
     if is_plain_copy(op.port_folder):
         raise WorkbenchError(
@@ -243,7 +243,7 @@ def build(op: Operator) -> BuildResult:
     """Build the port if its sources changed since the last good build; never raises on
     a compile error (the result says FAILED and keeps the last good library)."""
     if not has_port(op):
-        from ..catalog import display_path
+        from ..operators import display_path
         raise WorkbenchError(f"{op.name} has no Rust port yet (no {display_path(op.port_folder)}/"
                              "Cargo.toml)", f"draft one with `workbench port {target_name(op)}"
                              f"{' --out ' + display_path(op.port_folder) if op.port_path else ''}`"
@@ -304,10 +304,10 @@ def _prebuilt(op: Operator, bundle: Path, start: float) -> BuildResult:
                f"is (`workbench build {op.name}`, or run the notebook there) and carry "
                f"kernels_src/.build")
     return BuildResult(op.name, "failed", None, code, seconds,
-                       [Diagnostic("error", message, None, None, None)])
+                       [RustcMessage("error", message, None, None, None)])
 
 
-def _run_cargo(op: Operator, build_id: str) -> tuple[bool, list[Diagnostic]]:
+def _run_cargo(op: Operator, build_id: str) -> tuple[bool, list[RustcMessage]]:
     # Cargo.lock is committed and pins every dependency; cargo only adds entries (a new
     # port crate), it does not move existing pins.
     prepare_target_dir()
@@ -317,16 +317,16 @@ def _run_cargo(op: Operator, build_id: str) -> tuple[bool, list[Diagnostic]]:
         proc = run_tool(args, cwd=KERNELS_DIR, env=cargo_env(build_id), text=True,
                         timeout=BUILD_TIMEOUT_S, check=False)
     except ToolTimeout:
-        return False, [Diagnostic("error", f"cargo did not finish in {BUILD_TIMEOUT_S} s",
+        return False, [RustcMessage("error", f"cargo did not finish in {BUILD_TIMEOUT_S} s",
                                   None, None, None)]
     diagnostics = parse_cargo_messages(proc.stdout, workspace_root(op))
     if proc.returncode != 0 and not any(d.level == "error" for d in diagnostics):
         tail = "\n".join(proc.stderr.strip().splitlines()[-15:])
-        diagnostics.append(Diagnostic("error", f"cargo failed:\n{tail}", None, None, None))
+        diagnostics.append(RustcMessage("error", f"cargo failed:\n{tail}", None, None, None))
     return proc.returncode == 0, diagnostics
 
 
-def parse_cargo_messages(stdout: str, root: Path = KERNELS_DIR) -> list[Diagnostic]:
+def parse_cargo_messages(stdout: str, root: Path = KERNELS_DIR) -> list[RustcMessage]:
     """compiler-message lines of `cargo --message-format=json` -> file:line diagnostics.
     cargo names files relative to the workspace `root`; they are named again the way the
     user sees them (relative to the checkout, else absolute)."""
@@ -345,7 +345,7 @@ def parse_cargo_messages(stdout: str, root: Path = KERNELS_DIR) -> list[Diagnost
             continue
         span = next((s for s in message.get("spans", []) if s.get("is_primary")), None)
         file = display_path(root / span["file_name"]) if span else None
-        out.append(Diagnostic(message["level"], message["message"], file,
+        out.append(RustcMessage(message["level"], message["message"], file,
                               span["line_start"] if span else None,
                               span["column_start"] if span else None,
                               message.get("rendered") or ""))

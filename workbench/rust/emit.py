@@ -7,10 +7,10 @@ from __future__ import annotations
 import os
 import sys
 
-from ..catalog import REPO_ROOT, Operator
+from ..operators import REPO_ROOT, Operator
 from ..errors import ToolError, WorkbenchError
 from ..ir.disasm import disassemble
-from ..catalog import display_path
+from ..operators import display_path
 from ..sources.kernel import load_operator_kernel
 from ..ir.stages import IRResult
 from ..target import TARGET

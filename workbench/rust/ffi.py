@@ -7,7 +7,7 @@ import struct
 import threading
 from typing import NamedTuple
 
-from ..catalog import Operator
+from ..operators import Operator
 from ..errors import WorkbenchError
 from .manifest import PortManifest, TensorRule, load_manifest
 from .library import MAX_RANK, WbTensor

@@ -8,7 +8,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..catalog import Operator
+from ..operators import Operator
 from ..errors import WorkbenchError
 from .cargo import BuildResult, build
 

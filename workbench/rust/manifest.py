@@ -51,7 +51,7 @@ import re
 import tomllib
 from dataclasses import dataclass
 
-from ..catalog import Case, Operator
+from ..operators import Case, Operator
 from ..errors import WorkbenchError
 
 

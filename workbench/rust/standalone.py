@@ -6,7 +6,7 @@ import shutil
 import tomllib
 from pathlib import Path
 
-from ..catalog import KERNELS_DIR
+from ..operators import KERNELS_DIR
 from .cargo import folder_tag
 
 WORKSPACE_FIELDS = ("edition.workspace = true", "version.workspace = true",

@@ -7,7 +7,7 @@ import os
 import shutil
 from pathlib import Path
 
-from ..catalog import KERNELS_DIR
+from ..operators import KERNELS_DIR
 from ..errors import WorkbenchError
 from ..tools import nvidia_bin_dir
 

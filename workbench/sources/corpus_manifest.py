@@ -19,7 +19,7 @@ from functools import cache
 from pathlib import Path
 
 from ..argspec import ArgSpec, parse_arg
-from ..catalog import KERNELS_DIR, Case
+from ..operators import KERNELS_DIR, Case
 from ..errors import WorkbenchError
 from .corpus_expr import ArrayView, evaluate
 

@@ -13,7 +13,7 @@ import typing
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..catalog import Operator, display_path
+from ..operators import Operator, display_path
 from ..errors import WorkbenchError
 from .module import TORCH_DTYPE_NAMES, Unavailable, reduce_module
 

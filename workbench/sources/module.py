@@ -123,6 +123,16 @@ CUTILE = Dialect("cutile", READABLE_PACKAGES, ct_decorator)
 TRITON = Dialect("triton", READABLE_PACKAGES | {"triton"}, triton_decorator)
 
 
+def call_argument(call: ast.Call, name: str, position: int | None = None) -> ast.expr | None:
+    """The argument a call passes for parameter `name`: by keyword, else at `position`."""
+    for kw in call.keywords:
+        if kw.arg == name:
+            return kw.value
+    if position is not None and len(call.args) > position:
+        return call.args[position]
+    return None
+
+
 def decorator_name(node: ast.expr) -> str:
     target = node.func if isinstance(node, ast.Call) else node
     return target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")

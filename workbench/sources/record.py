@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from ..argspec import parse_arg
-from ..catalog import REPO_ROOT, Operator, display_path
+from ..operators import REPO_ROOT, Operator, display_path
 from ..errors import WorkbenchError
 
 RECORDS_DIR = REPO_ROOT / "runs" / "records"

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..catalog import REPO_ROOT, display_path
+from ..operators import REPO_ROOT, display_path
 
 STOPPED = ("UNSUPPORTED", "CAP_REACHED", "ERROR", "BUILD_FAILED")
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import anywidget
 import traitlets
 
-from ..catalog import display_path
+from ..operators import display_path
 from ..session import PortSession, describe_error
 from . import results
 

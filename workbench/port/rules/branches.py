@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import re
 
+from ...sources.branches import constant_branches
 from ..analyze import KernelSpec
 from .values import assigned_names
 
@@ -33,15 +34,16 @@ def eval_const_test(test: ast.AST, values: dict[str, object]) -> bool:
 
 
 def const_branch_names(fn: ast.FunctionDef, constants: list[str]) -> list[str]:
-    """The constants tested by `if` statements that the drafter splits into entries."""
-    shadowed = assigned_names(fn.body)
-    tested: list[str] = []
-    for node in ast.walk(fn):
-        if not isinstance(node, ast.If):
+    """The constants tested by `if` statements that the drafter splits into entries: of the
+    branches a constant decides (sources/branches.py), those whose test reads only
+    constants the kernel never assigns, in a form the drafter evaluates."""
+    usable = set(constants) - assigned_names(fn.body)
+    tested: set[str] = set()
+    for branch in constant_branches(fn, constants):
+        if branch.expression or branch.others or not set(branch.constants) <= usable:
             continue
-        names = {n.id for n in ast.walk(node.test) if isinstance(n, ast.Name)}
-        if names and names <= set(constants) - shadowed and const_test_problem(node.test) is None:
-            tested += [c for c in constants if c in names and c not in tested]
+        if const_test_problem(ast.parse(branch.test, mode="eval").body) is None:
+            tested |= set(branch.constants)
     return [c for c in constants if c in tested]
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from ...catalog import display_path
+from ...operators import display_path
 from ..analyze import KernelSpec
 from ..drafters import Diagnostic, Draft
 from .branches import const_branch_names, entry_combinations, entry_name

@@ -149,7 +149,7 @@ def comparison_rule(name: str, op):
     def rule(t, node, hint):
         args = t.bind_args(name, node)
         return t.comparison(op, t.expr(args["x"]), t.expr(args["y"]), node, hint,
-                            nodes=(args[first], args[second]))
+                            nodes=(args["x"], args["y"]))
     rule.__name__ = name
     return rule
 

@@ -2,7 +2,7 @@
 the helper fns the entries need (tensor strides for gather/scatter)."""
 from __future__ import annotations
 
-from ...catalog import display_path
+from ...operators import display_path
 from ..analyze import ARRAY, SCALAR, KernelSpec
 from .branches import entry_key
 from .core import Translator

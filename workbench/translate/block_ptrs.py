@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 
 from .arith import divide, text_of
-from .calls import arg
+from ..sources.module import call_argument as arg
 from .values import BlockPtr, Desc, Fail, Ptr, Run, Static
 
 PADDING = {None: "ZERO", "": "ZERO", "zero": "ZERO", "nan": "NAN"}

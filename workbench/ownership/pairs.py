@@ -2,10 +2,10 @@
 Tile IR modules (for the diff) or as bytecode (for SASS)."""
 from __future__ import annotations
 
-from .catalog import Operator
-from .ir.model import Module
-from .ir.stages import operator_python_ir
-from .rust.emit import operator_rust_ir, port_bytecode
+from ..operators import Operator
+from ..ir.model import Module
+from ..ir.stages import operator_python_ir
+from ..rust.emit import operator_rust_ir, port_bytecode
 
 
 def operator_pair(op: Operator, case_index: int = 0) -> tuple[Module, Module]:
@@ -17,8 +17,8 @@ def operator_pair(op: Operator, case_index: int = 0) -> tuple[Module, Module]:
 def operator_diff(op: Operator, case_index: int = 0, sass: bool = True):
     """The diff of a case as the workbench judges it: with the evidence of where the port's
     facts come from, what its C ABI checks and (when a finding needs it, and `sass`) what
-    the machine code shows (workbench/evidence.py)."""
-    from .diff import diff_modules
+    the machine code shows (workbench/ownership/evidence.py)."""
+    from ..diff import diff_modules
     from .evidence import case_context
     left, right = operator_pair(op, case_index)
     return diff_modules(left, right, context=case_context(op, case_index, left, right, sass))

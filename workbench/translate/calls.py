@@ -7,6 +7,7 @@ import ast
 
 from .arith import binop, broadcast, position_kind, shape_text, static_op, text_of
 from .values import DType, Fail, Run, Static, Term, literal
+from ..sources.module import call_argument as arg
 
 ELEMENTWISE = {"exp": "ct.exp", "log": "ct.log", "sqrt": "ct.sqrt", "rsqrt": "ct.rsqrt",
                "sin": "ct.sin", "cos": "ct.cos", "abs": "ct.abs", "exp2": "ct.exp2",
@@ -53,15 +54,6 @@ def shape_arg(t, node, what: str) -> tuple:
     if not all(isinstance(v, Static) and isinstance(v.value, int) for v in items):
         raise Fail(node, what, f"the shape `{ast.unparse(node)}` is not made of constants")
     return tuple(items)
-
-
-def arg(call: ast.Call, name: str, position: int | None = None):
-    for kw in call.keywords:
-        if kw.arg == name:
-            return kw.value
-    if position is not None and len(call.args) > position:
-        return call.args[position]
-    return None
 
 
 def tl_call(t, name: str, call: ast.Call):

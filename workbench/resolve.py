@@ -15,16 +15,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..argspec import parse_arg, parse_const
-from ..catalog import (REPO_ROOT, Case, Operator, all_families, all_operators, display_path,
-                       get_operator)
-from .corpus_manifest import corpus_entry
-from ..errors import WorkbenchError
-from .kernel import load_kernel
-from .locate import kernel_target, module_file  # noqa: F401  (re-exported)
-from .module import reduce_module
+from .argspec import parse_arg, parse_const
+from .catalog import all_families, all_operators, get_operator
+from .operators import PORTS_DIR, Case, Operator, display_path
+from .sources.corpus_manifest import corpus_entry
+from .errors import WorkbenchError
+from .sources.kernel import load_kernel
+from .sources.locate import kernel_target, module_file  # noqa: F401  (re-exported)
+from .sources.module import reduce_module
 
-PORTS_DIR = REPO_ROOT / "runs" / "ports"
 
 
 def resolve_target(text: str, args: list[str] = (), consts: list[str] = (),
@@ -32,8 +31,8 @@ def resolve_target(text: str, args: list[str] = (), consts: list[str] = (),
     """The Operator `text` names; `out` is where its port goes (relative to the current
     directory), by default the catalog's port or runs/ports/<kernel>/port.
     A `@triton.jit` kernel (or a name in kernels_src/triton/catalog.toml) is an Operator
-    with language="triton": the pipeline translates it first (sources/triton/)."""
-    from .triton.targets import triton_target
+    with language="triton": the pipeline translates it first (translate/)."""
+    from .translate.targets import triton_target
     target = triton_target(text, list(args), list(consts))
     if target is not None:
         op = target.operator()

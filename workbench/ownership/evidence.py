@@ -18,19 +18,19 @@ from pathlib import Path
 
 import tomllib
 
-from .catalog import Operator
-from .diff.align import align_modules, assume_facts
-from .diff.facts import KERNEL_ITSELF, FactContext, MachineEvidence
-from .diff.findings import FITS_I32
-from .diff.list_items import TABLE_SUFFIX, list_item_names
-from .diff.subjects import view_layout
-from .ir.disasm import disassemble
-from .rust.manifest import DIVIDES
-from .ir.model import Module
-from .ir.normalize import normalize
-from .ir.parse import parse
+from ..argspec import ALIGN_BYTES, DTYPES, SHAPE_DIVISOR
+from ..operators import Operator
+from ..diff.align import align_modules, assume_facts
+from ..diff.facts import KERNEL_ITSELF, FactContext, MachineEvidence
+from ..diff.findings import FITS_I32
+from ..diff.list_items import TABLE_SUFFIX, list_item_names
+from ..diff.subjects import view_layout
+from ..ir.disasm import disassemble
+from ..rust.manifest import DIVIDES
+from ..ir.model import Module
+from ..ir.normalize import normalize
+from ..ir.parse import parse
 
-ALIGN_BYTES, SHAPE_DIVISOR = 16, 16
 LAUNCHER = ("cutile's generated launcher (it compares an input's shape with the entry's "
             "static dims before every launch)")
 MANIFEST = "the C ABI (port.toml {key}, checked by wb_ffi::promises before any CUDA call)"
@@ -104,8 +104,8 @@ def _stride(s: int, per16: int) -> int:
 
 def case_context(op: Operator, case_index: int, left: Module, right: Module,
                  sass: bool = True) -> FactContext:
-    from .rust.cargo import build
-    from .rust.emit import emit_in_child, emit_request
+    from ..rust.cargo import build
+    from ..rust.emit import emit_in_child, emit_request
     library = str(build(op).library)
     request = emit_request(op, case_index)
     emit = lambda text: emit_in_child(op.name, library, text)          # noqa: E731
@@ -165,7 +165,7 @@ def argument_names(op: Operator, side: str, partitions: bool = True) -> dict[str
     an array as base, shape, strides; cutile adds an output's partition shape and strides
     (`partitions`: unless the port takes its outputs as plain tensors, stored through
     pointers; a port.toml that lists its `partitions` names exactly those)."""
-    from .sources.kernel import load_operator_kernel
+    from ..sources.kernel import load_operator_kernel
     kernel = load_operator_kernel(op)
     runtime = [p for p in kernel.params if p not in kernel.const_params]
     manifest = _manifest(op) if side == "rust" else {}
@@ -231,8 +231,6 @@ def _divisor(subject: str, rule: dict) -> int:
     """The divisibility a true `divides(..)` generic states: 16 bytes of a base, 16 of an
     extent, 16 bytes of a stride (in elements of the largest dtype the port takes: a divisor
     no smaller dtype's fact is weaker than)."""
-    from .argspec import DTYPES
-    from .ir.signature import ALIGN_BYTES, SHAPE_DIVISOR
     if subject.startswith("stride"):
         return max(1, ALIGN_BYTES // max(DTYPES[d][1] for d in rule["dtypes"]))
     return SHAPE_DIVISOR if subject.startswith("shape") else ALIGN_BYTES
@@ -300,9 +298,9 @@ def _resources(result) -> tuple:
 
 def reference_bytecode(op: Operator, case_index: int) -> bytes:
     """The Python kernel's bytecode for a case (cuda-tile's export, with the case's hints)."""
-    from .ir.export import export_bytecode
-    from .ir.stages import hinted
-    from .sources.kernel import load_operator_kernel
+    from ..ir.export import export_bytecode
+    from ..ir.stages import hinted
+    from ..sources.kernel import load_operator_kernel
     case = op.case(case_index)
     kernel = load_operator_kernel(op)
     if case.hints:
@@ -311,8 +309,8 @@ def reference_bytecode(op: Operator, case_index: int) -> bytes:
 
 
 def machine_evidence(op: Operator, case_index: int, port_bytecode: bytes) -> MachineEvidence:
-    from .errors import WorkbenchError
-    from .sass.stages import sass_of
+    from ..errors import WorkbenchError
+    from ..sass.stages import sass_of
     try:
         left, right = sass_of(reference_bytecode(op, case_index)), sass_of(port_bytecode)
     except WorkbenchError as e:

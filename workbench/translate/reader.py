@@ -14,8 +14,8 @@ import linecache
 import types
 from dataclasses import dataclass, field
 
-from ...errors import WorkbenchError
-from ..module import TRITON, Reduced, reduce_module
+from ..errors import WorkbenchError
+from ..sources.module import TRITON, Reduced, reduce_module
 
 _NO_DEFAULT = object()
 
@@ -69,7 +69,7 @@ class TritonSource:
         linecache.cache[self.filename] = (len(text), None, text.splitlines(True), self.filename)
         module = types.ModuleType(f"workbench_triton_{abs(hash(self.filename))}")
         module.__file__ = self.filename
-        from ..module import Unavailable
+        from ..sources.module import Unavailable
         module.__dict__.update({n: Unavailable(n) for n in self.reduced.placeholders})
         try:
             exec(compile(text, self.filename, "exec", dont_inherit=True), module.__dict__)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from .arith import broadcast, divide, shape_text, text_of
-from .calls import arg
+from ..sources.module import call_argument as arg
 from .memory import (block_form, decompose, gather_indices, padding_for, permutation,
                      reshape, split_mask)
 from .block_ptrs import block_load, block_store

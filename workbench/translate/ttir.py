@@ -7,7 +7,7 @@ structural verdict between them (see NO_VERDICT). Only a Triton build with a Til
 """
 from __future__ import annotations
 
-from ...errors import WorkbenchError
+from ..errors import WorkbenchError
 
 NO_VERDICT = ("no structural verdict: the original is Triton. Its TTIR (Triton's own IR) and "
               "the port's Tile IR are different dialects, so they are shown side by side and "

@@ -13,13 +13,12 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from ...argspec import parse_arg, parse_const
-from ...catalog import KERNELS_DIR, REPO_ROOT, Case, Operator, display_path
-from ...errors import WorkbenchError
+from ..argspec import parse_arg, parse_const
+from ..operators import KERNELS_DIR, PORTS_DIR, Case, Operator, display_path
+from ..errors import WorkbenchError
 from .reader import TritonSource, is_triton_module, read_triton
 
 TRITON_CATALOG = KERNELS_DIR / "triton" / "catalog.toml"
-PORTS_DIR = REPO_ROOT / "runs" / "ports"
 
 
 @dataclass(frozen=True)
@@ -87,7 +86,7 @@ def _cases(raw: list) -> tuple:
 
 
 def _locate(where: str, kind: str, base: Path | None = None) -> Path:
-    from ..locate import module_file
+    from ..sources.locate import module_file
     if kind == "module":
         return module_file(where)
     path = Path(where).expanduser()
@@ -102,7 +101,7 @@ def _locate(where: str, kind: str, base: Path | None = None) -> Path:
 def triton_target(text: str, args=(), consts=()) -> TritonTarget | None:
     """The Triton kernel `text` names (FILE.py:KERNEL / MODULE:KERNEL), or None when it
     names something else (a cuTile kernel, a catalog operator)."""
-    from ..locate import kernel_target
+    from ..sources.locate import kernel_target
     parsed = kernel_target(text)
     if parsed is None:          # a name: the Triton catalog's (read only then: it needs TileGym)
         return triton_catalog().get(text) if not args and not consts else None
@@ -137,7 +136,7 @@ def triton_catalog(path: Path = TRITON_CATALOG) -> dict[str, TritonTarget]:
 
 
 def _catalog_entry(name: str, entry: dict, base: Path) -> TritonTarget:
-    from ..locate import kernel_target
+    from ..sources.locate import kernel_target
     kind, where, kernel = kernel_target(entry["kernel"])
     path = _locate(where, kind, base)
     corpus = entry.get("corpus")

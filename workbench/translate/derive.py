@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...argspec import ArgSpec
-from ...catalog import Case
+from ..argspec import ArgSpec
+from ..operators import Case
 from .translate import Translation, translate
 
 DERIVED_MARK = "derived from the Triton kernel"

@@ -1,5 +1,10 @@
-"""Whose fault is a failed GPU check? Decided from evidence the workbench already has, in
-this order:
+"""Whose fault is a failure, and where its fix goes: the one decision the GPU check, the
+drafting pipeline (stage diff_analysis, `decide`) and the corpus use.
+
+A failed build is the kernel's, or the host's when every error is in lib.rs or port.toml. A
+failed IR diff is the kernel's (a mistranslation), or the host's when every explaining
+finding is an unchecked promise (the C ABI can check it) or the entry's signature. A failed
+GPU check is decided per case from evidence the workbench already has, in this order:
 
   kernel    the Tile IR differs in a way that explains the failure (a critical or arithmetic
             finding of the diff, an unchecked promise included): the finding is named
@@ -18,18 +23,20 @@ cutile's launcher refused the call before launching: a host problem by definitio
 """
 from __future__ import annotations
 
-import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from ..catalog import REPO_ROOT, Operator
+from ..diff.findings import EXPLAINING
+from ..operators import REPO_ROOT, Operator
 
 KERNEL, COMPILER, HOST, REFERENCE, UNDETERMINED = (
     "kernel", "compiler", "host", "reference", "undetermined")
 WRONG_VALUES, FAULT, TIMEOUT, REFUSED = "wrong values", "fault", "timeout", "refused"
-REPRO_DIR = REPO_ROOT / "runs" / "repro"
-# where the fix goes for each owner (the drafting pipeline's stage)
+# where the fix goes for each owner (the drafting pipeline's stage); other owners' faults
+# are not the port's to fix
 FIX_STAGE = {KERNEL: "write_kernel", HOST: "write_host"}
+VERDICT = {KERNEL: "FIX_KERNEL", HOST: "FIX_HOST", COMPILER: "COMPILER_PROBLEM",
+           REFERENCE: "REFERENCE_PROBLEM", UNDETERMINED: "UNDETERMINED"}
 
 
 @dataclass
@@ -91,12 +98,12 @@ def classify(op: Operator, case: int, failure: str, result: dict) -> Ownership:
         return Ownership(op.name, case, failure, HOST, "the call was refused before any launch: "
                          + reason.splitlines()[0] if reason else "the call was refused", [reason])
     from ..diff import diff_modules
-    from ..evidence import case_context
-    from ..pairs import operator_pair
+    from .evidence import case_context
+    from .pairs import operator_pair
     left, right = operator_pair(op, case)
     context = case_context(op, case, left, right)
     report = diff_modules(left, right, context=context)
-    explaining = [f for f in report.findings if f.category in ("critical", "arithmetic")]
+    explaining = [f for f in report.findings if f.category in EXPLAINING]
     if explaining:
         first = explaining[0]
         where = ", ".join(f"{label} L{side['ir_line']}" for label, side in
@@ -128,6 +135,7 @@ def classify(op: Operator, case: int, failure: str, result: dict) -> Ownership:
                          evidence + [f"[perf] {f.kind}: {f.detail}" for f in perf[:4]]
                          + launch_lines(launches), machine=machine.to_json(), launches=launches)
     if not machine.same:
+        from .repro import save_repro
         folder = save_repro(op, case, left_verdict=report.verdict, machine=machine)
         return Ownership(op.name, case, failure, COMPILER,
                          "the Tile IR of both sides is equivalent, their machine code differs, "
@@ -140,6 +148,91 @@ def classify(op: Operator, case: int, failure: str, result: dict) -> Ownership:
                         "compare both sides' launch parameters below"),
                      evidence + launch_lines(launches), machine=machine.to_json(),
                      launches=launches)
+
+
+# -- a drafting run's failure --------------------------------------------------------------------
+
+@dataclass
+class Decision:
+    """Who owns a drafting run's failure: the diff_analysis stage's content."""
+    owner: str
+    kind: str                              # build error, mistranslation, or the GPU failure
+    summary: str
+    evidence: list[str]
+    finding: dict | None = None
+    extra: dict = field(default_factory=dict)   # repro, launches (from the GPU check's owner)
+
+    @property
+    def fix_stage(self) -> str | None:
+        return FIX_STAGE.get(self.owner)
+
+    @property
+    def verdict(self) -> str:
+        return VERDICT[self.owner]
+
+    def lead(self) -> str:
+        stage = self.fix_stage
+        return (f"owner: {self.owner}; the fix goes to {stage} and no other stage" if stage else
+                f"owner: {self.owner}; nothing in the port to fix")
+
+
+def decide(build_diagnostics: list[dict] | None, diff_cases: list[dict] | None,
+           check: dict | None) -> Decision | None:
+    """The owner of the first failure of a run: a failed build (its diagnostics), else a
+    failed IR diff (its cases' findings as JSON), else a failed GPU check (its summary and
+    per-case owners); None when nothing failed."""
+    if build_diagnostics is not None:
+        return build_owner(build_diagnostics)
+    if diff_cases is not None:
+        return diff_owner(diff_cases)
+    if check is not None:
+        return check_owner(check.get("summary", ""), check.get("owners") or [])
+    return None
+
+
+def build_owner(diagnostics: list[dict]) -> Decision:
+    files = {d.get("file") or "" for d in diagnostics}
+    owner = HOST if all(f.endswith("lib.rs") or f.endswith(".toml") for f in files if f) \
+        else KERNEL
+    evidence = [f"{d.get('file')}:{d.get('line')}: {d['message']}" for d in diagnostics[:10]]
+    return Decision(owner, "build error", f"the build fails in the {owner} code", evidence)
+
+
+def is_promise(finding: dict) -> bool:
+    """An unchecked promise of the port (diff/facts.py unchecked_promise), from its JSON."""
+    return bool((finding.get("fact") or {}).get("promise"))
+
+
+def diff_owner(cases: list[dict]) -> Decision:
+    """An unchecked promise is the host's to check (port.toml, checked by wb_ffi) or the
+    kernel's to drop; a signature is the host's; anything else the kernel's."""
+    findings = [f for c in cases for f in c["findings"]
+                if f["category"] in EXPLAINING or f["category"] == "perf"]
+    critical = [f for f in findings if f["category"] != "perf"] or findings
+    host = bool(critical) and all(f["kind"] == "signature" or is_promise(f) for f in critical)
+    evidence = [f"[{f['category']}] {f['kind']}: {f['detail']}" for f in critical[:10]]
+    if critical and all(map(is_promise, critical)):
+        evidence.append("declare each promise in port.toml (`div_by = [\"shape[1] 16\"]`: the C "
+                        "ABI then checks it on every call), or drop the assume from kernel.rs")
+    what = "unchecked promises" if host and any(map(is_promise, critical)) else \
+        "entry signature" if host else "a mistranslated kernel"
+    return Decision(HOST if host else KERNEL, "mistranslation", f"the Tile IR differs: {what}",
+                    evidence, finding=critical[0] if critical else None)
+
+
+def check_owner(summary: str, owners: list[dict]) -> Decision:
+    """The GPU check's per-case owners (Ownership.to_json): the first whose fix is the
+    port's leads."""
+    if not owners:
+        return Decision(UNDETERMINED, "gpu failure", "the GPU check failed: " + summary,
+                        [summary])
+    first = next((o for o in owners if o["owner"] in FIX_STAGE), owners[0])
+    evidence = [f"case {o['case']} ({o['failure']}): owner {o['owner']}: {o['summary']}"
+                for o in owners] + list(first.get("evidence") or [])[:8]
+    return Decision(first["owner"], first["failure"], f"the GPU check failed "
+                    f"({first['failure']}): owner {first['owner']}", evidence,
+                    finding=first.get("finding"),
+                    extra={"repro": first.get("repro"), "launches": first.get("launches")})
 
 
 def _shown(path: Path) -> str:
@@ -184,47 +277,3 @@ def launch_lines(launches: dict | None) -> list[str]:
         for arg in record.get("arguments", []):
             lines.append(f"{side} argument {arg}")
     return lines
-
-
-# -- the compiler's reproduction ----------------------------------------------------------------
-
-def save_repro(op: Operator, case: int, left_verdict: str, machine) -> Path:
-    """Both sides' bytecode, the tileiras version and a script that shows the difference."""
-    from ..evidence import matched_request
-    from ..pairs import side_bytecode
-    from ..rust.cargo import build
-    from ..rust.emit import emit_in_child, emit_request
-    from ..sass.compile import tileiras
-    from ..tools import run_tool
-    folder = REPRO_DIR / f"{op.name}-case{case}-{time.strftime('%Y%m%d-%H%M%S')}"
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "python.tileirbc").write_bytes(side_bytecode(op, "python", case))
-    (folder / "rust.tileirbc").write_bytes(side_bytecode(op, "rust", case))
-    matched = emit_in_child(op.name, str(build(op).library), matched_request(emit_request(op, case)))
-    (folder / "rust_matched.tileirbc").write_bytes(matched)
-    tool = tileiras()
-    version = run_tool([str(tool), "--version"], timeout=60, check=False).stdout
-    (folder / "tileiras-version.txt").write_text(
-        f"{tool}\n{version.decode(errors='replace') if isinstance(version, bytes) else version}")
-    (folder / "repro.sh").write_text(REPRO_SCRIPT.format(op=op.name, case=case, tool=tool,
-                                                         verdict=left_verdict,
-                                                         what=machine.what))
-    (folder / "repro.sh").chmod(0o755)
-    return folder
-
-
-REPRO_SCRIPT = """#!/bin/sh
-# {op} case {case}: the Tile IR of both sides is equivalent (`workbench diff {op} --case {case}`:
-# {verdict}), their machine code differs, and so do their results on the GPU.
-# python.tileirbc: the reference; rust_matched.tileirbc: the port compiled for a call with the
-# reference's per-call facts ({what}); rust.tileirbc: the port as emitted for the case.
-# Run here: it compiles both with the tileiras named below and prints the SASS difference.
-set -e
-cd "$(dirname "$0")"
-TILEIRAS=${{TILEIRAS:-{tool}}}
-for side in python rust_matched; do
-  "$TILEIRAS" --gpu-name=sm_90 -O3 -o "$side.cubin" "$side.tileirbc"
-  cuobjdump -sass "$side.cubin" | sed -e 's@/\\*[0-9a-f]*\\*/@@' -e 's/R[0-9]*/R/g' > "$side.sass"
-done
-diff python.sass rust_matched.sass && echo "no difference" || true
-"""
