@@ -90,10 +90,12 @@ def test_the_fix_loop_keeps_to_the_owning_stage(tmp_path, monkeypatch):
     reran = []
     monkeypatch.setattr(pipeline, "STAGE_FUNCTIONS", {
         s: (lambda s: lambda c: reran.append(s) or Artifact(
-            s, {"build": "BUILT", "ir_diff": "PASS", "gpu_check": "SKIPPED"}[s], "ok",
+            s, {"build": "BUILT", "ir_diff": "PASS", "gpu_check": "SKIPPED",
+                "perf": "SKIPPED"}[s], "ok",
             {"build": {"library": None, "diagnostics": []}, "ir_diff": {"cases": []},
-             "gpu_check": {"reason": "", "results": []}}[s]))(s)
-        for s in ("build", "ir_diff", "gpu_check")})
+             "gpu_check": {"reason": "", "results": []},
+             "perf": {"gate": 1.05, "reason": "", "cases": []}}[s]))(s)
+        for s in ("build", "ir_diff", "gpu_check", "perf")})
     pipeline._fix_loop(ctx)
     assert (ctx.port / "src" / "kernel.rs").read_text() == "// kernel, fixed\n"
     assert (ctx.port / "src" / "lib.rs").read_text() == "// host\n"       # the host's: undone
@@ -102,7 +104,7 @@ def test_the_fix_loop_keeps_to_the_owning_stage(tmp_path, monkeypatch):
     fix = next(a for a in read_artifacts(ctx.folder) if a.stage == "fix")
     assert fix.data["fix_stage"] == "write_kernel" and fix.data["undone"] == ["src/extra.rs",
                                                                           "src/lib.rs"]
-    assert reran == ["build", "ir_diff", "gpu_check"]
+    assert reran == ["build", "ir_diff", "gpu_check", "perf"]
 
 
 def test_a_failure_the_port_does_not_own_ends_the_run(tmp_path):

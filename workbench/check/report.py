@@ -118,7 +118,8 @@ def bench_operators(ops: list[Operator | str]) -> dict:
         for result in response.results:
             python, rust = result["sides"].get("python", {}), result["sides"].get("rust", {})
             parity, clock = _parity(python, rust)
-            rows.append({"op": op.name, "case": result["label"], "python": python, "rust": rust,
+            rows.append({"op": op.name, "case": result["label"], "index": result["case"],
+                         "python": python, "rust": rust,
                          "parity": parity, "clock": clock, "bytes": result["bytes"],
                          "flops": result["flops"]})
     per_op = {}

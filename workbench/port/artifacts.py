@@ -28,6 +28,7 @@ SCHEMAS: dict[str, tuple[set[str], dict[str, type]]] = {
     "build": ({"BUILT", "BUILD_FAILED"}, {"library": (str, type(None)), "diagnostics": list}),
     "ir_diff": ({"PASS", "PASS_WITH_NOTES", "FAIL", "ERROR"}, {"cases": list}),
     "gpu_check": ({"PASS", "FAIL", "SKIPPED"}, {"reason": str, "results": list}),
+    "perf": ({"PERF_PASS", "PERF_FAIL", "SKIPPED"}, {"gate": float, "reason": str, "cases": list}),
     "diff_analysis": ({"FIX_KERNEL", "FIX_HOST", "COMPILER_PROBLEM", "REFERENCE_PROBLEM",
                        "UNDETERMINED", "NOTHING_TO_FIX"},
                       {"owner": str, "kind": str, "evidence": list}),

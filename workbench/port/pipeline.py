@@ -1,5 +1,6 @@
 """The drafting pipeline: analyze -> write kernel -> write host/FFI -> build -> IR diff ->
-GPU check (when there is a GPU) -> on failure, diff analysis and a bounded fix loop.
+GPU check and perf gate (when there is a GPU) -> on failure, diff analysis and a bounded fix
+loop. A slow port (PERF_FAIL) is reported, not fixed: its verdict stays the check's.
 
 Every stage writes a JSON artifact (see artifacts.py) with a verdict into
 runs/<op>/<timestamp>/; each stage has a run cap, and hitting it ends the run with a
@@ -164,7 +165,7 @@ def _fix_loop(ctx: RunContext) -> str:
                              "undone": undone, "notes": analysis.data["evidence"][:5]}))
         if not fixed:
             return "FAIL"
-        for stage in ("build", "ir_diff", "gpu_check"):
+        for stage in ("build", "ir_diff", "gpu_check", "perf"):
             artifact = STAGE_FUNCTIONS[stage](ctx)
             if artifact.verdict in ("BUILD_FAILED", "FAIL"):
                 break

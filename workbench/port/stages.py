@@ -1,5 +1,5 @@
 """The drafting pipeline's stages, one function each: analyze, write kernel, write host/FFI,
-build, IR diff, GPU check, diff analysis. Each takes the run's context and returns the
+build, IR diff, GPU check, perf, diff analysis. Each takes the run's context and returns the
 stage's Artifact (recorded in the run folder). The pipeline runs them in order; the agent
 drafter's tools call the same functions.
 """
@@ -14,7 +14,7 @@ from ..errors import ToolError, WorkbenchError
 from .artifacts import Artifact, write_artifact
 from .drafters import Drafter
 
-STAGES = ["analyze", "write_kernel", "write_host", "build", "ir_diff", "gpu_check"]
+STAGES = ["analyze", "write_kernel", "write_host", "build", "ir_diff", "gpu_check", "perf"]
 RUN_CAPS = {"write_kernel": 3, "write_host": 2, "build": 4, "fix": 3}
 
 
@@ -178,6 +178,24 @@ def stage_gpu_check(ctx: RunContext) -> Artifact:
 
 
 @_timed
+def stage_perf(ctx: RunContext) -> Artifact:
+    """The perf gate (check/perf.py): the port's device time against its reference's, per
+    case, on a GPU, once the GPU check passed; a slow port does not fail the run."""
+    from ..check.perf import PerfResult, judge, perf_gate, time_port
+    gate = perf_gate()
+    check = ctx.last("gpu_check")
+    if check is None or check.verdict != "PASS":
+        why = ("the GPU check did not run" if check is None else
+               f"the GPU check is {check.verdict}: {check.summary}" if check.verdict == "SKIPPED"
+               else "the GPU check failed: the time of a wrong port says nothing")
+        result = PerfResult("SKIPPED", why, gate)
+    else:
+        status, cases = time_port(ctx.op, ctx.triton)
+        result = judge(cases, gate) if status == "ok" else PerfResult("SKIPPED", status, gate)
+    return Artifact("perf", result.verdict, result.summary, result.to_json())
+
+
+@_timed
 def stage_diff_analysis(ctx: RunContext) -> Artifact:
     """Who owns the fix: the kernel, the host side (C ABI, manifest), the compiler or the
     reference (workbench/ownership/owner.py decides). `fix_stage` is the stage the fix loop
@@ -206,7 +224,7 @@ def _triton_stage(name):
     return run
 
 
-TRITON_STAGES = ["translate"] + STAGES[:5] + ["corpus_diff", "gpu_check"]
+TRITON_STAGES = ["translate"] + STAGES[:5] + ["corpus_diff", "gpu_check", "perf"]
 
 
 def stages_for(ctx: RunContext) -> list[str]:
@@ -216,7 +234,7 @@ def stages_for(ctx: RunContext) -> list[str]:
 STAGE_FUNCTIONS = {"translate": _triton_stage("translate"),
                    "corpus_diff": _triton_stage("corpus_diff"), "analyze": stage_analyze, "write_kernel": stage_write_kernel,
                    "write_host": stage_write_host, "build": stage_build,
-                   "ir_diff": stage_ir_diff, "gpu_check": stage_gpu_check}
+                   "ir_diff": stage_ir_diff, "gpu_check": stage_gpu_check, "perf": stage_perf}
 
 
 def _write_files(port: Path, files: dict[str, str]) -> None:
