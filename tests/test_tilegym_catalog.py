@@ -169,6 +169,17 @@ def test_family_name_diffs_every_entry(capsys):
     assert main(["diff", "tilegym.softmax", "--case", "2"]) == 0
     out = capsys.readouterr().out
     assert out.count("verdict: PASS") == 3
+    # each entry judged as `workbench diff ENTRY` judges it: its promises read from its port
+    assert main(["diff", "tilegym.softmax"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("verdict: PASS") == 3 and "unchecked promise" not in out
+
+
+def test_an_entry_without_case_0_is_diffed_on_its_first_case(capsys):
+    entry = get_operator("tilegym.layer_norm_legacy.persistent")
+    assert 0 not in [c.index for c in entry.cases]
+    assert main(["diff", entry.name]) == 0
+    assert "verdict: PASS" in capsys.readouterr().out
 
 
 def test_gpu_verbs_skip_without_a_device(capsys):

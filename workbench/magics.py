@@ -48,7 +48,7 @@ class _Parser(argparse.ArgumentParser):
 def _parser(prog: str) -> argparse.ArgumentParser:
     parser = _Parser(prog=prog, add_help=False, exit_on_error=False)
     parser.add_argument("target", nargs="?")
-    parser.add_argument("--case", type=int, default=0)
+    parser.add_argument("--case", type=int, default=None)
     parser.add_argument("--arg", action="append", default=[])
     parser.add_argument("--const", action="append", default=[])
     parser.add_argument("--stage", choices=("raw", "normalized"), default="normalized")

@@ -37,11 +37,12 @@ class DiffView:
 
 
 class PortSession:
-    def __init__(self, op: Operator | str, case: int = 0, port: Path | None = None):
+    def __init__(self, op: Operator | str, case: int | None = None, port: Path | None = None):
         self.op = get_operator(op) if isinstance(op, str) else op
         if port is not None:          # work on a copy of a port somewhere else
             self.op = self.op.with_port(Path(port).resolve())
-        self.case = case
+        # the case asked for, else the operator's first
+        self.case = case if case is not None else (self.op.cases[0].index if self.op.cases else 0)
         self.last_build = None
         self.last_diff: DiffView | None = None
 

@@ -21,8 +21,8 @@ def add_target(parser: argparse.ArgumentParser, required: bool = True,
     """TARGET plus the --arg/--const of a kernel target and --case of a catalog one."""
     parser.add_argument("target", nargs=None if required else "?", metavar="TARGET",
                         help="a catalog operator, FILE.py:KERNEL or MODULE:KERNEL")
-    parser.add_argument("--case", type=int, default=0,
-                        help="which case of a catalog operator (default 0)")
+    parser.add_argument("--case", type=int, default=None,
+                        help="which case of the operator (default: its first)")
     parser.add_argument("--arg", action="append", default=[], metavar="SPEC",
                         help="with a kernel target, one per runtime parameter in order: "
                              "DTYPE[SHAPE][:strides=(..)][:offset=N] or DTYPE[=VALUE]")
@@ -57,3 +57,11 @@ def target_operator(args):
                              "try `workbench port softmax`")
     from ..resolve import resolve_target
     return resolve_target(args.target, args.arg, args.const, getattr(args, "out", None))
+
+
+def case_index(op, case: int | None) -> int:
+    """The case a verb works on: the one asked for, else the operator's first (a TileGym
+    entry's launcher may take only some of its family's cases)."""
+    if case is not None:
+        return case
+    return op.cases[0].index if op.cases else 0

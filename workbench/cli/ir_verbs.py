@@ -5,7 +5,7 @@ import json
 from pathlib import Path
 
 from ..errors import WorkbenchError
-from .common import EXIT_FAIL, EXIT_OK, Verb, add_target, target_operator
+from .common import EXIT_FAIL, EXIT_OK, Verb, add_target, case_index, target_operator
 
 
 # -- ir ----------------------------------------------------------------------------------
@@ -60,7 +60,8 @@ def _ir_module(args):
         raise WorkbenchError("name a TARGET, --record REC.json or --parse FILE.tileir",
                              "try `workbench ir softmax`")
     op = target_operator(args)
-    result = (operator_rust_ir if args.side == "rust" else operator_python_ir)(op, args.case)
+    result = (operator_rust_ir if args.side == "rust" else operator_python_ir)(
+        op, case_index(op, args.case))
     return result.module(args.stage, disabled), result.text
 
 
@@ -118,6 +119,7 @@ def cmd_diff(args) -> int:
         return _diff_family(args, _family_entries(args.target))
     elif args.target or args.record:
         op = target_operator(args)
+        args.case = case_index(op, args.case)
         report = operator_diff(op, args.case)
         title = f"{args.target or op.summary} case {args.case}: Python kernel vs Rust port"
     else:
@@ -152,25 +154,25 @@ def _family_entries(name: str):
 
 
 def _diff_family(args, entries) -> int:
-    """Every entry's diff for one case: a verdict per entry; the exit code is the worst."""
-    from ..diff import diff_modules
+    """Every entry's diff for one case (each entry's first without --case), judged as a
+    single entry's is: a verdict per entry; the exit code is the worst."""
     from ..diff.verdict import FAIL
-    from ..ownership.pairs import operator_pair
+    from ..ownership.pairs import operator_diff
     reports, failed = {}, False
     for op in entries:
-        if not any(c.index == args.case for c in op.cases):
+        case = case_index(op, args.case)
+        if not any(c.index == case for c in op.cases):
             reports[op.name] = None           # the entry's launcher does not take this case
             continue
-        left, right = operator_pair(op, args.case)
-        reports[op.name] = diff_modules(left, right)
-        failed |= reports[op.name].verdict == FAIL
+        reports[op.name] = (case, operator_diff(op, case))
+        failed |= reports[op.name][1].verdict == FAIL
     if args.json:
-        print(json.dumps({name: r.to_json() if r else {"verdict": "NOT_APPLICABLE"}
-                          for name, r in reports.items()}, indent=1))
+        print(json.dumps({name: dict(r[1].to_json(), case=r[0]) if r else
+                          {"verdict": "NOT_APPLICABLE"} for name, r in reports.items()}, indent=1))
     else:
-        for name, report in reports.items():
-            print(f"== {name} case {args.case}")
-            print(report.to_text(args.noise) if report else
+        for name, found in reports.items():
+            print(f"== {name} case {found[0] if found else args.case}")
+            print(found[1].to_text(args.noise) if found else
                   "not applicable: this entry's launcher does not take the case")
     return EXIT_FAIL if failed else EXIT_OK
 
@@ -214,7 +216,8 @@ def _sass_arguments(p) -> None:
 def cmd_sass(args) -> int:
     from ..ownership.pairs import side_bytecode
     from ..sass.stages import sass_of
-    result = sass_of(side_bytecode(target_operator(args), args.side, args.case))
+    op = target_operator(args)
+    result = sass_of(side_bytecode(op, args.side, case_index(op, args.case)))
     if args.json:
         print(json.dumps({"summary": result.summary.to_json(),
                           "instructions": [i.normalized() for i in result.instructions]},
