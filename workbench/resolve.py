@@ -13,6 +13,8 @@ before any verb runs.
 """
 from __future__ import annotations
 
+import ast
+import hashlib
 from pathlib import Path
 
 from .argspec import parse_arg, parse_const
@@ -20,7 +22,7 @@ from .catalog import all_families, all_operators, get_operator
 from .operators import PORTS_DIR, Case, Operator, display_path
 from .sources.corpus_manifest import corpus_entry
 from .errors import WorkbenchError
-from .sources.kernel import load_kernel
+from .sources.kernel import check_arguments, load_kernel
 from .sources.locate import kernel_target, module_file  # noqa: F401  (re-exported)
 from .sources.module import reduce_module
 
@@ -90,8 +92,30 @@ def kernel_parameters(path: Path, kernel: str, strict: bool) -> list[str] | None
                          f"kernels in this {'module' if strict else 'file'}: {found}")
 
 
+def _constant_params(path: Path, kernel: str) -> set[str] | None:
+    """The parameters of `kernel` annotated `ct.Constant[...]` (or a module-level alias of
+    it, `ConstInt = ct.Constant[int]`), read from its source; None when an annotation is a
+    name this file does not define (an alias imported from elsewhere): then the kernel,
+    once loaded, says."""
+    tree = ast.parse(path.read_text())
+    aliases = {target.id for node in tree.body if isinstance(node, ast.Assign)
+               and "Constant" in ast.unparse(node.value)
+               for target in node.targets if isinstance(target, ast.Name)}
+    fn = reduce_module(path.read_text(), display_path(path)).functions[kernel]
+    out = set()
+    for a in fn.args.args:
+        text = ast.unparse(a.annotation) if a.annotation is not None else ""
+        if "Constant" in text or text in aliases:
+            out.add(a.arg)
+        elif isinstance(a.annotation, ast.Name) and text not in _PLAIN_ANNOTATIONS:
+            return None
+    return out
+
+
+_PLAIN_ANNOTATIONS = {"int", "float", "bool"}
+
+
 def _top_level_names(path: Path) -> set[str]:
-    import ast
     tree = ast.parse(path.read_text())
     return {n.id for node in tree.body for n in ast.walk(node)
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} | \
@@ -103,10 +127,16 @@ def _adhoc_operator(path: Path, kernel: str, args, consts, module: str | None,
     cases = ()
     if args or consts:
         cases = (Case(0, tuple(parse_arg(a) for a in args), dict(parse_const(c) for c in consts)),)
+        constants = _constant_params(path, kernel) if params is not None else None
+        if constants is not None:       # checked before anything is copied or drafted
+            check_arguments(display_path(path), kernel, params, constants,
+                            list(cases[0].args), cases[0].consts)
     elif module is not None and params is not None:
         cases = corpus_cases(module, kernel, params)
     label = module or path.name
-    folder = PORTS_DIR / f"{module or path.stem}.{kernel}"
+    # a file's port folder names the file's place too: two projects' layernorm.py never share
+    where = module or f"{path.stem}-{hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:8]}"
+    folder = PORTS_DIR / f"{where}.{kernel}"
     return Operator(name=kernel, summary=f"{label}:{kernel}", kernel_name=kernel, outputs=(),
                     tolerance={}, cases=cases, folder=folder, kernel_path=path,
                     kernel_module=module)

@@ -5,26 +5,15 @@ import io
 
 from ..argspec import ArgSpec
 from ..errors import WorkbenchError
-from ..sources.kernel import PythonKernel
+from ..sources.kernel import PythonKernel, check_arguments
 from ..target import BYTECODE_VERSION, TARGET
 from .signature import kernel_signature
 
 
 def check_call(kernel: PythonKernel, args: list[ArgSpec], consts: dict) -> None:
     """The argument list must match the kernel's parameters; say what is expected if not."""
-    runtime = [p for p in kernel.params if p not in kernel.const_params]
-    expected = (f"{kernel.name}({', '.join(kernel.params)}) takes {len(runtime)} --arg "
-                f"({', '.join(runtime) or 'none'}) and --const for "
-                f"{', '.join(sorted(kernel.const_params)) or 'nothing'}")
-    if len(args) != len(runtime):
-        raise WorkbenchError(f"{kernel.file}: {len(args)} --arg given; {expected}",
-                             "give one --arg per runtime parameter, in order")
-    missing = kernel.const_params - consts.keys()
-    extra = consts.keys() - kernel.const_params
-    if missing or extra:
-        raise WorkbenchError(
-            f"{kernel.file}: constants do not match: missing {sorted(missing)}, "
-            f"unknown {sorted(extra)}; {expected}", "give --const NAME=VALUE for each")
+    check_arguments(str(kernel.file), kernel.name, kernel.params, kernel.const_params, args,
+                    consts)
 
 
 def export_bytecode(kernel: PythonKernel, args: list[ArgSpec], consts: dict) -> tuple[bytes, str]:

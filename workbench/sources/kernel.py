@@ -140,3 +140,21 @@ def parameters_of(kernel) -> tuple[list[str], set[str]]:
                 isinstance(m, ct.ConstantAnnotation) for m in metadata):
             consts.add(name)
     return params, consts
+
+
+def check_arguments(where: str, name: str, params: list[str], const_params: set[str],
+                    args: list, consts: dict) -> None:
+    """A call must give one --arg per runtime parameter, in order, and a --const for each
+    ct.Constant parameter; say what the kernel takes if not."""
+    runtime = [p for p in params if p not in const_params]
+    expected = (f"{name}({', '.join(params)}) takes {len(runtime)} --arg "
+                f"({', '.join(runtime) or 'none'}) and --const for "
+                f"{', '.join(sorted(const_params)) or 'nothing'}")
+    if len(args) != len(runtime):
+        raise WorkbenchError(f"{where}: {len(args)} --arg given; {expected}",
+                             "give one --arg per runtime parameter, in order")
+    missing, extra = const_params - consts.keys(), consts.keys() - const_params
+    if missing or extra:
+        raise WorkbenchError(
+            f"{where}: constants do not match: missing {sorted(missing)}, "
+            f"unknown {sorted(extra)}; {expected}", "give --const NAME=VALUE for each")
