@@ -63,3 +63,14 @@ def test_artifacts_are_validated_on_write_and_read(tmp_path):
         read_artifacts(tmp_path)
     with pytest.raises(WorkbenchError, match="unknown stage"):
         validate({"stage": "teleport"})
+
+
+def test_a_folder_that_holds_files_is_not_drafted_over_without_force(cli, tmp_path):
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "notes.txt").write_text("my notes\n")
+    result = cli("port", "softmax", "--out", str(out))
+    assert result.returncode == 2
+    assert "already holds files that are not a port: notes.txt" in result.stderr
+    assert "--force" in result.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["notes.txt"]     # nothing written

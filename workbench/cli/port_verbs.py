@@ -22,6 +22,9 @@ def _port_arguments(p) -> None:
     p.add_argument("--copy", action="store_true",
                    help="with --out: copy the operator's port there (a copy that builds on its "
                         "own, outside kernels_src/) instead of drafting one")
+    p.add_argument("--force", action="store_true",
+                   help="with --out: draft into a folder that already holds files (a port "
+                        "there is kept in the run folder first)")
     p.add_argument("--all", action="store_true", help="every catalog operator, unattended")
     p.add_argument("--resume", metavar="RUN_DIR", help="continue a run folder")
     p.add_argument("--from", dest="resume_from", metavar="STAGE",
@@ -40,7 +43,8 @@ def cmd_port(args) -> int:
                               resume=run_dir, resume_from=args.resume_from, model=args.model)
     else:
         op = target_operator(args)
-        op.case(0)                          # a kernel named with no call: say so, draft nothing
+        op.case(op.cases[0].index if op.cases else 0)   # no call given: say so, draft nothing
+        _refuse_a_full_folder(args)
         result = run_pipeline(op, args.drafter, model=args.model,
                               out=_out(args), into_catalog=args.into_catalog)
     print(result.summary())
@@ -78,6 +82,20 @@ def _copy(args) -> int:
 
 def _out(args) -> Path | None:
     return Path(args.out).resolve() if args.out else None
+
+
+def _refuse_a_full_folder(args) -> None:
+    """--out names a folder that holds files: say what is there; --force drafts over it."""
+    out = _out(args)
+    if out is None or args.force or not out.is_dir() or not any(out.iterdir()):
+        return
+    from ..operators import display_path
+    held = sorted(p.name for p in out.iterdir())
+    what = ("a port (" + ", ".join(held[:6]) + ")" if (out / "port.toml").exists() else
+            "files that are not a port: " + ", ".join(held[:6]) + (" ..." if len(held) > 6 else ""))
+    raise WorkbenchError(f"{display_path(out)} already holds {what}",
+                         "name an empty or new folder, or add --force to draft over it (a port "
+                         "there is kept in the run folder first)")
 
 
 # -- runs --------------------------------------------------------------------------------
