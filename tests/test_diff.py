@@ -175,3 +175,22 @@ def test_hints_compare_as_they_apply_on_the_target():
     assert "no SASS" in report.findings[-1].detail
     none = text.replace(python_hints, "optimization_hints=<default = {}>")
     assert diff_texts(none, none.replace(" optimization_hints=<default = {}>", "")).verdict == "PASS"
+
+
+def test_a_changed_constant_names_both_values():
+    """Two specializations of one kernel (real exports) that differ only in a constant the
+    kernel divides by: one finding with both values, not one missing and one extra."""
+    from pathlib import Path
+    from workbench.ir.stages import operator_python_ir
+    from workbench.resolve import resolve_target
+    kernel = Path(__file__).resolve().parent.parent / "examples" / "own_kernel" / "my_norm.py"
+    args = ["bf16[64,768]", "bf16[768]", "bf16[64,768]", "f32"]
+    left, right = (normalize(operator_python_ir(resolve_target(
+        f"{kernel}:rms_norm_kernel", args, [f"N={n}", "TILE=1024"]), 0).module())
+        for n in (768, 512))
+    report = diff_modules(left, right)
+    changed = [f for f in report.findings if f.kind == "constant_value"]
+    assert [f.detail for f in changed] == ["`constant` (f32): 7.680000e+02 -> 5.120000e+02"]
+    assert changed[0].category == "arithmetic" and report.verdict == "FAIL"
+    assert not [f for f in report.findings if "missing in the port" in f.detail
+                or "extra in the port" in f.detail]

@@ -16,6 +16,7 @@ from ..ir.printer import op_header
 from .align import CHANGED, EXTRA, MISSING, MOVED, Alignment, OpPair, _attr_text
 from .fact_findings import fact_findings
 from .facts import FactContext
+from .subjects import operand_pairs
 from .token_order import TOKEN_OPS, TokenOrder, order_difference
 
 CRITICAL, PERF, HINT, ARITHMETIC, NOISE = "critical", "perf", "hint", "arithmetic", "noise"
@@ -193,7 +194,15 @@ def findings_for(alignment: Alignment, left_lines, right_lines, left_src, right_
                            "entry arguments no op uses: " + ", ".join(alignment.unused_args),
                            None, None, "unused_entry_argument"))
     orders = token_orders(alignment)
+    changed = _changed_constants(alignment)
+    for left, right in changed.values():
+        out.append(Finding(ARITHMETIC, "constant_value", _constant_change(left, right),
+                           describe_side(left.left, left_lines, left_src),
+                           describe_side(right.right, right_lines, right_src)))
+    paired = {id(p) for both in changed.values() for p in both}
     for pair in alignment.pairs:
+        if id(pair) in paired:
+            continue
         checked = checked_overflow_flag(pair, context)
         for category, kind, detail, noise_id in classify(pair, orders):
             if checked and kind == "attributes":
@@ -205,6 +214,37 @@ def findings_for(alignment: Alignment, left_lines, right_lines, left_src, right_
         out.append(Finding(category, kind, detail, describe_side(left, left_lines, left_src),
                            describe_side(right, right_lines, right_src), noise_id, fact))
     return out
+
+
+def _changed_constants(alignment: Alignment) -> dict[int, tuple[OpPair, OpPair]]:
+    """A constant on the Python side only and one on the port's side only that an aligned
+    op takes at the same operand position: one constant whose value changed (reported as
+    such, not as one missing and one extra). Keyed by the user's pair."""
+    def one_sided(status, side):
+        return {name: p for p in alignment.pairs if p.status == status
+                and getattr(p, side).name == "constant" and p.parent not in REDUCTION_OPS
+                for name in getattr(p, side).result_names()}
+    missing, extra = one_sided(MISSING, "left"), one_sided(EXTRA, "right")
+    out = {}
+    for pair in alignment.pairs:
+        if pair.left is None or pair.right is None or not (missing and extra):
+            continue
+        for _, lo, ro in operand_pairs(pair.left, pair.right) or []:
+            if lo in missing and ro in extra and \
+                    _CONSTANT.match(_attr_text(missing[lo].left)) and \
+                    _CONSTANT.match(_attr_text(extra[ro].right)):
+                out[id(pair)] = (missing.pop(lo), extra.pop(ro))
+                break
+    return out
+
+
+_CONSTANT = re.compile(r"^<(?P<type>\w+):\s*(?P<value>[^>]+)>")
+
+
+def _constant_change(left: OpPair, right: OpPair) -> str:
+    a = _CONSTANT.match(_attr_text(left.left))
+    b = _CONSTANT.match(_attr_text(right.right))
+    return f"`constant` ({a['type']}): {a['value']} -> {b['value']}"
 
 
 _OVERFLOW = re.compile(r"\s*overflow<\w+>")
