@@ -63,6 +63,8 @@ def test_parse_a_text_file(cli, tmp_path):
      "1 --arg given; branchy(x, y, n, FLAG) takes 3 --arg (x, y, n)"),
     (["ir", f"{FIXTURES}/branchy.py:branchy", "--arg", "f32[4096]", "--arg", "f32[4096]",
       "--arg", "i32"], "constants do not match: missing ['FLAG']"),
+    (["ir", f"{FIXTURES}/branchy.py:branchy", "--arg", "f32[4096]", "--arg", "f32[4096]",
+      "--arg", "i32", "--const", "FLAG=on"], "--const FLAG='on' is text"),
     (["ir", f"{FIXTURES}/rejected.py:not_pow2", "--arg", "f32[100]", "--arg", "f32[100]"],
      "cuda-tile rejected not_pow2"),
     (["ir", "--parse", "/nonexistent.tileir"], "cannot read"),

@@ -153,11 +153,25 @@ def _parse_number(value: str, text: str) -> int | float:
         raise WorkbenchError(f"bad number {value!r} in {text!r}", "write an int or a float")
 
 
-def parse_const(text: str) -> tuple[str, int | float | bool]:
-    """`NAME=VALUE` from `--const`."""
+_WORD = re.compile(r"^[A-Za-z_]\w*$")
+
+
+def parse_const(text: str) -> tuple[str, int | float | bool | str]:
+    """`NAME=VALUE` from `--const`: a number, a boolean (true/false), or a string, quoted
+    (`NAME="mean"`) or a bare word (`NAME=mean`; `inf` and `nan` stay numbers)."""
     name, sep, value = text.partition("=")
     if not sep or not name.strip():
         raise WorkbenchError(f"cannot read the constant {text!r}", "write --const NAME=VALUE")
-    if value.strip() in ("True", "true", "False", "false"):
-        return name.strip(), value.strip() in ("True", "true")
-    return name.strip(), _parse_number(value.strip(), text)
+    name, value = name.strip(), value.strip()
+    if value in ("True", "true", "False", "false"):
+        return name, value in ("True", "true")
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        return name, value[1:-1]
+    try:
+        return name, _parse_number(value, text)
+    except WorkbenchError:
+        if _WORD.match(value) and value != "None":
+            return name, value
+        raise WorkbenchError(f"bad constant value {value!r} in {text!r}",
+                             "write an int, a float, true or false, or a string (a word, "
+                             "or quoted)") from None

@@ -158,3 +158,11 @@ def check_arguments(where: str, name: str, params: list[str], const_params: set[
         raise WorkbenchError(
             f"{where}: constants do not match: missing {sorted(missing)}, "
             f"unknown {sorted(extra)}; {expected}", "give --const NAME=VALUE for each")
+    words = sorted(k for k, v in consts.items() if isinstance(v, str))
+    if words:
+        # cuda.tile's compile API types a constant by its value and has no string type
+        raise WorkbenchError(
+            f"{where}: --const {words[0]}={consts[words[0]]!r} is text; a cuTile Python "
+            f"constant of {name} is a number or a boolean",
+            "give its value as a number or true/false (a string constant is a Triton "
+            "tl.constexpr; branch on an int code in a cuTile kernel)")

@@ -39,6 +39,8 @@ def advances(t, stmt: ast.For) -> list[Advance]:
             continue
         name, amount = step
         current = t.env.get(name)
+        if name in t.variables:        # a variable an outer loop carries: updated in place
+            continue
         if not (isinstance(current, (Ptr, BlockPtr))
                 or (isinstance(current, Run) and current.terms is not None)
                 or (isinstance(current, Static) and isinstance(current.value, int))):

@@ -1,19 +1,14 @@
-"""`tl.*` functions and tile methods, one small function each, looked up by name. A function
-the translator knows and does not map is in REFUSED with the reason; anything else is an
-unknown construct, named as such."""
+"""`tl.*` functions and tile methods, one small function each, looked up by name (math
+functions are mathfns.py's). A function the translator knows and does not map is in REFUSED
+with the reason; anything else is an unknown construct, named as such."""
 from __future__ import annotations
 
 import ast
 
-from .arith import binop, broadcast, position_kind, shape_text, static_op, text_of
+from .arith import broadcast, shape_text, static_op, text_of
 from .values import DType, Fail, Run, Static, Term, literal
 from ..sources.module import call_argument as arg
 
-ELEMENTWISE = {"exp": "ct.exp", "log": "ct.log", "sqrt": "ct.sqrt", "rsqrt": "ct.rsqrt",
-               "sin": "ct.sin", "cos": "ct.cos", "abs": "ct.abs", "exp2": "ct.exp2",
-               "log2": "ct.log2", "floor": "ct.floor", "ceil": "ct.ceil", "tanh": "ct.tanh",
-               "sqrt_rn": "ct.sqrt", "div_rn": None}
-BINARY = {"maximum": "ct.maximum", "minimum": "ct.minimum", "pow": "ct.pow"}
 REDUCE = {"sum": "ct.sum", "max": "ct.max", "min": "ct.min"}
 DTYPES = {"float32": "ct.float32", "float16": "ct.float16", "bfloat16": "ct.bfloat16",
           "float64": "ct.float64", "int32": "ct.int32", "int64": "ct.int64",
@@ -26,7 +21,6 @@ REFUSED = {
     "randn": "Philox random numbers: cuTile has no random-number generator",
     "randint": "Philox random numbers: cuTile has no random-number generator",
     "atomic_cas": "a compare-and-swap is not translated (the drafter has no ct.atomic_cas)",
-    "debug_barrier": "a barrier between the threads of a program: cuTile has no threads",
     "inline_asm_elementwise": "inline PTX: no Tile IR equivalent",
     "histogram": "tl.histogram has no cuTile equivalent",
     "associative_scan": "tl.associative_scan with a combine function is not translated",
@@ -35,9 +29,6 @@ REFUSED = {
     "join": "tl.join is not translated yet", "split": "tl.split is not translated yet",
     "interleave": "tl.interleave is not translated yet",
     "gather": "tl.gather (gathering from a tile) is not translated yet",
-    "erf": "cuTile has no erf: write the GELU with its tanh form (or a polynomial)",
-    "erfc": "cuTile has no erfc",
-    "log1p": "cuTile has no log1p: write ct.log(1 + x)", "expm1": "cuTile has no expm1",
 }
 
 
@@ -106,24 +97,6 @@ def _full(t, call):
                is_int="int" in dtype.text)
 
 
-def _elementwise(name):
-    def fn(t, call):
-        x = t.data(call.args[0], f"tl.{name}")
-        return Run(f"{ELEMENTWISE[name]}({text_of(x)})", getattr(x, "shape", None))
-    return fn
-
-
-def _binary(name):
-    def fn(t, call):
-        a, b = t.data(call.args[0], f"tl.{name}"), t.data(call.args[1], f"tl.{name}")
-        shape = broadcast(getattr(a, "shape", None), getattr(b, "shape", None), call)
-        is_int = all(isinstance(v, Static) and isinstance(v.value, int) or
-                     isinstance(v, Run) and v.is_int for v in (a, b)) or None
-        return Run(f"{BINARY[name]}({text_of(a)}, {text_of(b)})", shape, is_int=is_int,
-                   kind=position_kind(shape, is_int, a, b))
-    return fn
-
-
 # where the positional arguments after `axis` sit: tl.sum(input, axis, keep_dims, dtype);
 # tl.max / tl.min(input, axis, return_indices, return_indices_tie_break_left, keep_dims)
 REDUCE_POSITIONS = {"sum": {"keep_dims": 2, "dtype": 3},
@@ -178,11 +151,6 @@ def _where(t, call):
 def _sigmoid(t, call):
     x = t.data(call.args[0], "tl.sigmoid")
     return Run(f"(1.0 / (1.0 + ct.exp(-{text_of(x)})))", getattr(x, "shape", None))
-
-
-def _fma(t, call):
-    a, b, c = (t.data(n, "tl.fma") for n in call.args[:3])
-    return binop(ast.Add, binop(ast.Mult, a, b, call, t.n), c, call, t.n)
 
 
 def _clamp(t, call):
@@ -289,20 +257,40 @@ def _broadcast_to(t, call):
     return Run(f"ct.broadcast_to({text_of(x)}, {shape_text(shape)})", shape)
 
 
+def _scalar_of(name):
+    """`tl.float32(-float("inf"))`: a scalar of that dtype (a conversion of a runtime value).
+    Triton 3.6's compiler does not call a dtype (`'dtype' object is not callable`): noted."""
+    def fn(t, call):
+        value = t.data(arg(call, "value", 0), f"tl.{name}")
+        dtype = DType(DTYPES[name])
+        t.note(call, f"tl.{name}(...) read as a {name} scalar of its value (Triton 3.6's compiler "
+                     "refuses to call a dtype; tl.full([], value, dtype) is its own spelling)")
+        if isinstance(value, Static):
+            return Run(f"{dtype.text}({value.text})", is_int="int" in dtype.text)
+        return t.cast(value, dtype, call)
+    return fn
+
+
+def _debug_barrier(t, call):
+    t.note(call, "tl.debug_barrier() dropped: it makes the threads of one Triton program wait "
+                 "for each other; a cuTile kernel is written per tile, with no threads to order, "
+                 "and cuTile keeps a program's loads and stores of one array in order")
+    return None
+
+
 def _static_assert(t, call):
     t.note(call, "tl.static_assert is checked by Triton at compile time; not translated")
     return None
 
 
 TL = {"program_id": _program_id, "num_programs": _num_programs, "arange": _arange,
-      "zeros": _zeros, "full": _full, "where": _where, "sigmoid": _sigmoid, "fma": _fma,
+      "zeros": _zeros, "full": _full, "where": _where, "sigmoid": _sigmoid,
       "cdiv": _cdiv, "dot": _dot, "clamp": _clamp, "cumsum": _cumsum,
       "zeros_like": _zeros_like, "argmax": _argreduce("argmax"), "argmin": _argreduce("argmin"), "cast": _cast, "reshape": _reshape, "trans": _trans,
       "broadcast_to": _broadcast_to, "static_assert": _static_assert,
-      "device_assert": _static_assert,
+      "device_assert": _static_assert, "debug_barrier": _debug_barrier,
       "load": lambda t, call: t.load(call), "store": lambda t, call: t.store(call)}
 TL.update({f"atomic_{op}": (lambda op: lambda t, call: t.atomic(call, op))(op)
            for op in ("add", "max", "min", "and", "or", "xor", "xchg")})
-TL.update({n: _elementwise(n) for n, v in ELEMENTWISE.items() if v})
-TL.update({n: _binary(n) for n in BINARY})
 TL.update({n: _reduce(n) for n in REDUCE})
+TL.update({n: _scalar_of(n) for n in DTYPES})

@@ -7,6 +7,7 @@ import ast
 from .arith import CMP_OPS, binop, compare, shape_text, static_op, text_of
 from .block_ptrs import CALLS as BLOCK_PTR_CALLS
 from .calls import DTYPES, tl_call
+from .mathfns import is_math, math_call
 from .helpers import inline_helper
 from .values import DType, Desc, Fail, Ptr, Run, Static, Term, Unknown, atom_terms, literal
 
@@ -121,8 +122,9 @@ class Exprs:
 
     def _Attribute(self, node):
         dotted = ast.unparse(node)
-        if _is_dotted(node) and dotted.startswith(("tl.", "triton.language.")):
-            leaf = dotted.rsplit(".", 1)[1]
+        named = self.triton_name(node)
+        if named is not None:
+            leaf = named[1]
             if leaf in DTYPES:
                 return DType(DTYPES[leaf])
             if leaf == "tensor_descriptor":
@@ -181,14 +183,41 @@ class Exprs:
                                             b.limit) for b in value.bounds)
         return result
 
+    def triton_name(self, node) -> tuple[str, str] | None:
+        """("tl", NAME) for `triton.language.NAME`, ("math", NAME) for a function of Triton's
+        math or libdevice modules, however the module imported it (`tl.X`, `libdevice.X`,
+        `tl.extra.libdevice.X`, `X` from `from ... import X`), else None. Imports that
+        depend on the Triton version must agree on what the name is."""
+        paths = self.module_paths(node)
+        found = {_classify(p) for p in paths} - {None}
+        if len(found) > 1:
+            raise Fail(node, ast.unparse(node), "the module's version-dependent imports bind "
+                       f"it to different functions ({', '.join(paths)}): import one of them")
+        return found.pop() if found else None
+
+    def module_paths(self, node) -> list[str]:
+        """The dotted names `a.b.c` may stand for, from the module's imports (one per
+        alternative of a `try`/`if` at module level); [] for a kernel's own names."""
+        parts = []
+        while isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        if not isinstance(node, ast.Name) or node.id in self.env or node.id in self.src.helpers:
+            return []
+        rest = "".join("." + p for p in reversed(parts))
+        roots = self.src.imports.get(node.id) or DEFAULT_IMPORTS.get(node.id, ())
+        return [root + rest for root in roots]
+
     def _Call(self, node):
         func = node.func
         dotted = ast.unparse(func)
-        if _is_dotted(func) and dotted.startswith(("tl.math.", "tl.", "triton.language.")):
-            name = dotted.rsplit(".", 1)[1]
-            if name in BLOCK_PTR_CALLS:                   # block_ptrs.py
-                return BLOCK_PTR_CALLS[name](self, node)
-            return tl_call(self, name, node)
+        named = self.triton_name(func)
+        if named is not None and named[0] == "math":      # mathfns.py
+            return math_call(self, named[1], node, dotted)
+        if named is not None:
+            if named[1] in BLOCK_PTR_CALLS:               # block_ptrs.py
+                return BLOCK_PTR_CALLS[named[1]](self, node)
+            return tl_call(self, named[1], node)
         if dotted == "isinstance":
             value, kind = self.expr(node.args[0]), self.expr(node.args[1])
             is_desc = isinstance(value, Desc)
@@ -226,7 +255,7 @@ class Exprs:
             return self.desc_load(base, node)
         if isinstance(base, Desc) and name == "store":
             return self.desc_store(base, node)
-        if name == "to":
+        if name in ("to", "cast"):
             from .calls import cast_call
             return cast_call(self, base, node, dtype_at=0)
         if name == "reshape" and isinstance(base, Run):
@@ -280,6 +309,19 @@ class Exprs:
         return value
 
 
+TL_MODULE = "triton.language"
+MATH_MODULES = ("triton.language.math", "triton.language.extra.libdevice",
+                "triton.language.extra.cuda.libdevice", "triton.language.extra.hip.libdevice")
+DEFAULT_IMPORTS = {"tl": ("triton.language",), "triton": ("triton",)}
+
+
+def _classify(path: str) -> tuple[str, str] | None:
+    module, _, name = path.rpartition(".")
+    if module in MATH_MODULES or module == TL_MODULE and is_math(name):
+        return "math", name
+    return ("tl", name) if module == TL_MODULE else None
+
+
 class _Quiet(Fail):
     """A use of a name whose assignment already failed: reported once, at the assignment."""
 
@@ -289,12 +331,6 @@ class _Quiet(Fail):
 
 _TENSOR_DESCRIPTOR = object()
 _UNARY = {ast.USub: "-", ast.Not: "not ", ast.UAdd: "+", ast.Invert: "~"}
-
-
-def _is_dotted(node) -> bool:
-    while isinstance(node, ast.Attribute):
-        node = node.value
-    return isinstance(node, ast.Name)
 
 
 def _is_none(node) -> bool:

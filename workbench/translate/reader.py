@@ -42,6 +42,7 @@ class TritonSource:
     reduced: Reduced
     helpers: dict[str, ast.FunctionDef] = field(default_factory=dict)   # other jit functions
     constants: dict[str, object] = field(default_factory=dict)  # module-level literals
+    imports: dict[str, tuple] = field(default_factory=dict)      # name -> dotted names
 
     @property
     def line(self) -> int:
@@ -77,6 +78,7 @@ class TritonSource:
             raise WorkbenchError(f"{self.filename}: the Triton module does not run without its "
                                  f"package: {type(e).__name__}: {e}",
                                  "keep the kernel's module free of imports it does not need")
+        _run_guarded_imports(self.text, self.filename, module.__dict__)
         return getattr(module, self.kernel_name)
 
 
@@ -105,23 +107,134 @@ def _params(fn: ast.FunctionDef) -> list[TritonParam]:
 
 
 def _module_constants(tree: ast.Module) -> dict[str, object]:
-    """Module-level `NAME = literal` and `NAME = tl.constexpr(literal)` (the only module
-    values a Triton kernel may read)."""
+    """Module-level `NAME = literal`, `NAME = tl.constexpr(literal)` and
+    `NAME: tl.constexpr = tl.constexpr(literal)` (the only module values a Triton kernel may
+    read)."""
     out = {}
     for node in tree.body:
-        if not (isinstance(node, ast.Assign) and len(node.targets) == 1
-                and isinstance(node.targets[0], ast.Name)):
+        target = node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 \
+            else node.target if isinstance(node, ast.AnnAssign) and node.value is not None \
+            else None
+        if not isinstance(target, ast.Name):
             continue
         value = node.value
-        if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
-                and value.func.attr == "constexpr" and len(value.args) == 1:
+        if isinstance(value, ast.Call) and isinstance(value.func, (ast.Attribute, ast.Name)) \
+                and _callee_name(value.func) == "constexpr" and len(value.args) == 1:
             value = value.args[0]
         literal = _literal(value)
         if literal is _NO_DEFAULT:
             literal = _math_literal(value)
         if literal is not _NO_DEFAULT:
-            out[node.targets[0].id] = literal
+            out[target.id] = literal
     return out
+
+
+def _callee_name(func: ast.expr) -> str:
+    return func.attr if isinstance(func, ast.Attribute) else func.id
+
+
+def _module_imports(tree: ast.Module) -> dict[str, tuple]:
+    """Each name the module's imports bind -> the dotted names it may stand for, in the
+    order the module tries them: `import triton.language as tl` (tl: triton.language),
+    `from triton.language.extra import libdevice`, `tanh = libdevice.tanh`, and those of a
+    module-level `try: ... except ImportError: ...` or `if triton.__version__ ...:` (one
+    per branch)."""
+    out: dict[str, tuple] = {}
+    for stmt in _bindings_in(tree.body):
+        for local, full in _bound(stmt, out):
+            if full not in out.get(local, ()):
+                out[local] = out.get(local, ()) + (full,)
+    return out
+
+
+def _bound(stmt, known: dict) -> list[tuple[str, str]]:
+    """(name, dotted name) pairs one import or `name = a.b.c` binds."""
+    if isinstance(stmt, ast.Assign):
+        parts = ast.unparse(stmt.value).split(".")
+        return [(t.id, f"{root}.{'.'.join(parts[1:])}".rstrip("."))
+                for t in stmt.targets if isinstance(t, ast.Name)
+                for root in known.get(parts[0], (parts[0],))]
+    if isinstance(stmt, ast.ImportFrom):
+        return [] if stmt.level else [(a.asname or a.name, f"{stmt.module}.{a.name}")
+                                      for a in stmt.names]
+    return [(a.asname, a.name) if a.asname else (a.name.split(".")[0],) * 2
+            for a in stmt.names]
+
+
+def _bindings_in(body: list):
+    for stmt in body:
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)) or _is_alias(stmt):
+            yield stmt
+        elif _is_guarded_import(stmt):
+            for block in _branches(stmt):
+                yield from _bindings_in(block)
+
+
+def _is_alias(stmt) -> bool:
+    """`tanh = libdevice.tanh`: a name bound to a dotted name."""
+    if not isinstance(stmt, ast.Assign):
+        return False
+    value = stmt.value
+    while isinstance(value, ast.Attribute):
+        value = value.value
+    return isinstance(value, ast.Name) and value is not stmt.value or \
+        isinstance(stmt.value, ast.Name)
+
+
+def _branches(stmt) -> list[list]:
+    if isinstance(stmt, ast.If):
+        return [stmt.body, stmt.orelse]
+    return [stmt.body] + [h.body for h in stmt.handlers] + [stmt.orelse, stmt.finalbody]
+
+
+def _is_guarded_import(stmt) -> bool:
+    """A module-level `try`/`if` whose branches only import Triton (and bind aliases or
+    constants, or pass): the version-dependent imports real Triton code writes."""
+    if not isinstance(stmt, (ast.If, ast.Try)):
+        return False
+    body = [s for block in _branches(stmt) for s in block]
+    binds = any(isinstance(s, (ast.Import, ast.ImportFrom)) or _is_alias(s) for s in body)
+    return (binds or any(_is_guarded_import(s) for s in body)) and all(
+        _is_guarded_import(s) or isinstance(s, ast.Pass) or _is_alias(s)
+        or isinstance(s, (ast.Assign, ast.Expr)) and isinstance(s.value, ast.Constant)
+        or isinstance(s, (ast.Import, ast.ImportFrom)) and _of_triton(s) for s in body)
+
+
+def _of_triton(stmt: ast.Import | ast.ImportFrom) -> bool:
+    names = [stmt.module or ""] if isinstance(stmt, ast.ImportFrom) else \
+        [a.name for a in stmt.names]
+    return all(n.split(".")[0] in TRITON.packages for n in names) and not getattr(stmt, "level", 0)
+
+
+def _run_guarded_imports(text: str, filename: str, namespace: dict) -> None:
+    """Run the module's version-dependent imports (which reducing the module blanks) in
+    `namespace`, as the module would: an `if` whose test needs the package's runtime
+    (`if compare_version(...)`) takes the first branch that imports. One that fails
+    leaves its names undefined, and Triton's compiler then names what is missing."""
+    for stmt in ast.parse(text, filename).body:
+        if _is_guarded_import(stmt):
+            _run_branch([stmt], filename, namespace)
+
+
+def _run_branch(body: list, filename: str, namespace: dict) -> bool:
+    for stmt in body:
+        if isinstance(stmt, ast.If):
+            try:
+                test = eval(compile(ast.Expression(stmt.test), filename, "eval"), namespace)
+            except Exception:       # noqa: BLE001 (a test only the package can evaluate)
+                if not _run_branch(stmt.body, filename, namespace) and \
+                        not _run_branch(stmt.orelse, filename, namespace):
+                    return False
+                continue
+            if not _run_branch(stmt.body if test else stmt.orelse, filename, namespace):
+                return False
+            continue
+        try:
+            exec(compile(ast.Module([stmt], []), filename, "exec", dont_inherit=True),
+                 namespace)
+        except Exception:           # noqa: BLE001 (the module's own guard did not hold)
+            return False
+    return True
 
 
 def _math_literal(node: ast.AST):
@@ -146,7 +259,7 @@ def read_triton(filename: str, kernel_name: str, text: str) -> TritonSource:
     helpers = {n: f for n, f in reduced.functions.items() if n != kernel_name and n in names}
     tree = ast.parse(text, filename)
     return TritonSource(filename, kernel_name, text, fn, _params(fn), reduced, helpers,
-                        _module_constants(tree))
+                        _module_constants(tree), _module_imports(tree))
 
 
 def is_triton_module(text: str, filename: str, kernel_name: str) -> bool:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from .accesses import Accesses
 from .advancing import advances, at_iteration
 from .exprs import Exprs
-from .arith import static_op, text_of
+from .arith import shape_text, static_op, text_of
 from .values import BlockPtr, Desc, Fail, Ptr, Run, Static, Term, Unknown, literal
 
 IDENT = re.compile(r"[A-Za-z_]\w*")
@@ -51,6 +51,7 @@ class Translator(Accesses, Exprs):
         self.diagnostics: list[dict] = []
         self.notes: list[dict] = []
         self.written: set[str] = set()
+        self.variables: set[str] = set()     # names a loop carries: variables of the kernel
         self.fresh_count = 0
         self._bind_params()
 
@@ -61,6 +62,13 @@ class Translator(Accesses, Exprs):
             vals = tuple(c.consts.get(p.name, p.default if p.has_default else None)
                          for c in self.cases)
             static = Static(vals, p.name)
+            if not static.uniform and any(isinstance(v, str) for v in vals):
+                self.fail(Fail(self.src.fn, "string tl.constexpr", f"{p.name} is "
+                               f"{list(vals)} in the cases: a string constexpr is folded (cuTile "
+                               "takes no string constants), so it must be the same in every "
+                               "case: give each value a target of its own"))
+                self.env[p.name] = Unknown(p.name)
+                continue
             self.env[p.name] = literal(vals[0], self.n) if static.uniform else static
         runtime = self.src.runtime_params
         for i, p in enumerate(runtime):
@@ -174,6 +182,9 @@ class Translator(Accesses, Exprs):
         if not isinstance(target, ast.Name):
             raise Fail(stmt, "assignment", f"assignment to `{ast.unparse(target)}`")
         name = target.id
+        if name in self.variables:
+            self.env[name] = self._set_variable(name, value, stmt)
+            return
         if isinstance(value, Run) and _lazy(value) and value.kind != "param":
             # index arithmetic: named for the data that reads it, symbolic for addressing
             self.lines.append(Line(self.depth, f"{name} = {value.code}", stmt.lineno, name))
@@ -185,6 +196,20 @@ class Translator(Accesses, Exprs):
                 bound.terms = (Term((bound,)),)
             value = bound
         self.env[name] = value
+
+    def _set_variable(self, name: str, value, stmt) -> Run:
+        """`name = value` for a variable of the derived kernel (a value a loop carries):
+        always written, whatever the value is, and read back as the variable."""
+        if not isinstance(value, (Run, Static)):
+            raise Fail(stmt, "loop-carried value", f"`{name}` is a value the loop carries, "
+                       "and this assigns it something that is not a tile or a scalar")
+        self.emit(f"{name} = {text_of(value)}", stmt)
+        is_int = value.is_int if isinstance(value, Run) else \
+            isinstance(value.value, int) and not isinstance(value.value, bool)
+        bound = Run(name, getattr(value, "shape", None), is_int=is_int)
+        if is_int and not bound.is_tile:
+            bound.terms = (Term((bound,)),)
+        return bound
 
     def for_loop(self, stmt: ast.For) -> None:
         it = stmt.iter
@@ -203,7 +228,7 @@ class Translator(Accesses, Exprs):
         unit_step = isinstance(step, Static) and step.uniform and step.value == 1
         advancing = advances(self, stmt) if zero_start or unit_step else []    # advancing.py
         followed = {id(a.statement) for a in advancing}
-        self._check_carried(stmt, followed)
+        started = self._check_carried(stmt, followed)
         if isinstance(step, Static) and zero_start and not unit_step:
             tile_var = f"{var}_tile"
             count = self._cdiv(stop, step)
@@ -228,6 +253,7 @@ class Translator(Accesses, Exprs):
         self.depth += 1
         self.block([s for s in stmt.body if id(s) not in followed])
         self.depth -= 1
+        self._widen_started(started, stmt)
         for a in advancing:             # after the loop: advanced once per trip
             self.env[a.name] = at_iteration(self, a, bases[a.name], trips, stmt)
 
@@ -237,22 +263,48 @@ class Translator(Accesses, Exprs):
                              stop, step)
         return Run(f"ct.cdiv({text_of(stop)}, {step.text})", is_int=True)
 
-    def _check_carried(self, stmt: ast.For, followed: set[int]) -> None:
-        """A value the loop carries from one iteration to the next is refused when it is not
-        a variable of the derived kernel: a pointer, an offset or a compile-time value that
-        the body reads and then changes would be read as its value before the loop in every
+    def _check_carried(self, stmt: ast.For, followed: set[int]) -> dict[str, tuple]:
+        """A value the loop carries from one iteration to the next must be a variable of the
+        derived kernel. A number it starts as (`s = 0.0`, then `s += tl.sum(x)`) becomes one
+        here, written before the loop (returned: name -> (that line, the number)); a pointer
+        or an offset is refused: it would be read as its value before the loop in every
         iteration. Advances advancing.py follows (`followed`) are the exception."""
         body = [s for s in stmt.body if id(s) not in followed]
+        started = {}
         for name, node in _carried(body):
             current = self.env.get(name)
+            if name in self.variables or name in started:
+                continue
             if isinstance(current, (Ptr, BlockPtr)) or (isinstance(current, Run) and _lazy(current)):
                 raise Fail(node, "loop-carried pointer", f"`{name}` is advanced inside the loop: "
                            "write its offsets from the loop variable instead")
-            if isinstance(current, Static):
+            if isinstance(current, Static) and (self.src.param(name) is not None or
+                                                not isinstance(current.value, (int, float))):
                 raise Fail(node, "loop-carried value", f"`{name}` starts as a compile-time value "
-                           "and the loop changes it in a way the translator does not follow "
-                           "(only `name += step` with a fixed step is): compute it from the "
-                           "loop variable instead")
+                           "and the loop changes it: only a number the kernel assigns can "
+                           "become a variable of the loop; compute it from the loop variable")
+            if isinstance(current, Static):
+                self.variables.add(name)
+                self.env[name] = self._set_variable(name, current, stmt)
+                started[name] = (self.lines[-1], current)
+        return started
+
+    def _widen_started(self, started: dict[str, tuple], stmt: ast.For) -> None:
+        """A variable that starts as a number and that the loop makes a tile (`acc = 0.0`,
+        then `acc += tl.load(..)`) starts as a tile of that number: a loop carries one type.
+        Triton's compiler refuses this (its interpreter runs it); noted."""
+        for name, (line, start) in started.items():
+            value = self.env.get(name)
+            if not (isinstance(value, Run) and value.is_tile):
+                continue
+            dtype = "ct.bool_" if isinstance(start.value, bool) else \
+                "ct.int32" if value.is_int else "ct.float32"
+            shape = shape_text(value.shape)
+            line.text = f"{name} = ct.full({shape}, {start.text}, dtype={dtype})"
+            self.note(stmt, f"`{name}` starts as the number {start.text} and the loop makes it "
+                            f"a tile: it starts as a {shape} tile of it. Triton's compiler "
+                            "refuses a loop-carried value whose type changes (its interpreter "
+                            "runs it): start it with tl.full or tl.zeros")
 
     def if_statement(self, stmt: ast.If) -> None:
         test = self.expr(stmt.test)
@@ -327,8 +379,8 @@ def _carried(body: list) -> list[tuple[str, ast.AST]]:
     """(name, the statement that changes it) for each name the loop body reads in a statement
     at or before one that assigns it: its value flows into the next iteration."""
     reads = [{n.id for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-             | ({s.target.id} if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name)
-                else set()) for s in body]
+             | {n.target.id for n in ast.walk(s) if isinstance(n, ast.AugAssign)
+                and isinstance(n.target, ast.Name)} for s in body]
     out = []
     for k, s in enumerate(body):
         for name in sorted(_assigned(s)):

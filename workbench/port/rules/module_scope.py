@@ -157,8 +157,10 @@ class ModuleScope:
 
 
 class DtypeNamespace:
-    """`torch` / `numpy` in a kernel: only their dtype names are read, as cuda.tile's dtypes
-    of the same name (cuda-tile accepts them where it takes its own)."""
+    """`torch` / `numpy` in a kernel: their dtype names are read as cuda.tile's dtypes of
+    the same name (cuda-tile accepts them where it takes its own), and numpy's constants
+    (`np.inf`, `np.nan`, `np.pi`, `np.e`) as the Python floats they are, as cuda-tile reads
+    them."""
     static_view = True
     ALIASES = {"bool": "bool_", "float": "float32", "half": "float16", "int": "int32"}
 
@@ -166,6 +168,10 @@ class DtypeNamespace:
         self.module = module
 
     def __getattr__(self, name: str):
+        if self.module == "numpy" and not name.startswith("_"):
+            import numpy
+            if type(getattr(numpy, name, None)) is float:
+                return getattr(numpy, name)
         target = self.ALIASES.get(name, name)
         if name.startswith("_") or not hasattr(ct, target) or not isinstance(
                 getattr(ct, target), type(ct.float32)):

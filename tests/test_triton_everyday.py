@@ -1,0 +1,383 @@
+"""Triton kernels as people write them (issue 35): math bound from libdevice (imported inside
+`try`/`if` too), module-level `tl.constexpr` constants, accumulators that start as a number,
+`.cast(..)` and `tl.float32(..)`, a string constexpr (and `--const NAME=word`), and
+`tl.debug_barrier()`. Each is translated, ported end to end (build, IR diff), and its numbers
+are checked on the CPU: the Triton kernel under Triton's interpreter (TRITON_INTERPRET=1) and
+the derived cuTile kernel under the workbench's Tile IR interpreter, both against NumPy."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from workbench.argspec import parse_arg, parse_const
+from workbench.catalog import Case
+from workbench.errors import WorkbenchError
+from workbench.translate.derive import derive
+from workbench.translate.targets import triton_target
+
+FIXTURE = "tests/fixtures/triton_everyday.py"
+ROWS = ["f32[64,1000]", "f32[64,1000]", "i32=1000"]
+CASES = {     # kernel: (args, consts, final verdict of its port)
+    "gelu_tanh": (["f16[5000]", "f16[5000]", "i32=5000"], ["BLOCK=512"], "PASS_WITH_NOTES"),
+    "math_forms": (["f32[2048]", "f32[2048]"], ["BLOCK=512"], "PASS"),
+    "norm_rows": (["f32[64,1000]", "f32[1000]", "f32[64,1000]", "i32=1000"],
+                  ["BLOCK=256", "SQUARES=true"], "PASS_WITH_NOTES"),
+    "online_softmax": (ROWS, ["BLOCK=256"], "PASS_WITH_NOTES"),
+    "row_max_typed": (["f16[64,1000]", "f32[64]", "i32=1000"], ["BLOCK=256"], "PASS_WITH_NOTES"),
+    "column_sums": (["f32[100,512]", "f32[512]", "i32=100", "i32=512"], ["BLOCK=128"],
+                    "PASS_WITH_NOTES"),
+    "squared_loss": (["f32[1000]", "f32[1000]", "f32[1]", "i32=1000"],
+                     ["BLOCK=1024", "reduction=sum"], "PASS_WITH_NOTES"),
+    "softmax_in_place": (["f32[64,1000]", "f32[64]", "i32=1000"], ["BLOCK=1024"],
+                         "PASS_WITH_NOTES"),
+}
+
+
+def _derived(kernel: str, args=None, consts=None, path: str = FIXTURE):
+    given_args, given_consts, _ = CASES.get(kernel, (None, None, None))
+    target = triton_target(f"{path}:{kernel}", args or given_args, consts or given_consts)
+    return derive(target.source(), list(target.cases), target.label)
+
+
+def _body(derived) -> str:
+    return derived.text.split(f"def {derived.kernel_name}(", 1)[1]
+
+
+def _notes(derived) -> str:
+    return "\n".join(n["message"] for n in derived.notes)
+
+
+# -- 1. math bound from libdevice ----------------------------------------------------------
+
+def test_libdevice_math_in_every_import_form_maps_by_what_it_computes():
+    gelu = _derived("gelu_tanh")      # `tanh` imported inside try/except ImportError
+    assert gelu.ok, gelu.translation.diagnostics
+    assert "y = ((0.5 * x) * (1.0 + ct.tanh(inner)))" in _body(gelu), gelu.text
+    forms = _derived("math_forms")    # libdevice.X (if triton.__version__), tl.extra..., full
+    assert forms.ok, forms.translation.diagnostics
+    body = _body(forms)
+    for line in ("a = ct.rsqrt(((x * x) + 1.0))", "b = ct.pow(ct.abs(x), 1.5)",
+                 "c = ct.exp2((-ct.abs(x)))", "d = ct.exp(((-x) * x))"):
+        assert line in body, body
+    assert "libdevice.fast_expf is libdevice's faster or differently rounded exp" in \
+        _notes(forms)
+
+
+def test_a_math_function_cutile_lacks_is_refused_in_one_line_with_what_to_write(tmp_path):
+    [erf] = _derived("erf_gelu", ["f32[2048]", "f32[2048]"], ["BLOCK=512"]).translation.diagnostics
+    assert erf["construct"] == "libdevice.erf" and erf["line"] == 48
+    assert erf["message"].startswith("computes the error function; cuTile has no erf: write "
+                                     "the GELU with its tanh form"), erf["message"]
+    kernel = tmp_path / "k.py"
+    kernel.write_text("import triton\nimport triton.language as tl\n"
+                      "from triton.language.extra import libdevice\n"
+                      "try:\n    from triton.language.extra.libdevice import tanh as act\n"
+                      "except ImportError:\n    from triton.language.extra.libdevice import "
+                      "fast_tanf as act\n\n\n@triton.jit\n"
+                      "def bessel(x_ptr, B: tl.constexpr):\n"
+                      "    o = tl.arange(0, B)\n"
+                      "    tl.store(x_ptr + o, libdevice.j0(tl.load(x_ptr + o)))\n\n\n"
+                      "@triton.jit\n"
+                      "def either(x_ptr, B: tl.constexpr):\n"
+                      "    o = tl.arange(0, B)\n"
+                      "    tl.store(x_ptr + o, act(tl.load(x_ptr + o)))\n")
+    [j0] = _derived("bessel", ["f32[512]"], ["B=512"], str(kernel)).translation.diagnostics
+    assert j0["construct"] == "libdevice.j0" and "no cuTile counterpart" in j0["message"]
+    assert "\n" not in j0["message"]
+    [either] = _derived("either", ["f32[512]"], ["B=512"], str(kernel)).translation.diagnostics
+    assert "version-dependent imports bind it to different functions" in either["message"]
+    assert "fast_tanf" in either["message"]
+
+
+def test_the_triton_kernel_with_version_dependent_imports_compiles_to_ttir(tmp_path):
+    """The reduced module blanks a module-level try/if; the Triton kernel (TTIR here, the
+    GPU check there) runs those imports as the module would: a test only the package can
+    evaluate (`compare_version`) takes the first branch that imports."""
+    pytest.importorskip("triton")
+    from workbench.translate.ttir import compile_ttir
+    target = triton_target(f"{FIXTURE}:gelu_tanh", *CASES["gelu_tanh"][:2])
+    assert "__nv_tanhf" in compile_ttir(target.source(), target.cases[0])
+    kernel = tmp_path / "k.py"
+    kernel.write_text("import triton\nimport triton.language as tl\n"
+                      "from mypackage.utils import compare_version\n"
+                      "from triton.language.extra import libdevice\n\n"
+                      "if compare_version('triton', '3.0'):\n"
+                      "    from triton.language.extra.libdevice import rsqrt\n"
+                      "else:\n    from triton.language.math import rsqrt\n"
+                      "if hasattr(tl, 'tanh'):\n    act = tl.tanh\n"
+                      "else:\n    act = libdevice.tanh\n\n\n@triton.jit\n"
+                      "def both(x_ptr, B: tl.constexpr):\n"
+                      "    o = tl.arange(0, B)\n"
+                      "    tl.store(x_ptr + o, act(rsqrt(tl.load(x_ptr + o))))\n")
+    target = triton_target(f"{kernel}:both", ["f32[512]"], ["B=512"])
+    derived = derive(target.source(), list(target.cases), target.label)
+    assert "ct.store(x_ptr, index=(0,), tile=ct.astype(ct.tanh(ct.rsqrt(" in derived.text
+    ttir = compile_ttir(target.source(), target.cases[0])
+    assert "__nv_tanhf" in ttir and "__nv_rsqrtf" in ttir
+
+
+# -- 2. module-level constants -------------------------------------------------------------
+
+def test_module_level_constexpr_constants_are_folded():
+    gelu = _derived("gelu_tanh")      # SQRT_2_OVER_PI: tl.constexpr = tl.constexpr(..), CUBIC
+    assert "inner = (0.7978845608028654 * (x + (((0.044715 * x) * x) * x)))" in _body(gelu)
+    norm = _derived("norm_rows")      # EPS: tl.constexpr = tl.constexpr(1e-6)
+    assert "r = ct.rsqrt(((total / n_cols) + 1e-06))" in _body(norm), norm.text
+
+
+# -- 3. accumulators that start as a number ------------------------------------------------
+
+def test_a_scalar_accumulator_updated_under_a_constexpr_if_keeps_its_running_total():
+    for squares, term in ((True, "ct.sum((x * x))"), (False, "ct.sum(ct.abs(x))")):
+        norm = _derived("norm_rows", consts=["BLOCK=256", f"SQUARES={squares}"])
+        assert norm.ok, norm.translation.diagnostics
+        body = _body(norm)
+        assert "    total = 0.0\n    for start_tile in range(ct.cdiv(n_cols, 256)):" in body
+        assert f"        total = (total + {term})\n" in body, body
+    softmax = _derived("online_softmax")
+    body = _body(softmax)
+    assert '    m = -float("inf")\n' in body and "    d = 0.0\n" in body, body
+    assert "        d = ((d * ct.exp((m - m_new))) + ct.sum(ct.exp((x - m_new)), axis=0))" in body
+    assert "        m = m_new\n" in body
+
+
+def test_a_tile_accumulator_that_starts_as_a_number_starts_as_a_tile_of_it():
+    sums = _derived("column_sums")
+    assert sums.ok, sums.translation.diagnostics
+    assert "    acc = ct.full((128,), 0.0, dtype=ct.float32)\n    for r in range(n_rows):" in \
+        _body(sums), sums.text
+    assert "Triton's compiler refuses a loop-carried value whose type changes" in _notes(sums)
+
+
+def test_a_pointer_offset_a_loop_carries_stays_refused(tmp_path):
+    kernel = tmp_path / "k.py"
+    kernel.write_text("import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+                      "def walk(x_ptr, y_ptr, B: tl.constexpr):\n"
+                      "    p = x_ptr + tl.arange(0, B)\n"
+                      "    s = 0.0\n"
+                      "    for i in range(4):\n"
+                      "        s += tl.sum(tl.load(p))\n"
+                      "        p = p + B * (i + 1)\n"
+                      "    tl.store(y_ptr, s)\n")
+    derived = _derived("walk", ["f32[8192]", "f32[1]"], ["B=512"], str(kernel))
+    assert [d["construct"] for d in derived.translation.diagnostics] == ["loop-carried pointer"]
+
+
+# -- 4. .cast(..) and tl.float32(..) -------------------------------------------------------
+
+def test_cast_as_a_method_and_a_dtype_called_as_a_scalar_constructor():
+    gelu = _derived("gelu_tanh")
+    assert "x = ct.astype(ct.load(x_ptr, index=(ct.bid(0),), shape=(512,), " \
+           "padding_mode=ct.PaddingMode.ZERO), ct.float32)" in _body(gelu), gelu.text
+    typed = _derived("row_max_typed")
+    assert typed.ok, typed.translation.diagnostics
+    assert '    best = ct.float32(-float("inf"))\n' in _body(typed), typed.text
+    assert "Triton 3.6's compiler refuses to call a dtype" in _notes(typed)
+
+
+# -- 5. a string constexpr -----------------------------------------------------------------
+
+def test_a_string_constexpr_is_folded_and_given_by_const_as_a_word_or_quoted():
+    assert parse_const("reduction=mean") == ("reduction", "mean")
+    assert parse_const("reduction='sum'") == ("reduction", "sum")
+    assert parse_const('mode="batch mean"') == ("mode", "batch mean")
+    assert parse_const("TILE=1024") == ("TILE", 1024) and parse_const("X=inf")[1] == float("inf")
+    assert parse_const("FLAG=false") == ("FLAG", False) and parse_const("E=1e-5")[1] == 1e-5
+    for bad in ("X=12x", "X=None", "X=a b"):
+        with pytest.raises(WorkbenchError, match="bad constant value"):
+            parse_const(bad)
+    args = CASES["squared_loss"][0]
+    mean = _body(_derived("squared_loss", args, ["BLOCK=1024"]))          # the default
+    assert "total = (total / n)" in mean and "reduction" not in mean
+    total = _body(_derived("squared_loss", args, ["BLOCK=1024", "reduction=sum"]))
+    assert "ct.sum(loss, axis=0)" in total and "/ n" not in total
+    none = _body(_derived("squared_loss", ["f32[1000]"] * 3 + ["i32=1000"],
+                          ["BLOCK=1024", "reduction=none"]))
+    assert "ct.sum" not in none and \
+        "ct.store(out_ptr, index=(0,), tile=ct.astype(loss, out_ptr.dtype))" in none
+
+
+def test_a_string_constexpr_that_differs_between_cases_is_refused():
+    target = triton_target(f"{FIXTURE}:squared_loss", *CASES["squared_loss"][:2])
+    cases = [Case(i, tuple(parse_arg(a) for a in CASES["squared_loss"][0]),
+                  {"BLOCK": 1024, "reduction": r}) for i, r in enumerate(("mean", "sum"))]
+    derived = derive(target.source(), cases, target.label)
+    [reason] = derived.translation.diagnostics
+    assert reason["construct"] == "string tl.constexpr" and "['mean', 'sum']" in reason["message"]
+
+
+# -- 6. tl.debug_barrier -------------------------------------------------------------------
+
+def test_debug_barrier_is_dropped_with_a_note():
+    derived = _derived("softmax_in_place")
+    assert derived.ok and "barrier" not in _body(derived)
+    assert "tl.debug_barrier() dropped" in _notes(derived)
+
+
+# -- end to end: build and IR diff ---------------------------------------------------------
+
+@pytest.mark.parametrize("kernel", sorted(CASES))
+def test_each_idiom_ports_end_to_end(kernel, cli, tmp_path):
+    args, consts, verdict = CASES[kernel]
+    command = ["port", f"{FIXTURE}:{kernel}", "--out", str(tmp_path / "port")]
+    command += [x for a in args for x in ("--arg", a)]
+    command += [x for c in consts for x in ("--const", c)]
+    result = cli(*command, timeout=900)
+    assert f"final verdict: {verdict}\n" in result.stdout, result.stdout + result.stderr
+
+
+# -- numbers on the CPU: Triton's interpreter and the Tile IR interpreter -------------------
+
+# Triton's interpreter, in a process of its own (TRITON_INTERPRET=1 must be set before triton
+# is imported), with two stand-ins: libdevice as tl's own math (the interpreter has no extern
+# functions), and a scalar read as an index from its one-element array (NumPy 2 refuses
+# int() of a 1-D array, which Triton 3.6's interpreter does for `range(n)`)
+TRITON_RUNNER = r"""
+import importlib.util, json, sys
+import numpy as np, torch
+import triton.language as tl
+from triton.language.extra import libdevice
+from triton.runtime import interpreter
+
+
+def index_from_one(tensor, scope, original=interpreter._patch_lang_tensor):
+    original(tensor, scope)
+    scope.set_attr(tensor, "__index__", lambda self: int(self.handle.data.reshape(-1)[0]))
+
+
+def tanh(x):
+    e = tl.exp(-2.0 * tl.abs(x))
+    return tl.where(x >= 0, (1.0 - e) / (1.0 + e), -(1.0 - e) / (1.0 + e))
+
+
+interpreter._patch_lang_tensor = index_from_one
+for name, fn in {"tanh": tanh, "rsqrt": lambda x: tl.rsqrt(x), "fast_expf": lambda x: tl.exp(x),
+                 "pow": lambda x, y: tl.exp2(y * tl.log2(x))}.items():
+    setattr(libdevice, name, fn)
+fixture, folder = sys.argv[1:3]
+spec = importlib.util.spec_from_file_location("everyday", fixture)
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+for job in json.load(open(f"{folder}/jobs.json")):
+    arrays = np.load(f"{folder}/{job['name']}.npz")
+    values = [torch.from_numpy(arrays[f"arr_{i}"].copy()) if v is None else v
+              for i, v in enumerate(job["scalars"])]
+    getattr(module, job["kernel"])[tuple(job["grid"])](*values, **job["consts"])
+    np.savez(f"{folder}/{job['name']}.out.npz",
+             *[v.numpy() for v in values if isinstance(v, torch.Tensor)])
+"""
+
+
+def _rows(shape=(64, 1000), seed=0):
+    return np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
+
+
+def _softmax(x):
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def _gelu(x):
+    return 0.5 * x * (1 + np.tanh(0.7978845608028654 * (x + 0.044715 * x ** 3)))
+
+
+def _numeric_cases() -> dict:
+    """name: (kernel, grid, runtime values, constexprs, {output number: reference})."""
+    x, w, t, v = _rows(), _rows((1000,), 1), _rows((1000,), 2), _rows((1000,), 3)
+    flat, cols = _rows((5000,)), _rows((100, 512))
+    loss = (v - t) ** 2
+    return {
+        "gelu_tanh": ("gelu_tanh", (10,), [flat, np.zeros_like(flat), 5000], {"BLOCK": 512},
+                      {1: _gelu(flat)}),
+        "math_forms": ("math_forms", (4,), [flat[:2048], np.zeros(2048, np.float32)],
+                       {"BLOCK": 512}, {1: 1 / np.sqrt(flat[:2048] ** 2 + 1) + np.abs(
+                           flat[:2048]) ** 1.5 + np.exp2(-np.abs(flat[:2048])) +
+                           np.exp(-flat[:2048] ** 2)}),
+        "norm_rows": ("norm_rows", (64,), [x, w, np.zeros_like(x), 1000],
+                      {"BLOCK": 256, "SQUARES": True},
+                      {2: x / np.sqrt((x * x).mean(axis=1, keepdims=True) + 1e-6) * w}),
+        "norm_rows_abs": ("norm_rows", (64,), [x, w, np.zeros_like(x), 1000],
+                          {"BLOCK": 256, "SQUARES": False},
+                          {2: x / np.sqrt(np.abs(x).mean(axis=1, keepdims=True) + 1e-6) * w}),
+        "online_softmax": ("online_softmax", (64,), [x, np.zeros_like(x), 1000],
+                           {"BLOCK": 256}, {1: _softmax(x)}),
+        "column_sums": ("column_sums", (4,), [cols, np.zeros(512, np.float32), 100, 512],
+                        {"BLOCK": 128}, {1: cols.sum(axis=0)}),
+        "squared_loss_mean": ("squared_loss", (1,), [v, t, np.zeros(1, np.float32), 1000],
+                              {"BLOCK": 1024}, {2: np.array([loss.mean()])}),
+        "squared_loss_sum": ("squared_loss", (1,), [v, t, np.zeros(1, np.float32), 1000],
+                             {"BLOCK": 1024, "reduction": "sum"}, {2: np.array([loss.sum()])}),
+        "squared_loss_none": ("squared_loss", (1,), [v, t, np.zeros(1000, np.float32), 1000],
+                              {"BLOCK": 1024, "reduction": "none"}, {2: loss}),
+        "softmax_in_place": ("softmax_in_place", (64,), [x.copy(), np.zeros(64, np.float32),
+                                                         1000], {"BLOCK": 1024},
+                             {0: _softmax(x), 1: np.log(np.exp(x).sum(axis=1))}),
+    }
+
+
+NUMERIC = _numeric_cases()
+
+
+@pytest.fixture(scope="module")
+def triton_numbers(tmp_path_factory) -> dict:
+    """Every numeric case's outputs from the Triton kernel, under Triton's interpreter."""
+    import json
+    import subprocess
+    import sys
+    pytest.importorskip("torch")
+    pytest.importorskip("triton")
+    folder = tmp_path_factory.mktemp("triton_interpreter")
+    jobs = []
+    for name, (kernel, grid, values, consts, _) in NUMERIC.items():
+        np.savez(folder / f"{name}.npz", *[a for a in values if isinstance(a, np.ndarray)])
+        jobs.append({"name": name, "kernel": kernel, "grid": grid, "consts": consts,
+                     "scalars": [None if isinstance(a, np.ndarray) else a for a in values]})
+    (folder / "jobs.json").write_text(json.dumps(jobs))
+    done = subprocess.run([sys.executable, "-c", TRITON_RUNNER, FIXTURE, str(folder)],
+                          capture_output=True, text=True, timeout=600,
+                          env={**__import__("os").environ, "TRITON_INTERPRET": "1"})
+    assert done.returncode == 0, done.stderr[-3000:]
+    return {name: [a for _, a in sorted(np.load(folder / f"{name}.out.npz").items(),
+                                        key=lambda kv: int(kv[0].split("_")[1]))]
+            for name in NUMERIC}
+
+
+def _run_derived(tmp_path, kernel: str, grid: tuple, values: list, consts: dict) -> list:
+    """The derived cuTile kernel's Tile IR run by the workbench's interpreter on copies of
+    `values` (the Triton kernel's runtime arguments, in its order); the arrays, written."""
+    interp = pytest.importorskip("workbench.interp")
+    from workbench.ir.stages import file_python_ir
+    args = [f"f32[{','.join(map(str, v.shape))}]" if isinstance(v, np.ndarray) else f"i32={v}"
+            for v in values]
+    derived = _derived(kernel, args, [f"{k}={v}" for k, v in consts.items()])
+    assert derived.ok, derived.translation.diagnostics
+    path = tmp_path / f"{kernel}.py"
+    path.write_text(derived.text)
+    case = derived.cases[0]
+    ir = file_python_ir(str(path), kernel, list(case.args), case.consts)
+    names = [p.name for p in triton_target(f"{FIXTURE}:{kernel}").source().runtime_params]
+    copies = [v.copy() if isinstance(v, np.ndarray) else v for v in values]
+    interp.run_entry(ir.module(), grid=grid, args=[v for n, v in zip(names, copies)
+                                                    if n in derived.params])
+    return [v for v in copies if isinstance(v, np.ndarray)]
+
+
+@pytest.mark.parametrize("name", sorted(NUMERIC))
+def test_the_triton_kernel_and_its_derived_kernel_compute_numpys_numbers(name, tmp_path,
+                                                                         triton_numbers):
+    kernel, grid, values, consts, expected = NUMERIC[name]
+    derived = _run_derived(tmp_path, kernel, grid, values, consts)
+    for side, outputs in (("derived cuTile kernel", derived), ("Triton kernel",
+                                                               triton_numbers[name])):
+        for number, reference in expected.items():
+            np.testing.assert_allclose(outputs[number].reshape(reference.shape), reference,
+                                       rtol=2e-5, atol=2e-5, err_msg=f"{name}: the {side}")
+
+
+def test_the_numbers_of_a_kernel_triton_does_not_compile_match_numpy(tmp_path):
+    """tl.float32(..): Triton 3.6 neither compiles nor interprets it; the derived kernel is
+    checked against NumPy alone."""
+    x = _rows()
+    [_, best] = _run_derived(tmp_path, "row_max_typed", (64,), [x, np.zeros(64, np.float32),
+                                                                 1000], {"BLOCK": 256})
+    np.testing.assert_array_equal(best, x.max(axis=1))
