@@ -96,6 +96,10 @@ def test_port_from_a_record_builds_diffs_and_says_why_its_check_did_not_run(reco
     assert result.returncode == 0
     check = cli("check", "--record", str(recorded), "--out", str(out), timeout=600)
     assert check.returncode == 3 and "skipped: no CUDA device" in check.stdout
+    on_cpu = cli("check", "--cpu", "--record", str(recorded), "--out", str(out), timeout=600)
+    assert on_cpu.returncode == 0, on_cpu.stdout + on_cpu.stderr
+    assert "OK (on the CPU: the Tile IR interpreter)" in on_cpu.stdout
+    assert on_cpu.stdout.count("python ok; rust ok; rust-vs-python 0.00e+00") == 2
 
 
 def test_the_check_compares_every_array_with_the_user_s_kernel():

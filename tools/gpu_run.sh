@@ -12,6 +12,8 @@
 #   before it (one call cannot carry all three: 64 MiB).
 #   bash tools/gpu_run.sh record      recorded targets against the user's own kernels
 #   (tools/gpu_record.py): carry .gpu-record, with .gpu there from the call before
+#   bash tools/gpu_run.sh interp      the CPU interpreter's verdicts against the GPU's, same
+#   cases, one run (tools/gpu_interp.py; INTERP_TARGETS=a,b picks some); carry .gpu-batch
 #   bash tools/gpu_run.sh triton      the Triton ports against their Triton kernels
 #   (tools/gpu_triton.py); carry .gpu, .triton-gpu and .whl (tilegym's wheel); the libraries
 #   travel xz-compressed (about 10 MB each stripped, 2 MB compressed): xz -9 .triton-gpu/*.so
@@ -77,6 +79,11 @@ if [ "${1:-}" = record ]; then
   # recorded targets against the user's own kernels (tools/gpu_record.py); carry .gpu-record
   unset CUDA_TILE_DUMP_BYTECODE
   exec python3 tools/gpu_record.py run
+fi
+if [ "${1:-}" = interp ]; then
+  # the CPU interpreter's verdicts against the GPU's (tools/gpu_interp.py); carry .gpu-batch
+  unset CUDA_TILE_DUMP_BYTECODE
+  exec python3 tools/gpu_interp.py run
 fi
 if [ "${1:-}" = triton ]; then
   # Triton ports: TileGym is carried as its wheel (.whl/, no dependencies), ports in .triton-gpu

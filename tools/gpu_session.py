@@ -273,9 +273,25 @@ def tilegym() -> None:
     print(format_family_bench(report), flush=True)
 
 
+def perf_gate() -> None:
+    """The pipeline's perf gate (workbench/check/perf.py) on the own operators: rust time /
+    Python time per case (CUPTI), judged against the gate."""
+    from workbench.catalog import get_operator
+    from workbench.check.perf import judge, perf_gate as gate, time_port
+    verdicts = {}
+    for name in OPS:
+        why, cases = time_port(get_operator(name))
+        result = judge(cases, gate())
+        verdicts[name] = {"verdict": result.verdict, "why": why, **result.to_json()}
+        print(f"{name}: {result.verdict}", flush=True)
+        for line in result.lines():
+            print(f"  {line}", flush=True)
+    save("perf_gate.json", verdicts)
+
+
 STEPS = {"tilegym": tilegym, "checks": checks, "fault": fault, "bench": bench, "specialize": specialize,
          "ffi_cost": ffi_cost, "hints": hints, "ownership": ownership, "promises": promises}
-ON_REQUEST = {"batch": batch, "tilegym_warm": tilegym_warm}   # only when named: need more carried
+ON_REQUEST = {"batch": batch, "tilegym_warm": tilegym_warm, "perf_gate": perf_gate}   # only when named: need more carried
 
 if __name__ == "__main__":
     OUT.mkdir(parents=True, exist_ok=True)

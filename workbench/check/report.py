@@ -57,9 +57,12 @@ def owners_of(op: Operator, response: CheckResponse, cases: list[int]) -> list[d
 
 def check_headline(name: str, response: CheckResponse) -> str:
     """`softmax: OK`, `softmax: FAIL (reason)` or `softmax: skipped: reason`."""
+    where = " (on the CPU: the Tile IR interpreter)" if response.device.get("kind") == "cpu" \
+        else ""
     if response.status == "skipped":
-        return f"{name}: skipped: {response.reason}"
-    return f"{name}: {response.status.upper()}" + (f" ({response.reason})" if response.reason else "")
+        return f"{name}: skipped{where}: {response.reason}"
+    return f"{name}: {response.status.upper()}{where}" + \
+        (f" ({response.reason})" if response.reason else "")
 
 
 def side_cells(result: dict) -> list[str]:

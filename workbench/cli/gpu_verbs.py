@@ -1,5 +1,5 @@
 """Verbs that need a GPU (each says `skipped` with the reason, exit 3, without one):
-check and bench."""
+check and bench; `check --cpu` runs both sides' Tile IR on the CPU instead."""
 from __future__ import annotations
 
 import json
@@ -15,6 +15,8 @@ def _check_arguments(p) -> None:
     p.add_argument("--case", type=int, action="append", help="default: every case")
     p.add_argument("--sides", default="python,rust", help="python,rust (default both)")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--cpu", action="store_true",
+                   help="no GPU: run both sides' Tile IR on the CPU (the Tile IR interpreter)")
     p.add_argument("--json", action="store_true")
 
 
@@ -63,6 +65,8 @@ def cmd_check(args) -> int:
         from ..errors import WorkbenchError
         raise WorkbenchError("name an OPERATOR, or --record REC.json",
                              "try `workbench check softmax`")
+    if args.cpu:
+        return _check_on_cpu(args, recorded)
     if recorded is not None:
         response = _check_triton(recorded) if recorded.language == "triton" else \
             check_operator(recorded, seed=args.seed)
@@ -79,6 +83,25 @@ def cmd_check(args) -> int:
         return {"ok": EXIT_OK, "skipped": EXIT_SKIPPED}.get(response.status, EXIT_FAIL)
     response = check_operator(args.op, args.case, args.sides.split(","), args.seed)
     print(json.dumps(response.to_json(), indent=1) if args.json else format_check(args.op, response))
+    return {"ok": EXIT_OK, "skipped": EXIT_SKIPPED}.get(response.status, EXIT_FAIL)
+
+
+def _check_on_cpu(args, recorded) -> int:
+    from ..check.cpu import check_on_cpu
+    from ..check.report import format_check
+    from ..check.runner import EXIT_SKIPPED
+    from ..errors import WorkbenchError
+    if recorded is not None and recorded.language == "triton":
+        raise WorkbenchError("--cpu checks cuTile kernels; a Triton kernel is checked against "
+                             "Triton on a GPU", "drop --cpu, and run it where there is a GPU")
+    sides = [s.strip() for s in args.sides.split(",")]
+    if not set(sides) <= {"python", "rust"}:
+        raise WorkbenchError(f"--sides {args.sides}: the CPU check runs python and rust",
+                             "give --sides python,rust, python or rust")
+    target = recorded if recorded is not None else args.op
+    response = check_on_cpu(target, args.case, sides, args.seed)
+    name = recorded.summary if recorded is not None else args.op
+    print(json.dumps(response.to_json(), indent=1) if args.json else format_check(name, response))
     return {"ok": EXIT_OK, "skipped": EXIT_SKIPPED}.get(response.status, EXIT_FAIL)
 
 
@@ -121,7 +144,8 @@ def cmd_bench(args) -> int:
 
 
 VERBS = (
-    Verb("check", "on a GPU: correctness of both sides against a float64 PyTorch reference",
+    Verb("check", "on a GPU (or with --cpu, the Tile IR interpreter): correctness of both "
+         "sides against a float64 PyTorch reference",
          _check_arguments, cmd_check),
     Verb("bench", "on a GPU: device time of both sides and their parity",
          _bench_arguments, cmd_bench),

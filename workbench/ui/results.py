@@ -93,10 +93,13 @@ def check_result(name: str, response) -> dict:
         cross = (r.get("cross") or {}).get("rel_error")
         rows.append([r.get("label", ""), *cells, f"{cross:.2e}" if cross is not None else ""])
     ok = response.status == "ok"
+    on_cpu = response.device.get("kind") == "cpu"
     title = f"check {name}: {response.status.upper()}" + (f" ({response.reason})"
-                                                        if response.reason else "")
+                                                        if response.reason else "") + \
+        (" on the CPU (no GPU here: the Tile IR interpreter ran both sides)" if on_cpu else "")
     return result("check", title, ok, tables=[{
-        "title": "correctness against the float64 PyTorch reference",
+        "title": "correctness against the float64 PyTorch reference"
+                 + (", on the CPU (Tile IR interpreter)" if on_cpu else ""),
         "columns": ["case", "Python kernel", "Rust port", "port vs Python"], "rows": rows}])
 
 

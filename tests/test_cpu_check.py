@@ -1,0 +1,104 @@
+"""The check on the CPU (workbench/check/cpu.py): both sides' Tile IR run by the interpreter and
+compared with the float64 reference and with each other, with no GPU. Every catalog operator
+is checked here on every run, on its smallest case; a planted kernel fault fails."""
+import dataclasses
+import json
+import math
+
+import pytest
+
+from workbench.catalog import all_families, get_operator
+from workbench.check.cpu import check_on_cpu, cpu_targets
+from workbench.check.cpu_common import ELEMENT_BUDGET
+from workbench.fixtures import materialise
+from workbench.rust.cargo import is_built
+from workbench.tilegym_catalog import family_rules
+
+pytest.importorskip("torch")
+
+
+def elements(specs) -> int:
+    return sum(math.prod(a.shape) for a in specs if a.is_array)
+
+
+def smallest_case(name: str) -> int:
+    """The case with the fewest elements: a family's problem, or an own operator's arguments."""
+    family = all_families()[name]
+    if family.source == "own":
+        op = family.entries[0]
+        return min(op.cases, key=lambda c: elements(c.args)).index
+    problems = family_rules(name).problems
+    return min(range(len(problems)),
+               key=lambda i: elements(t.spec for t in problems[i].tensors.values()))
+
+
+@pytest.mark.parametrize("name", cpu_targets())
+def test_every_catalog_operator_is_correct_on_the_cpu(name):
+    family = all_families()[name]
+    if not all(is_built(op) for op in family.entries):
+        pytest.skip(f"{name}'s ports are not built (scripts/setup builds them)")
+    response = check_on_cpu(name, [smallest_case(name)])
+    assert response.device["kind"] == "cpu"
+    assert response.status == "ok", json.dumps(response.to_json(), indent=1)[:3000]
+    for result in response.results:          # both sides ran: none skipped, none missing
+        assert set(result["sides"]) == {"python", "rust"}
+        assert all(side["ok"] and side["rel_error"] is not None
+                   for side in result["sides"].values()), result
+        assert result["cross"]["ok"]
+
+
+def fixture_op(name, tmp_path):
+    folder = materialise(name, tmp_path / name)
+    op = get_operator("softmax")
+    return dataclasses.replace(op, name=name, folder=folder, kernel_path=None, port_path=None)
+
+
+def test_a_port_that_pads_with_zero_fails_on_the_cpu_as_on_the_gpu(tmp_path):
+    """The zero_padding fixture (kernels_src/fixtures): a partial row padded with 0, not -inf;
+    softmax's case 0 has 1000 columns in a 1024 tile, so every row's sum is wrong."""
+    op = fixture_op("zero_padding", tmp_path)
+    response = check_on_cpu(op, [0])
+    assert response.status == "fail"
+    (result,) = response.results
+    assert result["sides"]["python"]["ok"]
+    rust = result["sides"]["rust"]
+    assert not rust["ok"] and "relative error" in rust["reason"]
+    assert not result["cross"]["ok"]
+
+
+def test_a_case_over_the_budget_is_skipped_with_what_to_do(cli):
+    op = get_operator("softmax")
+    big = next(c for c in op.cases if elements(c.args) > ELEMENT_BUDGET)
+    result = cli("check", "softmax", "--cpu", "--case", str(big.index))
+    assert result.returncode == 3, result.stderr
+    assert "over the CPU interpreter's budget" in result.stdout
+    assert "smaller case" in result.stdout and "on the CPU" in result.stdout
+
+
+def test_check_cpu_on_the_command_line_reports_both_sides(cli):
+    result = cli("check", "softmax", "--cpu", "--case", "2", "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["device"]["kind"] == "cpu"
+    (case,) = data["results"]
+    assert case["sides"]["python"]["ok"] and case["sides"]["rust"]["ok"]
+
+
+def test_an_op_the_interpreter_lacks_skips_that_side_by_name(monkeypatch):
+    from workbench.interp import registry
+    monkeypatch.delitem(registry.BUILDERS, "exp")
+    response = check_on_cpu("softmax", [0], sides=["python"])
+    assert response.status == "skipped"
+    assert "no handler for op `exp`" in response.reason
+
+
+def test_the_notebook_check_without_a_gpu_runs_on_the_cpu_and_says_so(monkeypatch):
+    from workbench.check import runner
+    from workbench.session import PortSession
+    from workbench.ui.results import check_result
+    monkeypatch.setattr(runner, "has_cuda_driver", lambda: False)
+    session = PortSession("softmax", case=2)
+    response = session.check()
+    assert response.status == "ok" and response.device["kind"] == "cpu"
+    shown = check_result("softmax", response)
+    assert "on the CPU" in shown["title"] and shown["ok"]

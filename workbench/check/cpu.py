@@ -1,0 +1,41 @@
+"""The check on the CPU, for a machine with no GPU: both sides' Tile IR run by the interpreter
+(workbench/interp) on the same small inputs, each compared with the float64 reference (or, for
+a recorded kernel, the port with the user's own kernel) and with each other, in the GPU check's
+report shape (CheckResponse, `sides` and `cross` per case).
+
+What it runs: the Python side is the kernel's Tile IR, launched with the case's grid; the Rust
+side is the port's entry (kernel.rs) compiled for the case, its arrays laid out as the entry
+takes them (a `&mut Tensor` partitioned with its tile, rust/partitions.py) and launched over
+the partition's grid or, for a port whose call carries its launch, the case's grid. The port's
+host code (lib.rs) is not run here: a bug in the launch it makes shows only on a GPU.
+"""
+from __future__ import annotations
+
+from ..catalog import Operator, all_families, all_operators, get_operator
+from ..interp import Options
+from .cpu_common import response_of
+from .cpu_family import check_family_on_cpu
+from .cpu_own import check_case
+from .runner import CheckResponse
+
+
+def check_on_cpu(target: Operator | str, cases=None, sides=("python", "rust"),
+                 seed: int = 0, options: Options | None = None) -> CheckResponse:
+    """Check a catalog operator (own, a TileGym family or one entry) or a recorded target on
+    the CPU; the response has the GPU check's shape, with DEVICE as its device."""
+    if isinstance(target, str) and target in all_families() and \
+            all_families()[target].source != "own":
+        return check_family_on_cpu(all_families()[target], cases, sides, seed, options)
+    op = get_operator(target) if isinstance(target, str) else target
+    if op.family and op.record is None:                # one entry of a TileGym family
+        return check_family_on_cpu(all_families()[op.family], cases, sides, seed, options,
+                                   only=[op.name])
+    indexes = cases if cases is not None else [c.index for c in op.cases]
+    results = [check_case(op, op.case(i), list(sides), seed, options) for i in indexes]
+    return response_of(results)
+
+
+def cpu_targets() -> list[str]:
+    """Every catalog operator the CPU check takes: own operators and TileGym families."""
+    own = [name for name, op in all_operators().items() if not op.family]
+    return own + [name for name, f in all_families().items() if f.source != "own"]

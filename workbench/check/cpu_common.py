@@ -1,0 +1,198 @@
+"""What the CPU check's halves (cpu_own.py, cpu_family.py) share: inputs as NumPy arrays laid
+out as a case's ArgSpecs say (strides and offsets honoured: a view into a larger buffer, as the
+GPU check makes them), the torch bridge for references written for the GPU worker (its
+`device="cuda"` dropped), the budget, and outcomes in the GPU check's report shape."""
+from __future__ import annotations
+
+import contextlib
+import functools
+import inspect
+
+import ml_dtypes
+import numpy as np
+
+from ..argspec import ArgSpec
+from .compare import compare
+from .runner import CheckResponse, all_passed
+
+DEVICE = {"name": "CPU: the Tile IR interpreter (no GPU used)", "kind": "cpu"}
+# Elements over all of a case's arrays the interpreter takes on (seconds on 2 cores for
+# an element-wise kernel); a larger case is skipped with the reason.
+ELEMENT_BUDGET = 1 << 23
+
+
+class SideFailed(Exception):
+    """A side that could not give outputs: its JSON (a failure, or skipped with the reason)."""
+
+    def __init__(self, outcome: dict):
+        super().__init__(outcome.get("reason", ""))
+        self.outcome = outcome
+
+NUMPY_DTYPES = {
+    "f64": np.float64, "f32": np.float32, "f16": np.float16, "bf16": ml_dtypes.bfloat16,
+    "f8e4m3": ml_dtypes.float8_e4m3fn, "f8e5m2": ml_dtypes.float8_e5m2,
+    "i64": np.int64, "i32": np.int32, "i16": np.int16, "i8": np.int8, "u8": np.uint8,
+    "bool": np.bool_,
+}
+
+
+# ml_dtypes' floats have NumPy kind "V": ask this, never `dtype.kind == "f"`
+ML_FLOATS = {np.dtype(t) for t in (ml_dtypes.bfloat16, ml_dtypes.float8_e4m3fn,
+                                    ml_dtypes.float8_e5m2)}
+
+
+def is_float(dtype: np.dtype) -> bool:
+    return dtype.kind == "f" or dtype in ML_FLOATS
+
+
+def numpy_dtype(name: str) -> np.dtype:
+    """An ArgSpec dtype name (`f32`, `bf16`, ...) as a NumPy dtype."""
+    return np.dtype(NUMPY_DTYPES[name])
+
+
+def make_array(spec: ArgSpec, rng: np.random.Generator, fill: str = "randn") -> np.ndarray:
+    """An array as `spec` describes it: a view (its strides, its offset) into a buffer just
+    large enough. fill: `randn` (standard normal + 0.01; small integers for integer types),
+    `nan` (NaN, or zeros for integers), or `zeros`."""
+    dtype = numpy_dtype(spec.dtype)
+    strides = spec.effective_strides()
+    extent = spec.offset + (sum((d - 1) * s for d, s in zip(spec.shape, strides)) + 1
+                            if all(spec.shape) else 0)
+    if fill == "randn" and is_float(dtype):
+        buffer = (rng.standard_normal(extent) + 0.01).astype(dtype)
+    elif fill == "randn" and dtype.kind in "iu":
+        buffer = rng.integers(0, 8, extent).astype(dtype)
+    elif fill == "randn" and dtype.kind == "b":
+        buffer = rng.integers(0, 2, extent).astype(bool)
+    elif fill == "nan" and is_float(dtype):
+        buffer = np.full(extent, np.nan, dtype)
+    else:
+        buffer = np.zeros(extent, dtype)
+    return np.lib.stride_tricks.as_strided(buffer[spec.offset:], spec.shape,
+                                           [s * dtype.itemsize for s in strides])
+
+
+def case_args(specs, rng: np.random.Generator | None = None, outputs=()) -> list:
+    """The runtime arguments for `specs` (ArgSpecs in parameter order): arrays (those whose
+    index is in `outputs` NaN-filled), lists of arrays, scalars (their value, else 0)."""
+    rng = rng if rng is not None else np.random.default_rng(0)
+    args = []
+    for i, spec in enumerate(specs):
+        fill = "nan" if i in outputs else "randn"
+        if spec.is_list:
+            args.append([make_array(spec, rng, fill) for _ in range(spec.length or 1)])
+        elif spec.is_array:
+            args.append(make_array(spec, rng, fill))
+        else:
+            args.append(spec.value if spec.value is not None else 0)
+    return args
+
+
+def poisoned(value):
+    """A fresh output like `value` (an array or a list of them), with its shape and strides:
+    NaN, or zeros for integers."""
+    if isinstance(value, list):
+        return [poisoned(v) for v in value]
+    buffer = np.full(_extent(value), np.nan if is_float(value.dtype) else 0, value.dtype)
+    return np.lib.stride_tricks.as_strided(buffer, value.shape, value.strides)
+
+
+def _extent(array: np.ndarray) -> int:
+    if not array.size:
+        return 0
+    return sum((d - 1) * s for d, s in zip(array.shape, array.strides)) // array.itemsize + 1
+
+
+def copied(value):
+    """An input's copy with the same shape, strides and values (each side reads its own)."""
+    if isinstance(value, list):
+        return [copied(v) for v in value]
+    if not isinstance(value, np.ndarray):
+        return value
+    fresh = poisoned(value)
+    fresh[...] = value
+    return fresh
+
+
+def flat64(value) -> np.ndarray:
+    """An output (an array, a tensor, or a list of them) as one flat float64 array."""
+    items = value if isinstance(value, list) else [value]
+    return np.concatenate([np.asarray(as_numpy(t.detach()) if hasattr(t, "detach") else t,
+                                      dtype=np.float64).reshape(-1) for t in items])
+
+
+# -- torch on the CPU ------------------------------------------------------------------------
+
+class _CpuTorch:
+    """torch, with `device=` dropped from its functions (CPU tensors)."""
+
+    def __init__(self, torch):
+        self._torch = torch
+
+    def __getattr__(self, name):
+        value = getattr(self._torch, name)
+        if callable(value) and not isinstance(value, type) and not inspect.ismodule(value):
+            @functools.wraps(value)
+            def on_cpu(*args, **kwargs):
+                kwargs.pop("device", None)
+                return value(*args, **kwargs)
+            return on_cpu
+        return value
+
+
+@contextlib.contextmanager
+def torch_cpu():
+    """A torch stand-in for code written for the GPU worker; `Tensor.cuda()` is a no-op inside."""
+    import torch
+    saved = torch.Tensor.cuda
+    torch.Tensor.cuda = lambda self, *a, **k: self
+    try:
+        yield _CpuTorch(torch)
+    finally:
+        torch.Tensor.cuda = saved
+
+
+def as_numpy(tensor) -> np.ndarray:
+    """A CPU tensor's memory as a NumPy array (no copy; bf16/fp8 through ml_dtypes)."""
+    import torch
+    special = {torch.bfloat16: (torch.int16, ml_dtypes.bfloat16),
+               torch.float8_e4m3fn: (torch.uint8, ml_dtypes.float8_e4m3fn),
+               torch.float8_e5m2: (torch.uint8, ml_dtypes.float8_e5m2)}
+    if tensor.dtype in special:
+        raw, dtype = special[tensor.dtype]
+        return tensor.view(raw).numpy().view(dtype)
+    return tensor.numpy()
+
+
+# -- outcomes ------------------------------------------------------------------------------
+
+def response_of(results: list[dict]) -> CheckResponse:
+    ran = [r for r in results if not all(s.get("skipped") for s in r["sides"].values())]
+    if not ran:
+        reason = next((s.get("reason") for r in results for s in r["sides"].values()), "")
+        return CheckResponse("skipped", reason, results, DEVICE)
+    return CheckResponse("ok" if all_passed(results) else "fail", "", results, DEVICE)
+
+
+def too_large(arrays: list) -> str:
+    """Why a case's arrays are over the CPU budget ('' if they fit)."""
+    count = sum(a.numel() if hasattr(a, "numel") else a.size for a in arrays)
+    if count <= ELEMENT_BUDGET:
+        return ""
+    return (f"{count / 1e6:.1f} M elements, over the CPU interpreter's budget of "
+            f"{ELEMENT_BUDGET / 1e6:.1f} M: check a smaller case (--case), or on a GPU")
+
+
+def compared(got: dict, expected: dict, outputs: list[str], tolerance: float) -> dict:
+    """Every output of `expected` compared; the worst relative error, every reason."""
+    worst, reasons, ok = 0.0, [], True
+    for name in outputs:
+        if name not in expected:
+            continue
+        result = compare(flat64(got[name]), flat64(expected[name]), tolerance)
+        ok &= result.ok
+        worst = None if worst is None or result.rel_error is None else max(worst,
+                                                                          result.rel_error)
+        if not result.ok:
+            reasons.append(f"{name}: {result.reason}" if len(outputs) > 1 else result.reason)
+    return {"ok": ok, "rel_error": worst, "tolerance": tolerance, "reason": "; ".join(reasons)}

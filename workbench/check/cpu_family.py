@@ -1,0 +1,156 @@
+"""The CPU check of a TileGym family (cpu.py has the rest): each entry, or the family's chain as
+one, launched as its launch.py says on the family problem's tensors, on both sides: TileGym's
+kernel (the `python` side) and the port (`rust`), compared with the family's float64 reference
+(its reference.py, run by torch on the CPU) and with each other."""
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import time
+
+import numpy as np
+
+from ..catalog import Family
+from ..errors import WorkbenchError
+from ..interp import (InterpError, Options, Partitioned, UnsupportedOp, bind_args,
+                      compile_entry, run_program)
+from ..ir.stages import operator_python_ir
+from ..rust.cargo import has_port
+from ..rust.emit import operator_rust_ir
+from ..rust.partitions import partition_tiles
+from ..tilegym_catalog import family_rules
+from .chain import chain_label
+from .compare import DEFAULT_TOLERANCE
+from .cpu_common import (SideFailed, as_numpy, compared, make_array, response_of, too_large,
+                         torch_cpu)
+from .gpu import TORCH_DTYPES
+
+
+def check_family_on_cpu(family: Family, cases=None, sides=("python", "rust"), seed: int = 0,
+                        options: Options | None = None, only=None):
+    rules = family_rules(family.name)
+    indexes = cases if cases is not None else range(len(rules.problems))
+    groups = [(chain_label(family), family.steps)] if family.steps else \
+        [(op.name, (op,)) for op in family.entries if only is None or op.name in only]
+    results = []
+    with torch_cpu() as torch:
+        for index in indexes:
+            for label, ops in groups:
+                launches = [rules.launch(op.name, index) for op in ops]
+                if all(launch is not None for launch in launches):
+                    results.append(_check(rules, label, ops, launches, index, list(sides),
+                                          seed, options, torch))
+    return response_of(results)
+
+
+def _check(rules, label, ops, launches, index, sides, seed, options, torch) -> dict:
+    problem = rules.problem(index)
+    pristine = _tensors(rules, problem, torch, seed)
+    outputs = [n for n in problem.outputs()
+               if any(b.source == n for launch in launches for b in launch.args)]
+    result = {"case": index, "entry": label, "label": f"{label} case {index}",
+              "sides": {}, "cross": None}
+    arrays = [a for t in pristine.values() for a in (t if isinstance(t, list) else [t])]
+    budget = too_large(arrays)
+    if budget:
+        result["sides"] = {s: {"skipped": True, "reason": budget} for s in sides}
+        return result
+    produced, seconds = {}, {}
+    for side in sides:
+        tensors = {n: _clone(t) for n, t in pristine.items()}
+        try:
+            seconds[side] = sum(_run(op, index, launch, tensors, side, options)
+                                for op, launch in zip(ops, launches))
+            produced[side] = {n: tensors[n] for n in outputs}
+        except SideFailed as failed:
+            result["sides"][side] = failed.outcome
+    expected = _reference(rules, problem, pristine, torch)
+    tolerance = ops[-1].tolerance.get(problem.dtype, DEFAULT_TOLERANCE["f32"])
+    for side, got in produced.items():
+        result["sides"][side] = {**compared(got, expected, outputs, tolerance),
+                                 "seconds": seconds[side]}
+    if "python" in produced and "rust" in produced:
+        result["cross"] = compared(produced["rust"], produced["python"], outputs, tolerance)
+    return result
+
+
+def _run(op, index: int, launch, tensors: dict, side: str, options) -> float:
+    """One launch on `tensors` (written in place); the seconds the interpreter ran."""
+    args = _launch_args(launch, tensors)
+    try:
+        if side == "python":
+            module = operator_python_ir(op, index).module()
+        else:
+            if not has_port(op):
+                raise SideFailed({"skipped": True, "reason": f"{op.name} has no port"})
+            module = operator_rust_ir(op, index).module()
+            args = _partitioned(op, index, args)
+        program = compile_entry(module)
+        memory, params = bind_args(program, args)
+        start = time.perf_counter()
+        run_program(program, memory, params, launch.grid, options)
+    except UnsupportedOp as e:
+        raise SideFailed({"skipped": True, "reason": str(e).splitlines()[0]}) from None
+    except (InterpError, WorkbenchError) as e:
+        raise SideFailed({"ok": False, "rel_error": None, "reason": f"{op.name}: {e}"}) from None
+    return time.perf_counter() - start
+
+
+def _partitioned(op, index: int, args: list) -> list:
+    from ..sources.kernel import load_operator_kernel
+    kernel = load_operator_kernel(op)
+    names = [p for p in kernel.params if p not in kernel.const_params]
+    tiles = partition_tiles(op, op.case(index))
+    return [Partitioned(a, tiles[n]) if n in tiles else a for n, a in zip(names, args)]
+
+
+def _launch_args(launch, tensors: dict) -> list:
+    args = []
+    for bind in launch.args:
+        spec = bind.spec
+        if bind.source is not None and spec.is_list:
+            args.append([as_numpy(t) for t in tensors[bind.source]])
+        elif bind.source is not None:
+            args.append(as_numpy(tensors[bind.source].view(spec.shape)))
+        elif spec.is_array:                    # scratch the launcher allocates
+            args.append(make_array(spec, np.random.default_rng(0), "nan"))
+        else:
+            args.append(spec.value)
+    return args
+
+
+def _tensors(rules, problem, torch, seed: int) -> dict:
+    """The problem's tensors on the CPU, filled as the GPU check fills them."""
+    torch.manual_seed(seed)
+    out = {}
+    for name, t in problem.tensors.items():
+        dtype = getattr(torch, TORCH_DTYPES[t.dtype])
+        if t.is_list:
+            out[name] = [_one(t.role, item.shape, dtype, torch) for item in t.items]
+        elif t.role not in ("out", "temp") and t.fill != "randn" and hasattr(rules.module, "fill"):
+            out[name] = rules.module.fill(t, problem, out, torch).cpu()
+        else:
+            out[name] = _one(t.role, t.shape, dtype, torch)
+    return out
+
+
+def _one(role, shape, dtype, torch):
+    if role in ("out", "temp"):
+        return torch.full(shape, float("nan"), dtype=dtype) if dtype.is_floating_point \
+            else torch.zeros(shape, dtype=dtype)
+    return (torch.randn(shape, dtype=torch.float32) + 0.01).to(dtype)
+
+
+def _reference(rules, problem, pristine: dict, torch) -> dict:
+    path = rules.folder / "reference.py"
+    spec = importlib.util.spec_from_file_location(f"wb_cpu_tgref_{rules.name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    names = inspect.signature(module.reference).parameters
+    extra = ({"options": dict(problem.options)} if "options" in names else
+             {k: v for k, v in problem.options.items() if k in names})
+    return module.reference({n: _clone(t) for n, t in pristine.items()}, torch, **extra)
+
+
+def _clone(value):
+    return [t.clone() for t in value] if isinstance(value, list) else value.clone()
