@@ -17,24 +17,26 @@ from workbench.translate.targets import triton_target
 
 FIXTURE = "tests/fixtures/triton_everyday.py"
 ROWS = ["f32[64,1000]", "f32[64,1000]", "i32=1000"]
-CASES = {     # kernel: (args, consts, final verdict of its port)
-    "gelu_tanh": (["f16[5000]", "f16[5000]", "i32=5000"], ["BLOCK=512"], "PASS_WITH_NOTES"),
-    "math_forms": (["f32[2048]", "f32[2048]"], ["BLOCK=512"], "PASS"),
+CASES = {     # kernel: (args, consts, launch grid, final verdict of its port)
+    "gelu_tanh": (["f16[5000]", "f16[5000]", "i32=5000"], ["BLOCK=512"], "10", "PASS_WITH_NOTES"),
+    "math_forms": (["f32[2048]", "f32[2048]"], ["BLOCK=512"], "4", "PASS"),
     "norm_rows": (["f32[64,1000]", "f32[1000]", "f32[64,1000]", "i32=1000"],
-                  ["BLOCK=256", "SQUARES=true"], "PASS_WITH_NOTES"),
-    "online_softmax": (ROWS, ["BLOCK=256"], "PASS_WITH_NOTES"),
-    "row_max_typed": (["f16[64,1000]", "f32[64]", "i32=1000"], ["BLOCK=256"], "PASS_WITH_NOTES"),
-    "column_sums": (["f32[100,512]", "f32[512]", "i32=100", "i32=512"], ["BLOCK=128"],
+                  ["BLOCK=256", "SQUARES=true"], "64", "PASS_WITH_NOTES"),
+    "online_softmax": (ROWS, ["BLOCK=256"], "64", "PASS_WITH_NOTES"),
+    # Triton 3.6 neither compiles nor interprets tl.float32(..): never run against Triton
+    "row_max_typed": (["f16[64,1000]", "f32[64]", "i32=1000"], ["BLOCK=256"], "64",
+                      "UNVERIFIED_TRANSLATION"),
+    "column_sums": (["f32[100,512]", "f32[512]", "i32=100", "i32=512"], ["BLOCK=128"], "4",
                     "PASS_WITH_NOTES"),
     "squared_loss": (["f32[1000]", "f32[1000]", "f32[1]", "i32=1000"],
-                     ["BLOCK=1024", "reduction=sum"], "PASS_WITH_NOTES"),
-    "softmax_in_place": (["f32[64,1000]", "f32[64]", "i32=1000"], ["BLOCK=1024"],
+                     ["BLOCK=1024", "reduction=sum"], "1", "PASS_WITH_NOTES"),
+    "softmax_in_place": (["f32[64,1000]", "f32[64]", "i32=1000"], ["BLOCK=1024"], "64",
                          "PASS_WITH_NOTES"),
 }
 
 
 def _derived(kernel: str, args=None, consts=None, path: str = FIXTURE):
-    given_args, given_consts, _ = CASES.get(kernel, (None, None, None))
+    given_args, given_consts, _, _ = CASES.get(kernel, (None, None, None, None))
     target = triton_target(f"{path}:{kernel}", args or given_args, consts or given_consts)
     return derive(target.source(), list(target.cases), target.label)
 
@@ -217,9 +219,11 @@ def test_debug_barrier_is_dropped_with_a_note():
 # -- end to end: build and IR diff ---------------------------------------------------------
 
 @pytest.mark.parametrize("kernel", sorted(CASES))
-def test_each_idiom_ports_end_to_end(kernel, cli, tmp_path):
-    args, consts, verdict = CASES[kernel]
-    command = ["port", f"{FIXTURE}:{kernel}", "--out", str(tmp_path / "port")]
+def test_each_idiom_ports_and_is_checked_against_triton(kernel, cli, tmp_path):
+    """Built, diffed, and run against the Triton kernel itself (on the CPU here: Triton's
+    interpreter against the Tile IR interpreter) on the given grid."""
+    args, consts, grid, verdict = CASES[kernel]
+    command = ["port", f"{FIXTURE}:{kernel}", "--grid", grid, "--out", str(tmp_path / "port")]
     command += [x for a in args for x in ("--arg", a)]
     command += [x for c in consts for x in ("--const", c)]
     result = cli(*command, timeout=900)

@@ -35,7 +35,8 @@ def test_helpers_are_inlined_with_their_own_names_and_constexpr_branches_folded(
 def test_a_kernel_with_helpers_is_ported_and_its_ir_matches_the_derived_kernel(cli, tmp_path):
     result = cli("port", "tests/fixtures/triton_helpers.py:gelu_rows", "--arg", "f16[64,1000]",
                  "--arg", "f16[64,1000]", "--arg", "i32=1000", "--arg", "i32=1000", "--const",
-                 "BLOCK=1024", "--out", str(tmp_path / "port"), timeout=900)
+                 "BLOCK=1024", "--grid", "64", "--out", str(tmp_path / "port"), timeout=900)
+    assert "gpu_check      #1 PASS             on the CPU" in result.stdout, result.stdout
     assert "final verdict: PASS" in result.stdout, result.stdout + result.stderr
 
 
@@ -122,8 +123,9 @@ def test_a_block_pointer_with_strides_that_are_not_its_tensors_is_refused():
 def test_a_flash_attention_with_block_pointers_is_ported(cli, tmp_path):
     result = cli("port", "tests/fixtures/triton_block_ptrs.py:attn_fwd_bp",
                  *[x for a in ATTENTION for x in ("--arg", a)], "--const", "BLOCK_M=64",
-                 "--const", "BLOCK_N=64", "--const", "HEAD_DIM=64", "--out",
+                 "--const", "BLOCK_N=64", "--const", "HEAD_DIM=64", "--grid", "16", "--out",
                  str(tmp_path / "port"), timeout=900)
+    assert "gpu_check      #1 PASS             on the CPU" in result.stdout, result.stdout
     assert "final verdict: PASS" in result.stdout, result.stdout + result.stderr
 
 

@@ -132,7 +132,8 @@ def test_an_atomic_becomes_ct_atomic_at_the_scatter_indices_and_is_ported(cli, t
                              "ct.astype(x, out_ptr.dtype), memory_order=ct.MemoryOrder.ACQ_REL"
                              ) in sent_past.text
     result = cli("port", f"{fixture}:histogram_kernel", "--arg", "i32[64]", "--arg", "i32[1000]",
-                 "--arg", "i32=1000", "--const", "BLOCK=128", "--out", str(tmp_path / "port"),
-                 timeout=900)
+                 "--arg", "i32=1000", "--const", "BLOCK=128", "--grid", "8",
+                 "--out", str(tmp_path / "port"), timeout=900)
+    assert "gpu_check      #1 PASS             on the CPU" in result.stdout, result.stdout
     assert "final verdict: PASS_WITH_NOTES" in result.stdout, result.stdout + result.stderr
 

@@ -3,7 +3,7 @@ cases checked on the GPU and on the CPU (`workbench check --cpu`), in one run; a
 verdicts per case and side, and of the planted faults.
 
     bash tools/gpu_run.sh interp            # there: carry .gpu-batch (tools/pack_batch.sh:
-                                            # tileirdisasm, ml_dtypes), .gpu and the bundle
+                                            # tileirdisasm), .gpu and the bundle
     .venv/bin/python tools/gpu_interp.py table interp_agreement.json > bench/interp_gpu.md
 
 INTERP_TARGETS=a,b picks operators (default: the own operators, every TileGym family, the
@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 OUT = Path(os.environ.get("OUT", "gpu-out"))
-FIXTURES = ("zero_padding", "mistranslated", "oob_store", "half_grid")
+FIXTURES = ("zero_padding", "oob_store", "half_grid")       # kernels_src/fixtures/catalog.toml
 
 
 def _elements(specs) -> int:

@@ -263,6 +263,19 @@ response = check_triton_port(vec_target, vec_op)
 print(response.status, response.reason)
 for r in response.results:
     print(r["label"], {s: (v.get("ok"), v.get("rel_error")) for s, v in r["sides"].items()})"""),
+    ("md", """## 7. Without a GPU: the port against Triton's own interpreter
+
+The IR diff compares the port with the derived kernel, and both come from one translation: it
+cannot see a wrong translation. So a Triton port is PASS only once it ran against the Triton
+kernel itself. With no GPU, Triton's interpreter (`TRITON_INTERPRET=1`) runs the Triton kernel
+on NumPy, and the Tile IR interpreter runs the derived kernel and the port on the same inputs
+and grid; the pipeline's check stage did this above. A case too large for the CPU is skipped
+with the reason."""),
+    ("code", """from workbench.check.report import format_check
+from workbench.check.triton_cpu import check_translation_on_cpu
+on_cpu = check_translation_on_cpu(vec_target, vec_op)
+print(format_check("triton_vec_add", on_cpu))
+assert on_cpu.status == "ok", on_cpu.reason"""),
 ]
 
 OWN_KERNEL = [

@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
 # What `bash tools/gpu_run.sh batch` needs on the GPU machine beyond .gpu and the bundle:
-# - ml_dtypes and threadpoolctl, for the CPU interpreter (tools/gpu_interp.py);
 # - dask.distributed, which its image lacks: the versions in .venv of the wheels it does not
 #   have (dask, distributed, tornado, tblib, zict, partd, locket; cloudpickle, msgpack,
 #   psutil, toolz, ... are there), for its Python 3.12, without what the batch never imports
@@ -12,7 +11,7 @@
 #   bash tools/pack_batch.sh          ->  .gpu-batch/ (git-ignored)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-packages=(dask distributed tornado tblib zict partd locket ml_dtypes threadpoolctl)
+packages=(dask distributed tornado tblib zict partd locket)
 pins=$(.venv/bin/python -c 'import sys, importlib.metadata as m; print(" ".join(f"{n}=={m.version(n)}" for n in sys.argv[1:]))' "${packages[@]}")
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 .venv/bin/python -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 \

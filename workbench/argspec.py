@@ -175,3 +175,14 @@ def parse_const(text: str) -> tuple[str, int | float | bool | str]:
         raise WorkbenchError(f"bad constant value {value!r} in {text!r}",
                              "write an int, a float, true or false, or a string (a word, "
                              "or quoted)") from None
+
+
+def parse_grid(text: str | None) -> tuple[int, int, int] | None:
+    """`--grid 128` or `--grid 16,8[,1]`: a launch grid, padded to three extents."""
+    if text is None:
+        return None
+    parts = [p.strip() for p in text.split(",")]
+    if not 1 <= len(parts) <= 3 or not all(p.isdigit() and int(p) > 0 for p in parts):
+        raise WorkbenchError(f"--grid {text!r}: not 1 to 3 positive integers",
+                             "write --grid X, --grid X,Y or --grid X,Y,Z (blocks per axis)")
+    return tuple(int(p) for p in parts) + (1,) * (3 - len(parts))

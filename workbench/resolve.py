@@ -17,7 +17,7 @@ import ast
 import hashlib
 from pathlib import Path
 
-from .argspec import parse_arg, parse_const
+from .argspec import parse_arg, parse_const, parse_grid
 from .catalog import all_families, all_operators, get_operator
 from .operators import PORTS_DIR, Case, Operator, display_path
 from .sources.corpus_manifest import corpus_entry
@@ -29,13 +29,17 @@ from .sources.module import reduce_module
 
 
 def resolve_target(text: str, args: list[str] = (), consts: list[str] = (),
-                   out: str | Path | None = None) -> Operator:
+                   out: str | Path | None = None, grid: str | None = None) -> Operator:
     """The Operator `text` names; `out` is where its port goes (relative to the current
-    directory), by default the catalog's port or runs/ports/<kernel>/port.
+    directory), by default the catalog's port or runs/ports/<kernel>/port; `grid`
+    (`--grid X,Y,Z`) the launch grid of a kernel target's call.
     A `@triton.jit` kernel (or a name in kernels_src/triton/catalog.toml) is an Operator
     with language="triton": the pipeline translates it first (translate/)."""
     from .translate.targets import triton_target
-    target = triton_target(text, list(args), list(consts))
+    if grid is not None and not (args or consts):
+        raise WorkbenchError("--grid goes with a kernel target's --arg/--const",
+                             "name FILE.py:KERNEL with its --arg, then --grid")
+    target = triton_target(text, list(args), list(consts), parse_grid(grid))
     if target is not None:
         op = target.operator()
         return op.with_port(Path(out).resolve()) if out is not None else op
@@ -51,7 +55,8 @@ def resolve_target(text: str, args: list[str] = (), consts: list[str] = (),
         path = _kernel_file(where) if kind == "file" else module_file(where)
         params = kernel_parameters(path, kernel, strict=kind == "module")
         op = _adhoc_operator(path, kernel, args, consts,
-                             module=where if kind == "module" else None, params=params)
+                             module=where if kind == "module" else None, params=params,
+                             grid=parse_grid(grid))
     return op.with_port(Path(out).resolve()) if out is not None else op
 
 
@@ -123,10 +128,11 @@ def _top_level_names(path: Path) -> set[str]:
 
 
 def _adhoc_operator(path: Path, kernel: str, args, consts, module: str | None,
-                    params: list[str] | None = None) -> Operator:
+                    params: list[str] | None = None, grid=None) -> Operator:
     cases = ()
     if args or consts:
-        cases = (Case(0, tuple(parse_arg(a) for a in args), dict(parse_const(c) for c in consts)),)
+        cases = (Case(0, tuple(parse_arg(a) for a in args), dict(parse_const(c) for c in consts),
+                      grid=grid),)
         constants = _constant_params(path, kernel) if params is not None else None
         if constants is not None:       # checked before anything is copied or drafted
             check_arguments(display_path(path), kernel, params, constants,

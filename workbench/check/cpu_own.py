@@ -60,19 +60,22 @@ def _arrays(value) -> list:
 
 
 def run_side(op: Operator, case, side: str, values: dict, outputs: list[str],
-             options: Options | None) -> tuple[dict, float]:
-    """One side run on its own copy of the inputs: its arrays by name, and the seconds the
-    interpreter ran."""
+             options: Options | None, grid: tuple | None = None) -> tuple[dict, float]:
+    """One side run on its own copy of the inputs (`values` in the kernel's parameter order):
+    its arrays by name, and the seconds the interpreter ran. `grid`: the launch's, where the
+    caller has it (a Triton kernel's), else the case's or the port's own."""
     mine = {n: poisoned(v) if n in outputs else copied(v) for n, v in values.items()}
     try:
         if side == "python":
             module = operator_python_ir(op, case.index).module()
-            args, grid = list(mine.values()), python_grid(op, case, mine)
+            args = list(mine.values())
+            grid = grid or python_grid(op, case, mine)
         else:
             if not has_port(op):
                 raise SideFailed({"skipped": True, "reason": "no port"})
             module = operator_rust_ir(op, case.index).module()
-            args, grid = rust_launch(op, case, mine)
+            args, own_grid = rust_launch(op, case, mine, grid)
+            grid = grid or own_grid
         program = compile_entry(module)
         memory, params = bind_args(program, args)
         start = time.perf_counter()
@@ -98,11 +101,14 @@ def python_grid(op: Operator, case, values: dict) -> tuple:
     return tuple(module.grid(**{n: known[n] for n in inspect.signature(module.grid).parameters}))
 
 
-def rust_launch(op: Operator, case, values: dict) -> tuple[list, tuple]:
+def rust_launch(op: Operator, case, values: dict, grid: tuple | None = None) -> tuple[list, tuple]:
     """The Rust entry's arguments (partitioned outputs wrapped with their tile) and grid: the
-    case's where the port's call carries its launch, else the first partition's."""
+    caller's or the case's where the port's call carries its launch, else the first
+    partition's."""
     tiles = partition_tiles(op, case)
     args = [Partitioned(v, tiles[n]) if n in tiles else v for n, v in values.items()]
+    if grid is not None:
+        return args, grid
     if load_manifest(op).launch or not tiles:
         return args, python_grid(op, case, values)
     name, tile = next(iter(tiles.items()))

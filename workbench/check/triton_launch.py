@@ -35,6 +35,11 @@ def make_inputs(target, case, torch) -> dict:
 def grid_of(target, values: dict, case) -> tuple:
     if case.grid is not None:           # a recorded launch's own grid
         return tuple(case.grid)
+    if target.grid is None:
+        from ..errors import WorkbenchError
+        raise WorkbenchError(f"{target.label}: no launch grid is known for case {case.index}",
+                             "record your host code's launch (`workbench record SCRIPT.py`), "
+                             "then port and check with --record")
     env = {"cdiv": lambda a, b: -(-a // b), "min": min, "max": max, "math": math,
            **case.consts, **values}
     grid = eval(target.grid, {"__builtins__": {}}, env)    # the catalog's own expression
@@ -44,8 +49,10 @@ def grid_of(target, values: dict, case) -> tuple:
 def jit_kernel(fn):
     """The JITFunction under @autotune / @heuristics wrappers (their `.fn`), launched with the
     case's own constants; a JITFunction's own `.fn` is the plain Python function."""
+    from triton.runtime.interpreter import InterpretedFunction
     from triton.runtime.jit import JITFunction
-    while not isinstance(fn, JITFunction) and hasattr(fn, "fn"):
+    # under TRITON_INTERPRET=1 (check/triton_cpu.py) @triton.jit makes InterpretedFunctions
+    while not isinstance(fn, (JITFunction, InterpretedFunction)) and hasattr(fn, "fn"):
         fn = fn.fn
     return fn
 

@@ -5,7 +5,7 @@ import argparse
 from dataclasses import dataclass
 from typing import Callable
 
-EXIT_OK, EXIT_FAIL, EXIT_ERROR = 0, 1, 2
+EXIT_OK, EXIT_FAIL, EXIT_ERROR, EXIT_SKIPPED = 0, 1, 2, 3
 
 
 @dataclass(frozen=True)
@@ -28,6 +28,9 @@ def add_target(parser: argparse.ArgumentParser, required: bool = True,
                              "DTYPE[SHAPE][:strides=(..)][:offset=N] or DTYPE[=VALUE]")
     parser.add_argument("--const", action="append", default=[], metavar="NAME=VALUE",
                         help="with a kernel target, one per ct.Constant parameter")
+    parser.add_argument("--grid", metavar="X[,Y[,Z]]",
+                        help="with a kernel target: the launch grid, for its check (a Triton "
+                             "kernel is checked against Triton itself on it)")
     add_record(parser)
     if port:
         parser.add_argument("--out", metavar="DIR",
@@ -56,7 +59,8 @@ def target_operator(args):
         raise WorkbenchError("name a TARGET (or --record REC.json)",
                              "try `workbench port softmax`")
     from ..resolve import resolve_target
-    return resolve_target(args.target, args.arg, args.const, getattr(args, "out", None))
+    return resolve_target(args.target, args.arg, args.const, getattr(args, "out", None),
+                          getattr(args, "grid", None))
 
 
 def case_index(op, case: int | None) -> int:

@@ -5,7 +5,7 @@ import json
 from pathlib import Path
 
 from ..errors import WorkbenchError
-from .common import EXIT_FAIL, EXIT_OK, Verb, add_target, target_operator
+from .common import EXIT_FAIL, EXIT_OK, EXIT_SKIPPED, Verb, add_target, target_operator
 
 GOOD = ("PASS", "PASS_WITH_NOTES")
 
@@ -48,6 +48,9 @@ def cmd_port(args) -> int:
         result = run_pipeline(op, args.drafter, model=args.model,
                               out=_out(args), into_catalog=args.into_catalog)
     print(result.summary())
+    from ..port.pipeline import UNVERIFIED
+    if result.verdict == UNVERIFIED:         # drafted and diffed; never run against Triton
+        return EXIT_SKIPPED
     return EXIT_OK if result.verdict in GOOD else EXIT_FAIL
 
 

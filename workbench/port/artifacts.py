@@ -33,7 +33,8 @@ SCHEMAS: dict[str, tuple[set[str], dict[str, type]]] = {
                        "UNDETERMINED", "NOTHING_TO_FIX"},
                       {"owner": str, "kind": str, "evidence": list}),
     "fix": ({"FIXED", "NO_FIX", "CAP_REACHED", "NOT_THE_PORT"}, {"attempts": int, "notes": list}),
-    "final": ({"PASS", "PASS_WITH_NOTES", "FAIL", "UNSUPPORTED", "CAP_REACHED", "ERROR"},
+    "final": ({"PASS", "PASS_WITH_NOTES", "FAIL", "UNSUPPORTED", "CAP_REACHED", "ERROR",
+               "UNVERIFIED_TRANSLATION"},
               {"stages": list}),
 }
 

@@ -203,11 +203,22 @@ def _keep_to_stage(port: Path, before: dict[str, bytes], stage: str, keep: Path)
     return undone
 
 
+UNVERIFIED = "UNVERIFIED_TRANSLATION"
+
+
 def _final_verdict(ctx: RunContext) -> str:
+    """The diff's verdict unless the check failed. A port from Triton is compared with a
+    kernel derived from the same translation, so its diff cannot see a wrong translation:
+    it passes only once it ran against the Triton kernel itself (on a GPU, or on the CPU)."""
     diff, check = ctx.last("ir_diff"), ctx.last("gpu_check")
     if check and check.verdict == "FAIL":
         return "FAIL"
-    return diff.verdict if diff else "ERROR"
+    if diff is None:
+        return "ERROR"
+    if ctx.triton is not None and diff.verdict != "FAIL" and (check is None or
+                                                             check.verdict != "PASS"):
+        return UNVERIFIED
+    return diff.verdict
 
 
 def _new_run_folder(op: Operator, runs_dir: Path) -> Path:

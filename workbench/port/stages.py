@@ -160,11 +160,7 @@ def _emission_failure(error, port: Path) -> dict:
 def stage_gpu_check(ctx: RunContext) -> Artifact:
     from ..check.report import check_operator
     if ctx.triton is not None:
-        from ..check.triton_side import check_triton_port
-        response = check_triton_port(ctx.triton, ctx.op)
-        verdict = {"ok": "PASS", "skipped": "SKIPPED"}.get(response.status, "FAIL")
-        return Artifact("gpu_check", verdict, response.reason or response.status,
-                        {"reason": response.reason, "results": response.results})
+        return _check_translation(ctx)
     if ctx.op.record is None and not (ctx.op.folder / "reference.py").exists():
         reason = ("no reference to check against: record a call of your own host code "
                   "(`workbench record SCRIPT.py`), then port with --record, and the port is "
@@ -175,6 +171,25 @@ def stage_gpu_check(ctx: RunContext) -> Artifact:
     return Artifact("gpu_check", verdict, response.reason or response.status,
                     {"reason": response.reason, "results": response.results,
                      "owners": response.owners})
+
+
+def _check_translation(ctx: RunContext) -> Artifact:
+    """The port and its derived kernel against the Triton kernel itself: on the GPU, else on
+    the CPU (Triton's interpreter against the Tile IR interpreter, check/triton_cpu.py)."""
+    from ..check.triton_side import check_triton_port
+    response, where = check_triton_port(ctx.triton, ctx.op), "on the GPU"
+    if response.status == "skipped":
+        from ..check.triton_cpu import check_translation_on_cpu
+        gpu_reason = response.reason
+        response = check_translation_on_cpu(ctx.triton, ctx.op)
+        where = (f"on the CPU ({gpu_reason}): Triton's interpreter against the Tile IR "
+                 "interpreter")
+    verdict = {"ok": "PASS", "skipped": "SKIPPED"}.get(response.status, "FAIL")
+    ran = [r for r in response.results if not all(s.get("skipped") for s in r["sides"].values())]
+    summary = (f"{where}: {response.status}, {len(ran)} of {len(response.results)} cases ran"
+               + (f"; {response.reason}" if response.reason else ""))
+    return Artifact("gpu_check", verdict, summary,
+                    {"reason": response.reason, "results": response.results})
 
 
 @_timed

@@ -54,7 +54,6 @@ class TritonTarget:
                       kernel_path=self.path, port_path=port or folder / "port",
                       kernel_module=self.module, language="triton", triton=self)
         return op.with_port(Path(port).resolve()) if port is not None else op
-        return op
 
     def to_json(self) -> dict:
         return {"name": self.name, "label": self.label, "path": str(self.path),
@@ -98,7 +97,7 @@ def _locate(where: str, kind: str, base: Path | None = None) -> Path:
     return path
 
 
-def triton_target(text: str, args=(), consts=()) -> TritonTarget | None:
+def triton_target(text: str, args=(), consts=(), grid=None) -> TritonTarget | None:
     """The Triton kernel `text` names (FILE.py:KERNEL / MODULE:KERNEL), or None when it
     names something else (a cuTile kernel, a catalog operator)."""
     from ..sources.locate import kernel_target
@@ -114,7 +113,8 @@ def triton_target(text: str, args=(), consts=()) -> TritonTarget | None:
         return None
     cases = ()
     if args or consts:
-        cases = (Case(0, tuple(parse_arg(a) for a in args), dict(parse_const(c) for c in consts)),)
+        cases = (Case(0, tuple(parse_arg(a) for a in args), dict(parse_const(c) for c in consts),
+                      grid=grid),)
     name = f"{where if kind == 'module' else path.stem}.{kernel}"
     return TritonTarget(name, text, path, kernel, where if kind == "module" else None, cases)
 

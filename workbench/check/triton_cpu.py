@@ -1,0 +1,220 @@
+"""A translation checked against Triton itself with no GPU (issue 35): the Triton kernel run by
+Triton's own interpreter (`TRITON_INTERPRET=1`, NumPy on the CPU) in a worker process, and the
+derived cuTile kernel and the Rust port run by the Tile IR interpreter on the same inputs and
+grid; both compared with the Triton kernel's outputs, in the Triton GPU check's report shape
+(sides `triton`, `derived`, `rust`).
+
+    response = check_translation_on_cpu(target, derived_op)       # parent
+    python -m workbench.check.triton_cpu REQUEST.json              # the worker (Triton side)
+
+The worker reads the inputs from an .npz the parent wrote, and writes the outputs back to one.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+TRITON_TIMEOUT_S = 600
+
+
+def check_translation_on_cpu(target, op, seed: int = 0):
+    """The derived kernel and the port against the Triton kernel, every case, on the CPU."""
+    from .cpu_common import DEVICE, response_of
+    results = [_check_case(target, op, case, seed) for case in target.cases]
+    response = response_of(results)
+    response.device = {**DEVICE, "name": DEVICE["name"] + "; Triton's TRITON_INTERPRET=1"}
+    return response
+
+
+def _check_case(target, op, case, seed: int) -> dict:
+    from ..errors import WorkbenchError
+    from .cpu_common import SideFailed, compared, too_large
+    from .cpu_own import run_side
+    from .triton_launch import grid_of
+    values = triton_inputs(target, case, np.random.default_rng(seed))
+    result = {"case": case.index, "label": case.label(), "sides": {}, "cross": None,
+              "reference": "triton"}
+    budget = too_large([v for v in values.values() if isinstance(v, np.ndarray)])
+    if budget:
+        result["sides"] = {s: {"skipped": True, "reason": budget}
+                           for s in ("triton", "derived", "rust")}
+        return result
+    # outputs unknown (a kernel named by file): every array is compared after the run
+    outputs = list(target.outputs) or [n for n, v in values.items() if isinstance(v, np.ndarray)]
+    try:
+        grid = grid_of(target, values, case)
+    except WorkbenchError as e:
+        result["sides"] = {"triton": {"skipped": True, "reason": str(e).splitlines()[0]}}
+        return result
+    expected, why = run_triton(target, case, values, outputs)
+    if expected is None:
+        result["sides"] = {"triton": {"skipped": True, "reason": why}}
+        return result
+    result["sides"]["triton"] = {"ok": True, "rel_error": 0.0, "reason": "the reference"}
+    derived_case = op.case(case.index)
+    params = _derived_params(op)
+    ordered = {p: values[p] for p in params}
+    tolerance = target.tolerance.get(case.args[0].dtype, 1e-5)
+    for side, interp_side in (("derived", "python"), ("rust", "rust")):
+        try:
+            got, _ = run_side(op, derived_case, interp_side, ordered, list(target.outputs),
+                              None, grid)
+        except SideFailed as failed:
+            result["sides"][side] = failed.outcome
+            continue
+        result["sides"][side] = compared(got, expected, [n for n in outputs if n in got],
+                                         tolerance)
+    return result
+
+
+def _derived_params(op) -> list[str]:
+    from ..sources.kernel import load_operator_kernel
+    kernel = load_operator_kernel(op)
+    return [p for p in kernel.params if p not in kernel.const_params]
+
+
+def triton_inputs(target, case, rng) -> dict:
+    """One NumPy array per pointer parameter (outputs NaN unless updated in place), one value
+    per scalar, by Triton parameter name, as the GPU check makes them."""
+    from .cpu_common import make_array
+    values = {}
+    for p, spec in zip(target.source().runtime_params, case.args):
+        if not spec.is_array:
+            values[p.name] = spec.value
+            continue
+        fill = "nan" if p.name in target.outputs and p.name not in target.inplace else "randn"
+        values[p.name] = make_array(spec, rng, fill)
+    return values
+
+
+def run_triton(target, case, values: dict, outputs: list[str]) -> tuple[dict | None, str]:
+    """(the Triton kernel's outputs by name, '') or (None, why it did not run), from a worker
+    with TRITON_INTERPRET=1 (set before triton is imported: hence a process of its own)."""
+    from ..tools import run_tool
+    from ..errors import ToolTimeout
+    with tempfile.TemporaryDirectory(prefix="wb-triton-cpu-") as tmp:
+        inputs, written = Path(tmp) / "in.npz", Path(tmp) / "out.npz"
+        save_arrays(inputs, {k: v for k, v in values.items() if isinstance(v, np.ndarray)})
+        request = {"target": target.to_json(), "case": case.index, "inputs": str(inputs),
+                   "outputs": str(written), "names": outputs,
+                   "scalars": {k: v for k, v in values.items() if not isinstance(v, np.ndarray)}}
+        env = {**os.environ, "TRITON_INTERPRET": "1"}
+        try:
+            proc = run_tool([sys.executable, "-m", "workbench.check.triton_cpu"],
+                            input=json.dumps(request), text=True, timeout=TRITON_TIMEOUT_S,
+                            check=False, env=env, name="Triton interpreter worker")
+        except ToolTimeout:
+            return None, f"Triton's interpreter did not finish in {TRITON_TIMEOUT_S} s"
+        if proc.returncode != 0 or not written.exists():
+            tail = (proc.stderr or proc.stdout or "").strip().splitlines()[-3:]
+            return None, "Triton's interpreter could not run the kernel: " + " | ".join(tail)
+        return load_arrays(written), ""
+
+
+# bf16 and fp8 (ml_dtypes) travel as their bits: .npz keeps only NumPy's own dtypes
+def save_arrays(path: Path, arrays: dict) -> None:
+    from .cpu_common import ML_FLOATS
+    payload = {}
+    for name, a in arrays.items():
+        dense = np.ascontiguousarray(a)
+        if dense.dtype in ML_FLOATS:
+            payload[f"{name}::{dense.dtype.name}"] = dense.view(f"u{dense.dtype.itemsize}")
+        else:
+            payload[name] = dense
+    np.savez(path, **payload)
+
+
+def load_arrays(path: Path) -> dict:
+    import ml_dtypes
+    out = {}
+    with np.load(path) as data:
+        for key in data.files:
+            name, _, dtype = key.partition("::")
+            out[name] = data[key].view(getattr(ml_dtypes, dtype)) if dtype else data[key]
+    return out
+
+
+# -- the worker (Triton's interpreter) -------------------------------------------------------
+
+def main() -> int:
+    request = json.loads(sys.stdin.read())
+    import torch
+    _patch_interpreter()
+    from ..translate.targets import TritonTarget
+    from .triton_launch import triton_launcher
+    target = TritonTarget.from_json(request["target"])
+    case = next(c for c in target.cases if c.index == request["case"])
+    specs = dict(zip((p.name for p in target.source().runtime_params), case.args))
+    values = {name: _laid_out(_tensor(a, torch), specs[name], torch)
+              for name, a in load_arrays(Path(request["inputs"])).items()}
+    values.update(request["scalars"])
+    triton_launcher(target, torch)(values, case)
+    save_arrays(Path(request["outputs"]),
+                {name: _array(values[name], torch) for name in request["names"]})
+    return 0
+
+
+def _tensor(array: np.ndarray, torch):
+    from .cpu_common import ML_FLOATS
+    if array.dtype in ML_FLOATS:
+        bits = torch.from_numpy(array.view(f"i{array.dtype.itemsize}").copy())
+        return bits.view({"bfloat16": torch.bfloat16, "float8_e4m3fn": torch.float8_e4m3fn,
+                          "float8_e5m2": torch.float8_e5m2}[array.dtype.name])
+    return torch.from_numpy(array.copy())
+
+
+def _patch_interpreter() -> None:
+    """Two gaps of Triton 3.6's interpreter, filled so it runs kernels as people write them:
+    libdevice functions (extern calls it cannot make) become tl's own math of the same
+    function, and a scalar argument reads as an index (`range(n)` asks int() of its one-element
+    array, which NumPy 2 refuses)."""
+    import triton.language as tl
+    from triton.language.extra import libdevice
+    from triton.runtime import interpreter
+
+    def tanh(x):
+        e = tl.exp(-2.0 * tl.abs(x))
+        return tl.where(x >= 0, (1.0 - e) / (1.0 + e), (e - 1.0) / (1.0 + e))
+
+    # looked up in tl at each call: the interpreter patches tl's builtins while a kernel runs
+    same = {name: (lambda *a, n=name: getattr(tl, n)(*a))
+            for name in ("exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "floor",
+                         "ceil", "erf", "fma", "abs")}
+    stand_ins = {**same, "fabs": same["abs"], "tanh": tanh, "fast_expf": same["exp"],
+                 "fast_logf": same["log"], "sigmoid": lambda x: 1.0 / (1.0 + tl.exp(-x)),
+                 "pow": lambda x, y: tl.exp2(y * tl.log2(x)),      # a base > 0 only
+                 "fast_powf": lambda x, y: tl.exp2(y * tl.log2(x))}
+    for name, fn in stand_ins.items():
+        setattr(libdevice, name, fn)
+    original = interpreter._patch_lang_tensor
+
+    def index_from_one(tensor, scope):
+        original(tensor, scope)
+        scope.set_attr(tensor, "__index__", lambda self: int(self.handle.data.reshape(-1)[0]))
+    interpreter._patch_lang_tensor = index_from_one
+
+
+def _laid_out(dense, spec, torch):
+    """`dense` copied into a view with the spec's strides and offset (a bigger buffer, as the
+    GPU check makes it): the kernel gets the strides the case names."""
+    strides = spec.effective_strides()
+    extent = spec.offset + sum((d - 1) * s for d, s in zip(spec.shape, strides)) + 1
+    base = torch.full((extent,), float("nan"), dtype=dense.dtype) if dense.is_floating_point() \
+        else torch.zeros(extent, dtype=dense.dtype)
+    view = base.as_strided(spec.shape, strides, spec.offset)
+    view.copy_(dense)
+    return view
+
+
+def _array(tensor, torch) -> np.ndarray:
+    from .cpu_common import as_numpy
+    return as_numpy(tensor.contiguous())
+
+
+if __name__ == "__main__":
+    sys.exit(main())
