@@ -92,3 +92,21 @@ def test_pygmentize_knows_tileir(tmp_path):
     assert out.returncode == 0, out.stderr
     assert 'class="nv"' in out.stdout          # values highlighted as variables
     assert 'class="k"' in out.stdout           # `entry` / `reduce` as keywords
+
+
+def test_ir_on_a_triton_kernel_prints_the_derived_kernels_ir_and_its_ttir(cli):
+    """A Triton kernel (a catalog name, or FILE.py:KERNEL with its call) is read and translated
+    without importing its module's dependencies: its derived cuTile kernel's Tile IR by default,
+    Triton's own TTIR with --side triton."""
+    derived = cli("ir", "triton_vec_add")
+    assert derived.returncode == 0, derived.stderr
+    assert derived.stdout.startswith("entry @vec_add") and "load_view_tko" in derived.stdout
+    ttir = cli("ir", "triton_vec_add", "--side", "triton")
+    assert ttir.returncode == 0 and "tt.load" in ttir.stdout and "tt.store" in ttir.stdout
+    from_file = cli("ir", "tests/fixtures/triton_everyday.py:math_forms", "--arg", "f32[2048]",
+                    "--arg", "f32[2048]", "--const", "BLOCK=512", "--stage", "normalized")
+    assert from_file.returncode == 0, from_file.stderr
+    assert "entry @kernel(" in from_file.stdout and "exp2" in from_file.stdout
+    refused = cli("ir", "softmax", "--side", "triton")
+    assert refused.returncode == 2 and "softmax is a cuTile kernel: it has no TTIR" in \
+        refused.stderr

@@ -23,7 +23,7 @@ from .chain import chain_label
 from .compare import DEFAULT_TOLERANCE
 from .cpu_common import (SideFailed, as_numpy, compared, make_array, response_of, too_large,
                          torch_cpu)
-from .gpu import TORCH_DTYPES
+from .family import clone, make_tensors
 
 
 def check_family_on_cpu(family: Family, cases=None, sides=("python", "rust"), seed: int = 0,
@@ -57,7 +57,7 @@ def _check(rules, label, ops, launches, index, sides, seed, options, torch) -> d
         return result
     produced, seconds = {}, {}
     for side in sides:
-        tensors = {n: _clone(t) for n, t in pristine.items()}
+        tensors = {n: clone(t) for n, t in pristine.items()}
         try:
             seconds[side] = sum(_run(op, index, launch, tensors, side, options)
                                 for op, launch in zip(ops, launches))
@@ -120,25 +120,10 @@ def _launch_args(launch, tensors: dict) -> list:
 
 
 def _tensors(rules, problem, torch, seed: int) -> dict:
-    """The problem's tensors on the CPU, filled as the GPU check fills them."""
+    """The problem's tensors, filled as the GPU check fills them (`torch` is torch_cpu()'s,
+    so they are made on the CPU)."""
     torch.manual_seed(seed)
-    out = {}
-    for name, t in problem.tensors.items():
-        dtype = getattr(torch, TORCH_DTYPES[t.dtype])
-        if t.is_list:
-            out[name] = [_one(t.role, item.shape, dtype, torch) for item in t.items]
-        elif t.role not in ("out", "temp") and t.fill != "randn" and hasattr(rules.module, "fill"):
-            out[name] = rules.module.fill(t, problem, out, torch).cpu()
-        else:
-            out[name] = _one(t.role, t.shape, dtype, torch)
-    return out
-
-
-def _one(role, shape, dtype, torch):
-    if role in ("out", "temp"):
-        return torch.full(shape, float("nan"), dtype=dtype) if dtype.is_floating_point \
-            else torch.zeros(shape, dtype=dtype)
-    return (torch.randn(shape, dtype=torch.float32) + 0.01).to(dtype)
+    return make_tensors(rules, problem, torch)
 
 
 def _reference(rules, problem, pristine: dict, torch) -> dict:
@@ -149,8 +134,5 @@ def _reference(rules, problem, pristine: dict, torch) -> dict:
     names = inspect.signature(module.reference).parameters
     extra = ({"options": dict(problem.options)} if "options" in names else
              {k: v for k, v in problem.options.items() if k in names})
-    return module.reference({n: _clone(t) for n, t in pristine.items()}, torch, **extra)
+    return module.reference({n: clone(t) for n, t in pristine.items()}, torch, **extra)
 
-
-def _clone(value):
-    return [t.clone() for t in value] if isinstance(value, list) else value.clone()

@@ -13,7 +13,9 @@ from .common import EXIT_FAIL, EXIT_OK, Verb, add_target, case_index, target_ope
 def _ir_arguments(p) -> None:
     add_target(p, required=False)
     p.add_argument("--stage", choices=("raw", "normalized"), default="raw")
-    p.add_argument("--side", choices=("python", "rust"), default="python")
+    p.add_argument("--side", choices=("python", "rust", "triton"), default="python",
+                   help="python: the kernel's Tile IR (a Triton kernel's derived cuTile kernel); "
+                        "rust: the port's; triton: a Triton kernel's own TTIR")
     p.add_argument("--parse", metavar="FILE.tileir", help="parse a Tile IR text file")
     p.add_argument("--json", action="store_true", help="print the parsed model as JSON")
     p.add_argument("--explain", action="store_true",
@@ -60,9 +62,32 @@ def _ir_module(args):
         raise WorkbenchError("name a TARGET, --record REC.json or --parse FILE.tileir",
                              "try `workbench ir softmax`")
     op = target_operator(args)
+    if op.language == "triton":
+        op, ttir = _translated(op)
+        if args.side == "triton":
+            if args.stage != "raw" or args.json:
+                raise WorkbenchError("TTIR is Triton's dialect: printed as Triton wrote it",
+                                     "drop --stage normalized / --json for --side triton")
+            return None, ttir
+    elif args.side == "triton":
+        raise WorkbenchError(f"{op.name} is a cuTile kernel: it has no TTIR",
+                             "--side python or rust")
     result = (operator_rust_ir if args.side == "rust" else operator_python_ir)(
         op, case_index(op, args.case))
     return result.module(args.stage, disabled), result.text
+
+
+def _translated(op):
+    """(the derived cuTile kernel's Operator, the Triton kernel's TTIR) of a Triton target,
+    read and translated without importing the kernel's module's other dependencies."""
+    from ..port.triton_stages import translate_target
+    derived, derived_op, ttir, why = translate_target(op.triton, op.port_folder)
+    problems = derived.translation.diagnostics
+    if problems:
+        first = problems[0]
+        raise WorkbenchError(f"{op.triton.label}: line {first['line']}: {first['construct']}: "
+                             f"{first['message']}", "see `workbench port` for every refusal")
+    return derived_op, ttir if ttir is not None else f"// no TTIR: {why}\n"
 
 
 def _print_all_operators(args) -> int:
@@ -208,7 +233,9 @@ def _read_side(path_text: str, side: str):
 
 def _sass_arguments(p) -> None:
     add_target(p)
-    p.add_argument("--side", choices=("python", "rust"), default="python")
+    p.add_argument("--side", choices=("python", "rust", "triton"), default="python",
+                   help="python: the kernel's Tile IR (a Triton kernel's derived cuTile kernel); "
+                        "rust: the port's; triton: a Triton kernel's own TTIR")
     p.add_argument("--summary", action="store_true", help="the summary only")
     p.add_argument("--json", action="store_true")
 
