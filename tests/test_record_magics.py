@@ -29,6 +29,15 @@ def test_a_recorded_cell_binds_its_record_and_saves_it(shell, tmp_path, capsys):
     assert f"%port --record {out}" in printed
 
 
+def test_a_recorded_cell_keeps_the_values_it_launched_on(shell, tmp_path):
+    out = tmp_path / "kept.json"
+    shell.run_cell_magic("record", f"--out {out} --keep-data",
+                         "x = torch.randn(8, 300)\ny = my_norm.rms_norm(x, torch.randn(300))")
+    record = Record.load(out)
+    inputs, outputs = record.kept_values(record.launches[0])
+    assert (inputs["x"] == shell.user_ns["x"].numpy()).all() and outputs == {}
+
+
 def test_a_cell_that_raises_before_any_launch_says_so_in_one_line(shell, tmp_path):
     with pytest.raises(WorkbenchError, match="raised before any kernel launch"):
         shell.run_cell_magic("record", f"--out {tmp_path / 'x.json'}", "1 / 0")

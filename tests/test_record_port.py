@@ -86,20 +86,29 @@ def test_a_malformed_record_names_its_file(tmp_path, cli):
 
 
 @COLD_BUILD
-def test_port_from_a_record_builds_diffs_and_says_why_its_check_did_not_run(recorded, tmp_path,
+def test_port_from_a_record_is_checked_against_the_user_s_kernel_on_the_cpu(recorded, tmp_path,
                                                                              cli):
     out = tmp_path / "port"
     result = cli("port", "--record", str(recorded), "--out", str(out), timeout=1800)
     assert "build          #1 BUILT" in result.stdout, result.stdout + result.stderr
     assert "ir_diff        #1 PASS" in result.stdout
-    assert "gpu_check      #1 SKIPPED          no CUDA device" in result.stdout
+    # no GPU here: the pipeline's check ran both sides' Tile IR in the interpreter, and says so
+    assert "gpu_check      #1 PASS             on the CPU (no CUDA device)" in result.stdout
     assert result.returncode == 0
     check = cli("check", "--record", str(recorded), "--out", str(out), timeout=600)
-    assert check.returncode == 3 and "skipped: no CUDA device" in check.stdout
+    assert check.returncode == 3 and "skipped: no CUDA device (add --cpu" in check.stdout
     on_cpu = cli("check", "--cpu", "--record", str(recorded), "--out", str(out), timeout=600)
     assert on_cpu.returncode == 0, on_cpu.stdout + on_cpu.stderr
     assert "OK (on the CPU: the Tile IR interpreter)" in on_cpu.stdout
-    assert on_cpu.stdout.count("python ok; rust ok; rust-vs-python 0.00e+00") == 2
+    assert on_cpu.stdout.count("python ok; rust ok rel.err 0.00e+00; rust-vs-python 0.00e+00") \
+        == 2
+    # a planted fault in the port: the check fails, and names its owner from the IR diff
+    kernel = out / "src" / "kernel.rs"
+    kernel.write_text(kernel.read_text().replace("1000.0f32", "500.0f32", 1))
+    planted = cli("check", "--cpu", "--record", str(recorded), "--out", str(out), timeout=600)
+    assert planted.returncode == 1, planted.stdout + planted.stderr
+    assert "owner of case 0 (wrong values): kernel: the Tile IR differs: [arithmetic] " \
+        "constant_value: `constant` (f32): 1.000000e+03 -> 5.000000e+02" in planted.stdout
 
 
 def test_the_check_compares_every_array_with_the_user_s_kernel():

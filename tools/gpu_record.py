@@ -61,6 +61,9 @@ def pack(records: list[str], scripts: list[str], check_scripts: list[str]) -> No
         for launch in relative["launches"]:
             launch["kernel"]["file"] = sources[launch["kernel"]["file"]]
         (PACK / Path(rec_path).name).write_text(json.dumps(relative, indent=1))
+        data = Path(rec_path).with_name(f"{Path(rec_path).stem}.data")
+        if data.is_dir():                      # the values the record kept
+            shutil.copytree(data, PACK / data.name)
     for script in scripts + check_scripts:
         shutil.copy(script, PACK / "src" / Path(script).name)
     names = lambda paths: [Path(p).name for p in paths]  # noqa: E731
@@ -107,7 +110,7 @@ def run() -> None:
         report["entries"].append(row)
         _print_entry(row)
     for script in manifest.get("scripts", []) + manifest.get("check_scripts", []):
-        rec = _record_here(PACK / "src" / script, work)
+        rec = _record_here(PACK / "src" / script, work, out)
         checks = _check_recorded_here(rec, manifest, work) \
             if script in manifest.get("check_scripts", []) else []
         report["recorded_here"].append({"script": script, "record": rec.to_json(),
@@ -119,6 +122,8 @@ def _absolute_record(name: str, work: Path) -> Path:
     data = json.loads((PACK / name).read_text())
     for launch in data["launches"]:
         launch["kernel"]["file"] = str((PACK / launch["kernel"]["file"]).resolve())
+        if launch.get("data"):
+            launch["data"] = str((PACK / launch["data"]).resolve())
     path = work / name
     path.write_text(json.dumps(data))
     return path
@@ -139,11 +144,19 @@ def _print_entry(row: dict) -> None:
         print(f"  check: {row['check'].get('status')}: {row['check'].get('reason')}")
 
 
-def _record_here(script: Path, work: Path):
-    """The script recorded on this GPU, its launches running (the recorder's GPU path)."""
+def _record_here(script: Path, work: Path, out: Path):
+    """The script recorded on this GPU, its launches running (the recorder's GPU path), with
+    their values kept (what the kernels wrote: the expected result); the record and its
+    values are copied to $OUT/recorded_here/, so that the CPU check can use them too."""
     from workbench.sources.recorder import record_script
-    rec = record_script(script, [], out=work / f"{script.stem}.gpu.json")
+    rec = record_script(script, [], out=work / f"{script.stem}.gpu.json", keep_data=True)
     print(f"== recorded on the GPU: {script.name}\n{rec.summary()}", flush=True)
+    kept = out / "recorded_here"
+    kept.mkdir(parents=True, exist_ok=True)
+    shutil.copy(rec.path, kept / rec.path.name)
+    data = rec.path.with_name(f"{rec.path.stem}.data")
+    if data.is_dir():
+        shutil.copytree(data, kept / data.name, dirs_exist_ok=True)
     return rec
 
 

@@ -9,8 +9,9 @@ def load_ipython_extension(ipython) -> None:
     load(ipython)
 
 
-def record(out=None, source: str = "a call", run: bool | None = None):
+def record(out=None, source: str = "a call", run: bool | None = None, keep_data: bool = False):
     """`with workbench.record() as rec: my_op(x)`: every kernel launch the block makes,
-    recorded (workbench/sources/recorder.py); with no GPU the launches are not run."""
+    recorded (workbench/sources/recorder.py); with no GPU the launches are not run.
+    keep_data: the launches' input values (and, where they ran, outputs) are kept too."""
     from .sources.recorder import record as recording
-    return recording(out, source, run)
+    return recording(out, source, run, keep_data)

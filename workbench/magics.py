@@ -36,7 +36,7 @@ USAGE = {
     "%%cutile": "%%cutile [--arg SPEC ...] [--const NAME=VALUE ...] [--name KERNEL] "
                 "[--stage raw|normalized]",
     "%%rust": "%%rust OP [--out DIR] [--force]",
-    "%%record": "%%record [--out REC.json]",
+    "%%record": "%%record [--out REC.json] [--keep-data]",
 }
 
 
@@ -57,6 +57,7 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     parser.add_argument("--force", action="store_true")
     parser.add_argument("--record", default=None)
     parser.add_argument("--launch", type=int, default=None)
+    parser.add_argument("--keep-data", action="store_true")
     return parser
 
 
@@ -175,7 +176,8 @@ class WorkbenchMagics(Magics):
     @cell_magic
     @_one_line
     def record(self, line: str, cell: str):
-        """%%record [--out REC.json]: run the cell, record every kernel launch it makes."""
+        """%%record [--out REC.json] [--keep-data]: run the cell, record every kernel launch
+        it makes (--keep-data: and the values it launched them on)."""
         return _record_cell(self.shell, line, cell)
 
     @cell_magic
@@ -225,7 +227,7 @@ def _record_cell(shell, line: str, cell: str):
     args = _args("%%record", line)
     out = Path(args.out) if args.out else \
         CELLS_DIR.parent / RECORDS_DIR_NAME / f"cell-{time.strftime('%Y%m%d-%H%M%S')}.json"
-    with record(out, source="a notebook cell") as rec:
+    with record(out, source="a notebook cell", keep_data=args.keep_data) as rec:
         result = shell.run_cell(cell)
     shell.user_ns["_record"] = rec
     print(rec.summary())

@@ -176,7 +176,11 @@ def response_of(results: list[dict]) -> CheckResponse:
 
 def too_large(arrays: list) -> str:
     """Why a case's arrays are over the CPU budget ('' if they fit)."""
-    count = sum(a.numel() if hasattr(a, "numel") else a.size for a in arrays)
+    return too_many(sum(a.numel() if hasattr(a, "numel") else a.size for a in arrays))
+
+
+def too_many(count: int) -> str:
+    """Why `count` elements are over the CPU budget ('' if they fit)."""
     if count <= ELEMENT_BUDGET:
         return ""
     return (f"{count / 1e6:.1f} M elements, over the CPU interpreter's budget of "

@@ -20,8 +20,9 @@ from ..rust.emit import operator_rust_ir
 from ..rust.manifest import load_manifest
 from ..rust.partitions import partition_tiles
 from ..sources.kernel import load_operator_kernel
-from .compare import DEFAULT_TOLERANCE
-from .cpu_common import SideFailed, case_args, compared, copied, poisoned, too_large
+from ..sources.record import Record
+from .compare import AGAINST_RECORDED, DEFAULT_TOLERANCE
+from .cpu_common import SideFailed, case_args, compared, copied, poisoned, too_many
 
 
 def check_case(op: Operator, case, sides: list[str], seed: int,
@@ -29,34 +30,75 @@ def check_case(op: Operator, case, sides: list[str], seed: int,
     kernel = load_operator_kernel(op)
     names = [p for p in kernel.params if p not in kernel.const_params]
     outputs = [n for n in names if n in op.outputs]
-    values = dict(zip(names, case_args(case.args, np.random.default_rng(seed),
-                                       {names.index(n) for n in outputs})))
     result = {"case": case.index, "label": case.label(), "sides": {}, "cross": None}
-    budget = too_large([a for v in values.values() for a in _arrays(v)])
-    if budget:
+    budget = too_many(sum(math.prod(a.shape) * (a.length or 1) for a in case.args
+                          if a.is_array or a.is_list))
+    if budget:              # said before any array is made: a big case costs nothing
         result["sides"] = {s: {"skipped": True, "reason": budget} for s in sides}
         return result
+    values = dict(zip(names, case_args(case.args, np.random.default_rng(seed),
+                                       {names.index(n) for n in outputs})))
+    kept_inputs, kept_outputs = _kept(op, case)
+    for name, bits in kept_inputs.items():
+        values[name][...] = bits.view(values[name].dtype)
     produced, seconds = {}, {}
     for side in sides:
         try:
             produced[side], seconds[side] = run_side(op, case, side, values, outputs, options)
         except SideFailed as failed:
             result["sides"][side] = failed.outcome
-    tolerance = op.tolerance.get(next(a.dtype for a in case.args if a.is_array),
-                                 DEFAULT_TOLERANCE["f32"])
+    tolerance = _tolerance(op, case, names, outputs)
     expected = _expected(op, values, outputs, produced)
+    kept = {n: b.view(values[n].dtype) for n, b in kept_outputs.items()}
     for side, got in produced.items():
-        result["sides"][side] = compared(got, expected, outputs, tolerance) \
-            if expected is not None else {"ok": True, "rel_error": None,
-                                          "reason": "ran; no reference to compare with"}
+        result["sides"][side] = _judged(op, side, got, expected or kept, produced, outputs,
+                                        tolerance)
         result["sides"][side]["seconds"] = seconds[side]
     if "python" in produced and "rust" in produced:
         result["cross"] = compared(produced["rust"], produced["python"], outputs, tolerance)
     return result
 
 
-def _arrays(value) -> list:
-    return value if isinstance(value, list) else [value] if isinstance(value, np.ndarray) else []
+def _kept(op: Operator, case) -> tuple[dict, dict]:
+    """The values a recorded case's first launch kept (inputs, outputs), if it kept any."""
+    if op.record is None:
+        return {}, {}
+    record = Record.load(op.record["path"])
+    first = next(i for i in op.record["launches"] if op.record["case_of"][str(i)] == case.index)
+    return record.kept_values(record.launches[first]) or ({}, {})
+
+
+def _tolerance(op: Operator, case, names: list[str], outputs: list[str]) -> float:
+    """The catalog's tolerance for the case's dtype; a recorded kernel's is the loosest its
+    outputs allow (the record's own, else their dtypes')."""
+    if op.record is None:
+        return op.tolerance.get(next(a.dtype for a in case.args if a.is_array),
+                                DEFAULT_TOLERANCE["f32"])
+    record = Record.load(op.record["path"])
+    first = record.launches[op.record["launches"][0]]
+    own = {a.name: a.tolerance for a in first.runtime if a.tolerance}
+    return max((own.get(n) or DEFAULT_TOLERANCE.get(case.args[names.index(n)].dtype, 1e-5)
+                for n in outputs), default=DEFAULT_TOLERANCE["f32"])
+
+
+def _judged(op: Operator, side: str, got: dict, expected: dict | None, produced: dict,
+            outputs: list[str], tolerance: float) -> dict:
+    """A side against the float64 reference. A recorded kernel has none: the user's own
+    kernel (the Python side) is judged against what it wrote on the GPU when the call was
+    recorded (where the record kept it), and the port against the user's kernel, as on the
+    GPU."""
+    if op.record is None:
+        return compared(got, expected, outputs, tolerance) if expected is not None else \
+            {"ok": True, "rel_error": None, "reason": "ran; no reference to compare with"}
+    if side == "python":
+        if not expected:
+            return {"ok": True, "rel_error": None, "note": "the recorded kernel: the reference"}
+        return {**compared(got, expected, outputs, tolerance),
+                "note": AGAINST_RECORDED}
+    reference = produced.get("python") or expected
+    if not reference:
+        return {"ok": True, "rel_error": None, "reason": "ran; no reference to compare with"}
+    return compared(got, reference, outputs, tolerance)
 
 
 def run_side(op: Operator, case, side: str, values: dict, outputs: list[str],

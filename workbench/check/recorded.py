@@ -9,18 +9,20 @@ Request (worker.py passes it here when it names a "record"):
 A result per launch: {"case": i, "label", "sides": {"python": {...}, "rust": {...}}, "cross"}
 (check: rust's arrays against python's, every array argument; bench: each side's time).
 
-Inputs: floats randn + 0.01; integers uniform in the recorded [min, max] (an index input
-stays in range); outputs poisoned (NaN, or the integer type's minimum) before each launch,
-so an element the port never writes shows. Every array argument is compared after the
-launch: floats within the dtype's tolerance (or the record's), NaN/Inf positions equal;
-integers exactly.
+Inputs: the values the record kept (`workbench record --keep-data`), else floats randn +
+0.01 and integers uniform in the recorded [min, max] (an index input stays in range).
+Outputs poisoned (NaN, or the integer type's minimum) before each launch, so an element the
+port never writes shows. Every array argument is compared after the launch: floats within
+the dtype's tolerance (or the record's), NaN/Inf positions equal; integers exactly. Where
+the record kept what the user's kernel wrote on a GPU, that kernel is judged against it.
 """
 from __future__ import annotations
 
 from pathlib import Path
 
+from ..errors import WorkbenchError
 from ..sources.record import INOUT, NONE, OUT, Record, kernel_source_file, recorded_stub
-from .compare import DEFAULT_TOLERANCE, compare
+from .compare import AGAINST_RECORDED, DEFAULT_TOLERANCE, compare
 from .family import time_side
 from .gpu import TORCH_DTYPES, DeviceFault, run_side
 
@@ -44,8 +46,9 @@ def run_recorded(request: dict, torch) -> dict:
     for launch in launches:
         torch.manual_seed(request.get("seed", 0) + launch.index)
         try:
-            result = _bench(launch, sides, request.get("bench", {}), torch) if bench \
-                else _check(launch, sides, torch)
+            kept = _kept_values(record, launch)
+            result = _bench(launch, sides, request.get("bench", {}), torch, kept) if bench \
+                else _check(launch, sides, torch, kept)
             results.append({**result, "case": case_of.get(str(launch.index), launch.index),
                             "launch": launch.index})
         except InputError as e:
@@ -59,6 +62,13 @@ def run_recorded(request: dict, torch) -> dict:
     return {"status": "ok", "reason": "", "results": results,
             "device": {"name": device.name, "capability": f"{device.major}.{device.minor}",
                        "torch": torch.__version__}}
+
+
+def _kept_values(record: Record, launch) -> tuple[dict, dict] | None:
+    try:
+        return record.kept_values(launch)
+    except WorkbenchError as e:
+        raise InputError(f"{e.message}: {e.hint}") from None
 
 
 def _sides(kernel, request: dict, torch) -> dict:
@@ -87,9 +97,24 @@ def _sides(kernel, request: dict, torch) -> dict:
 
 # -- inputs --------------------------------------------------------------------------------
 
-def make_inputs(launch, torch) -> dict:
+def make_inputs(launch, torch, kept: tuple[dict, dict] | None = None) -> dict:
     """Parameter -> value for one launch: arrays made as the record describes them (strides
-    and base offset too; arguments that were one buffer stay one), scalars as recorded."""
+    and base offset too; arguments that were one buffer stay one), scalars as recorded; the
+    inputs the record kept (record_data.py) hold the user's own values."""
+    values = _made(launch, torch)
+    for name, bits in (kept[0] if kept else {}).items():
+        if hasattr(values.get(name), "copy_"):
+            values[name].copy_(kept_tensor(bits, values[name].dtype, torch))
+    return values
+
+
+def kept_tensor(bits, dtype, torch):
+    """A kept array (NumPy bits, record_data.py) as a GPU tensor of `dtype`."""
+    tensor = torch.from_numpy(bits)
+    return (tensor if tensor.dtype == dtype else tensor.view(dtype)).to("cuda")
+
+
+def _made(launch, torch) -> dict:
     values, buffers = {}, {}
     for arg in launch.runtime:
         if arg.spec == NONE:
@@ -152,8 +177,8 @@ def _copy(values: dict) -> dict:
 
 # -- correctness ---------------------------------------------------------------------------
 
-def _check(launch, sides: dict, torch) -> dict:
-    pristine = make_inputs(launch, torch)
+def _check(launch, sides: dict, torch, kept: tuple[dict, dict] | None) -> dict:
+    pristine = make_inputs(launch, torch, kept)
     stream = torch.cuda.current_stream()
     ran, outcome = {}, {}
     for side, run in sides.items():
@@ -162,10 +187,17 @@ def _check(launch, sides: dict, torch) -> dict:
         outcome[side] = failed or {"ok": True}
         if not failed:
             ran[side] = values
-    if PYTHON in ran:
+    expected = {name: kept_tensor(bits, pristine[name].dtype, torch)
+                for name, bits in (kept[1] if kept else {}).items()}
+    if PYTHON in ran and expected:
+        outcome[PYTHON] = compare_arrays(launch, ran[PYTHON], expected, torch)
+        outcome[PYTHON]["note"] = AGAINST_RECORDED
+    elif PYTHON in ran:
         outcome[PYTHON]["note"] = "the recorded kernel: the reference"
     if PYTHON in ran and RUST in ran:
         outcome[RUST] = compare_arrays(launch, ran[RUST], ran[PYTHON], torch)
+    elif RUST in ran and expected:
+        outcome[RUST] = compare_arrays(launch, ran[RUST], expected, torch)
     return {"case": launch.index, "label": launch.label(), "sides": outcome, "cross": None}
 
 
@@ -206,8 +238,8 @@ def _exact(arg, mine, theirs, torch) -> dict:
 
 # -- performance ---------------------------------------------------------------------------
 
-def _bench(launch, sides: dict, settings: dict, torch) -> dict:
-    values = make_inputs(launch, torch)
+def _bench(launch, sides: dict, settings: dict, torch, kept: tuple[dict, dict] | None) -> dict:
+    values = make_inputs(launch, torch, kept)
     stream = torch.cuda.current_stream()
     moved = sum(v.numel() * v.element_size() for v in values.values() if hasattr(v, "numel"))
     timed = {side: time_side(lambda i, run=run: run(values, launch, stream), settings, torch)

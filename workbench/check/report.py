@@ -4,7 +4,7 @@ from __future__ import annotations
 from ..rust.cargo import build, has_port
 from ..catalog import Operator, get_operator, load_catalog
 from ..errors import WorkbenchError
-from .compare import geomean
+from .compare import AGAINST_RECORDED, geomean
 from .runner import CheckResponse, has_cuda_driver, run_worker
 
 PARITY_TARGET = 0.95
@@ -28,15 +28,26 @@ def _request(op, cases, sides, seed, mode="check") -> dict:
     return request
 
 
+GPU, CPU, ANY = "gpu", "cpu", "any"
+
+
 def check_operator(op: Operator | str, cases=None, sides=("python", "rust"),
-                   seed=0) -> CheckResponse:
+                   seed=0, on: str = GPU) -> CheckResponse:
     """Check one operator's port (a catalog name, or an Operator whose port lives elsewhere)
-    against the reference, on the GPU; a failed case names its owner (owner.py)."""
+    against the reference (a recorded kernel: the user's own kernel). on: `gpu` (skipped
+    where there is none), `cpu` (the Tile IR interpreter, check/cpu.py) or `any` (the GPU
+    where there is one, else the CPU; the response's device says which ran). A failed case
+    names its owner (ownership/owner.py) either way."""
     op = get_operator(op) if isinstance(op, str) else op
-    if not has_cuda_driver():
-        return CheckResponse("skipped", "no CUDA device")
     cases = cases if cases is not None else [c.index for c in op.cases]
-    response = run_worker(_request(op, cases, list(sides), seed))
+    if on == CPU or (on == ANY and not has_cuda_driver()):
+        from .cpu import check_on_cpu
+        response = check_on_cpu(op, cases, sides, seed)
+    elif not has_cuda_driver():
+        return CheckResponse("skipped", "no CUDA device (add --cpu to run both sides' Tile "
+                             "IR on the CPU, in the interpreter)")
+    else:
+        response = run_worker(_request(op, cases, list(sides), seed))
     if response.status == "fail" and "rust" in sides:
         response.owners = owners_of(op, response, cases)
     return response
@@ -48,7 +59,8 @@ def owners_of(op: Operator, response: CheckResponse, cases: list[int]) -> list[d
     owners = []
     for case, failure, result in failed_cases(response, cases):
         try:
-            owners.append(classify(op, case, failure, result).to_json())
+            owners.append(classify(op, case, failure, result,
+                                   on_cpu=response.device.get("kind") == "cpu").to_json())
         except WorkbenchError as e:     # no IR or no SASS to judge with: say so, go on
             owners.append(Ownership(op.name, case, failure, UNDETERMINED,
                                     f"no evidence: {str(e).splitlines()[0]}").to_json())
@@ -75,6 +87,8 @@ def side_cells(result: dict) -> list[str]:
             continue
         cells.append(f"{side} {'ok' if outcome.get('ok') else 'FAIL'}"
                      + (f" rel.err {err:.2e}" if err is not None else "")
+                     + (" (vs its recorded output)" if outcome.get("note") == AGAINST_RECORDED
+                        else "")
                      + ("" if outcome.get("ok") else f" [{outcome.get('reason', '')}]"))
     return cells
 

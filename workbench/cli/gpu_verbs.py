@@ -17,6 +17,9 @@ def _check_arguments(p) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--cpu", action="store_true",
                    help="no GPU: run both sides' Tile IR on the CPU (the Tile IR interpreter)")
+    p.add_argument("--shrink", action="store_true",
+                   help="with --cpu: every case shrunk to a small one of the same structure "
+                        "(partial tiles, loop trips, branches); the report names both shapes")
     p.add_argument("--json", action="store_true")
 
 
@@ -44,9 +47,11 @@ def _recorded(args):
     return record_operator(args.record, args.launch, args.out)
 
 
-def _check_triton(op):
+def _check_triton(op, cpu: bool = False):
     """A recorded Triton kernel: translated as the pipeline does, then its port checked
-    against the Triton kernel itself on the recorded launches' grids."""
+    against the Triton kernel itself on the recorded launches' grids (cpu: in Triton's
+    interpreter against the Tile IR interpreter)."""
+    from ..check.triton_cpu import check_translation_on_cpu
     from ..check.triton_side import check_triton_port
     from ..errors import WorkbenchError
     from ..port.triton_stages import translate_target
@@ -54,6 +59,8 @@ def _check_triton(op):
     if not derived.ok:
         raise WorkbenchError(f"{op.summary}: the translation stopped",
                              "run `workbench port --record ...` to see where and why")
+    if cpu:
+        return check_translation_on_cpu(op.triton, translated)
     return check_triton_port(op.triton, translated)
 
 
@@ -65,6 +72,10 @@ def cmd_check(args) -> int:
         from ..errors import WorkbenchError
         raise WorkbenchError("name an OPERATOR, or --record REC.json",
                              "try `workbench check softmax`")
+    if args.shrink and not args.cpu:
+        from ..errors import WorkbenchError
+        raise WorkbenchError("--shrink shrinks the cases the CPU check runs",
+                             "add --cpu (on a GPU every case runs at its own size)")
     if args.cpu:
         return _check_on_cpu(args, recorded)
     if recorded is not None:
@@ -87,19 +98,27 @@ def cmd_check(args) -> int:
 
 
 def _check_on_cpu(args, recorded) -> int:
+    from ..catalog import all_families
     from ..check.cpu import check_on_cpu
-    from ..check.report import format_check
+    from ..check.report import CPU, check_operator, format_check
     from ..check.runner import EXIT_SKIPPED
     from ..errors import WorkbenchError
-    if recorded is not None and recorded.language == "triton":
-        raise WorkbenchError("--cpu checks cuTile kernels; a Triton kernel is checked against "
-                             "Triton on a GPU", "drop --cpu, and run it where there is a GPU")
     sides = [s.strip() for s in args.sides.split(",")]
     if not set(sides) <= {"python", "rust"}:
         raise WorkbenchError(f"--sides {args.sides}: the CPU check runs python and rust",
                              "give --sides python,rust, python or rust")
-    target = recorded if recorded is not None else args.op
-    response = check_on_cpu(target, args.case, sides, args.seed)
+    if args.shrink and recorded is not None:
+        raise WorkbenchError("--shrink takes a catalog operator: a recorded kernel's inputs "
+                             "are the record's", "drop --shrink")
+    if recorded is not None and recorded.language == "triton":
+        response = _check_triton(recorded, cpu=True)
+    elif args.shrink:
+        response = check_on_cpu(args.op, args.case, sides, args.seed, shrink=True)
+    elif recorded is None and args.op in all_families():
+        response = check_on_cpu(args.op, args.case, sides, args.seed)
+    else:
+        response = check_operator(recorded if recorded is not None else args.op, args.case,
+                                  sides, args.seed, on=CPU)
     name = recorded.summary if recorded is not None else args.op
     print(json.dumps(response.to_json(), indent=1) if args.json else format_check(name, response))
     return {"ok": EXIT_OK, "skipped": EXIT_SKIPPED}.get(response.status, EXIT_FAIL)

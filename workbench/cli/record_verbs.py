@@ -1,4 +1,4 @@
-"""`workbench record SCRIPT.py [ARGS] [--out REC.json]`: run the user's own host code and
+"""`workbench record SCRIPT.py [ARGS] [--out REC.json] [--keep-data]`: run the user's own host code and
 record every kernel launch it makes (workbench/sources/recorder.py)."""
 from __future__ import annotations
 
@@ -15,16 +15,27 @@ def _record_arguments(p) -> None:
                    help="where the record goes (default runs/records/<script>-<time>.json)")
     p.add_argument("--no-run", action="store_true",
                    help="on a GPU too, capture the launches without running them")
+    p.add_argument("--keep-data", action="store_true",
+                   help="keep each launch's input values, and on a GPU what it wrote (the "
+                        "expected result), beside the record: checks then run on them")
     p.add_argument("script", metavar="SCRIPT.py", help="run as `python SCRIPT.py ARGS` would")
     p.add_argument("script_args", nargs=argparse.REMAINDER, metavar="ARGS")
 
 
 def _trailing_out(args) -> None:
-    """`workbench record SCRIPT.py ARGS --out REC.json`: a last `--out NAME.json` is the
-    workbench's (any other argument after SCRIPT.py is the script's own)."""
+    """`workbench record SCRIPT.py ARGS --out REC.json --keep-data`: a last `--out NAME.json`
+    and `--keep-data` are the workbench's (any other argument after SCRIPT.py is the
+    script's own)."""
     rest = args.script_args
-    if len(rest) >= 2 and rest[-2] == "--out" and rest[-1].endswith(".json") and not args.out:
-        args.out, args.script_args = rest[-1], rest[:-2]
+    while rest:
+        if len(rest) >= 2 and rest[-2] == "--out" and rest[-1].endswith(".json") \
+                and not args.out:
+            args.out, rest = rest[-1], rest[:-2]
+        elif rest[-1] == "--keep-data":
+            args.keep_data, rest = True, rest[:-1]
+        else:
+            break
+    args.script_args = rest
 
 
 def cmd_record(args) -> int:
@@ -33,7 +44,7 @@ def cmd_record(args) -> int:
     out = Path(args.out) if args.out else \
         RECORDS_DIR / f"{Path(args.script).stem}-{time.strftime('%Y%m%d-%H%M%S')}.json"
     rec = record_script(args.script, args.script_args, out=out,
-                        run=False if args.no_run else None)
+                        run=False if args.no_run else None, keep_data=args.keep_data)
     print(rec.summary())
     print(f"record: {rec.path}")
     if rec.launches:

@@ -4,7 +4,8 @@ drafting pipeline (stage diff_analysis, `decide`) and the corpus use.
 A failed build is the kernel's, or the host's when every error is in lib.rs or port.toml. A
 failed IR diff is the kernel's (a mistranslation), or the host's when every explaining
 finding is an unchecked promise (the C ABI can check it) or the entry's signature. A failed
-GPU check is decided per case from evidence the workbench already has, in this order:
+GPU check is decided per case from evidence the workbench already has, in this order (a
+failed CPU check, where no machine or host code ran, only by the first):
 
   kernel    the Tile IR differs in a way that explains the failure (a critical or arithmetic
             finding of the diff, an unchecked promise included): the finding is named
@@ -87,7 +88,10 @@ def failed_cases(response, requested: list[int]) -> list[tuple[int, str, dict]]:
     return out
 
 
-def classify(op: Operator, case: int, failure: str, result: dict) -> Ownership:
+def classify(op: Operator, case: int, failure: str, result: dict,
+             on_cpu: bool = False) -> Ownership:
+    """on_cpu: the results came from the Tile IR interpreter, which runs each side's IR as
+    it is (no machine code, no host code): only the IR can explain a difference there."""
     sides = result.get("sides", {})
     if sides.get("rust", {}).get("ok") and not sides.get("python", {}).get("ok", True):
         return Ownership(op.name, case, failure, REFERENCE,
@@ -113,6 +117,12 @@ def classify(op: Operator, case: int, failure: str, result: dict) -> Ownership:
                          + (f" ({where})" if where else ""),
                          [f"[{f.category}] {f.kind}: {f.detail}" for f in explaining[:8]],
                          finding=first.to_json())
+    if on_cpu:
+        return Ownership(op.name, case, failure, UNDETERMINED,
+                         "the Tile IR is equivalent, yet the interpreter's results differ: "
+                         "the CPU check launched the sides differently (grid, partitions), "
+                         "which lib.rs decides on a GPU: check there",
+                         [f"diff: {report.verdict} (no critical or arithmetic finding)"])
     machine = context.machine_evidence()
     evidence = [f"diff: {report.verdict} (no critical or arithmetic finding)",
                 "machine code: " + machine.consequence()]

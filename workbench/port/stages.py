@@ -158,7 +158,7 @@ def _emission_failure(error, port: Path) -> dict:
 
 @_timed
 def stage_gpu_check(ctx: RunContext) -> Artifact:
-    from ..check.report import check_operator
+    from ..check.report import ANY, check_operator
     if ctx.triton is not None:
         return _check_translation(ctx)
     if ctx.op.record is None and not (ctx.op.folder / "reference.py").exists():
@@ -166,9 +166,12 @@ def stage_gpu_check(ctx: RunContext) -> Artifact:
                   "(`workbench record SCRIPT.py`), then port with --record, and the port is "
                   "checked against your own kernel")
         return Artifact("gpu_check", "SKIPPED", reason, {"reason": reason, "results": []})
-    response = check_operator(ctx.op)
+    response = check_operator(ctx.op, on=ANY)
     verdict = {"ok": "PASS", "skipped": "SKIPPED"}.get(response.status, "FAIL")
-    return Artifact("gpu_check", verdict, response.reason or response.status,
+    summary = response.reason or response.status
+    if response.device.get("kind") == "cpu":
+        summary = f"on the CPU (no CUDA device): the Tile IR interpreter: {summary}"
+    return Artifact("gpu_check", verdict, summary,
                     {"reason": response.reason, "results": response.results,
                      "owners": response.owners})
 

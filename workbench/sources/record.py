@@ -75,6 +75,7 @@ class RecordedLaunch:
     ran: bool = False                 # it also ran (on a GPU), not only intercepted
     options: dict = field(default_factory=dict)    # Triton's num_warps, ...; candidates
     caller: str = ""                  # file:line of the host code that launched it
+    data: str = ""                    # its kept values, relative to the record (record_data.py)
 
     @property
     def runtime(self) -> list[RecordedArg]:
@@ -113,6 +114,8 @@ class Record:
             item = asdict(launch)
             item["grid"] = list(launch.grid)
             item["args"] = [_without_defaults(a) for a in item["args"]]
+            if not item["data"]:
+                del item["data"]
             data["launches"].append(item)
         return data
 
@@ -162,6 +165,14 @@ class Record:
         record.path = path.resolve()
         return record
 
+    def kept_values(self, launch: RecordedLaunch) -> tuple[dict, dict] | None:
+        """(inputs, outputs) a launch kept (record_data.py), or None where it kept none."""
+        if not launch.data:
+            return None
+        from .record_data import load_launch_data
+        base = self.path.parent if self.path is not None else Path.cwd()
+        return load_launch_data(base / launch.data)
+
     def kernels(self) -> dict[str, list[RecordedLaunch]]:
         """The launches of each kernel, by kernel key, in first-launch order."""
         out: dict[str, list[RecordedLaunch]] = {}
@@ -205,6 +216,7 @@ class Record:
         lines = [f"{len(self.launches)} launch(es) of {len(self.kernels())} kernel(s), "
                  f"arrays on {self.device}" + (f", from {self.source}" if self.source else "")]
         lines += [f"  {launch.label()}" + ("" if launch.ran else "  (intercepted, not run)")
+                  + (f"  values kept: {launch.data}" if launch.data else "")
                   for launch in self.launches]
         lines += [f"  launch {a} wrote {buf}, launch {b} reads it" for a, b, buf in self.chains()]
         lines += [f"  stopped: {p}" for p in self.problems]
@@ -225,7 +237,7 @@ def _launch(index: int, item: dict) -> RecordedLaunch:
     args = [RecordedArg(**a) for a in item["args"]]
     return RecordedLaunch(index, kernel, tuple(int(g) for g in item["grid"]), args,
                           bool(item.get("ran", False)), dict(item.get("options", {})),
-                          item.get("caller", ""))
+                          item.get("caller", ""), str(item.get("data", "")))
 
 
 def kernel_source_file(kernel: RecordedKernel, folder: Path) -> Path:

@@ -23,12 +23,9 @@ def triton_launches(rec):
     def jit_run(self, *args, grid, warmup, **kwargs):
         if warmup or getattr(rec._quiet, "on", False):
             return run(self, *args, grid=grid, warmup=warmup, **kwargs)
-        rec.launches.append(_triton_launch_record(rec, self, args, kwargs, grid))
-        if rec.run:
-            result = run(self, *args, grid=grid, warmup=warmup, **kwargs)
-            rec.launches[-1].ran = True
-            return result
-        return None
+        launch, values = _triton_launch_record(rec, self, args, kwargs, grid)
+        return rec.launched(launch, values,
+                            lambda: run(self, *args, grid=grid, warmup=warmup, **kwargs))
 
     def autotuned_run(self, *args, **kwargs):
         if rec.run:
@@ -79,5 +76,6 @@ def _triton_launch_record(rec, fn, args: tuple, kwargs: dict, grid):
     described = [describe_argument(rec, p.name, bound[p.name], p.is_constexpr, roles.get(p.name, IN),
                            where) for p in fn.params]
     options = {k: kwargs[k] for k in _TRITON_OPTIONS if k in kwargs}
-    return RecordedLaunch(len(rec.launches), kernel_of(fn.fn, "triton"), grid_numbers(grid, where),
-                          described, options=options, caller=where)
+    launch = RecordedLaunch(len(rec.launches), kernel_of(fn.fn, "triton"),
+                            grid_numbers(grid, where), described, options=options, caller=where)
+    return launch, bound

@@ -25,7 +25,8 @@ import traceback
 from pathlib import Path
 
 from ..errors import WorkbenchError
-from .record import IN, RECORDS_DIR, Record, RecordedLaunch
+from .record import IN, INOUT, OUT, RECORDS_DIR, Record, RecordedLaunch
+from .record_data import INPUT, KEEP_BUDGET, OUTPUT, save_launch_data, snapshot
 from .record_args import (caller, describe_argument, grid_numbers, kernel_of, launch_hints,
                           plain_config)
 from .record_triton import triton_launches
@@ -33,11 +34,17 @@ from .written import parameter_roles
 
 
 class Recording(Record):
-    """A Record that is being made: launches are appended as the host code makes them."""
+    """A Record that is being made: launches are appended as the host code makes them.
+    keep_data: each launch's input values are kept, and its outputs where it runs
+    (record_data.py), written beside the record when it is saved."""
 
-    def __init__(self, source: str = "", run: bool | None = None):
+    def __init__(self, source: str = "", run: bool | None = None, keep_data: bool = False):
         super().__init__(source=source)
         self.run = has_gpu() if run is None else run
+        self.keep_data = keep_data
+        self._kept: dict[int, tuple[dict, dict]] = {}
+        self._kept_bytes = 0
+        self._unwritten: set[str] = set()      # buffers an intercepted (not run) launch wrote
         self._buffers: dict[int, str] = {}
         # every recorded array is kept alive until the recording ends, so a freed array's
         # address, reused by a later one, never makes two arrays look like one buffer
@@ -51,6 +58,49 @@ class Recording(Record):
         return self._buffers.setdefault(address, f"buffer{len(self._buffers)}")
 
 
+    def launched(self, launch: RecordedLaunch, values: dict, run):
+        """Append `launch` (its arguments' values by parameter), keep what it reads, run it
+        where the recording runs launches (`run()`), and keep what it wrote."""
+        self.launches.append(launch)
+        if self.keep_data:
+            self._keep(launch, values, (IN, INOUT), INPUT)
+        result = None
+        if self.run:
+            result = run()
+            launch.ran = True
+            if self.keep_data:
+                self._keep(launch, values, (OUT, INOUT), OUTPUT)
+        else:
+            self._unwritten.update(a.buffer for a in launch.args
+                                   if a.buffer and a.role in (OUT, INOUT))
+        return result
+
+    def _keep(self, launch: RecordedLaunch, values: dict, roles: tuple, which: str) -> None:
+        kept = self._kept.setdefault(launch.index, ({}, {}))[which == OUTPUT]
+        for arg in launch.runtime:
+            # what an intercepted launch would have written was never computed
+            if arg.role not in roles or (which == INPUT and arg.buffer in self._unwritten):
+                continue
+            values_now = snapshot(values[arg.name]) if arg.buffer else None
+            if values_now is None:
+                continue
+            if self._kept_bytes + values_now.nbytes > KEEP_BUDGET:
+                self.problems.append(f"launch {launch.index}: {arg.name}'s values not kept: "
+                                     f"over the {KEEP_BUDGET >> 20} MiB a recording keeps")
+                continue
+            self._kept_bytes += values_now.nbytes
+            kept[arg.name] = values_now
+
+    def save(self, path: str | Path) -> Path:
+        path = Path(path)
+        for index, (inputs, outputs) in self._kept.items():
+            if inputs or outputs:
+                relative = f"{path.stem}.data/launch{index}.npz"
+                save_launch_data(path.parent / relative, inputs, outputs)
+                self.launches[index].data = relative
+        return super().save(path)
+
+
 def has_gpu() -> bool:
     try:
         import torch
@@ -60,14 +110,16 @@ def has_gpu() -> bool:
 
 
 @contextlib.contextmanager
-def record(out: str | Path | None = None, source: str = "a call", run: bool | None = None):
+def record(out: str | Path | None = None, source: str = "a call", run: bool | None = None,
+           keep_data: bool = False):
     """Capture every kernel launch made inside the block. `run`: also run each launch
-    (default: where there is a GPU). The record is saved when the block ends, even when the
-    host code raised (what was recorded before the error is kept): to `out`, by default
-    runs/records/record-<time>-<pid>.json (rec.path says where)."""
+    (default: where there is a GPU). `keep_data`: keep each launch's input values, and its
+    outputs where it ran, as the expected result (record_data.py). The record is saved when
+    the block ends, even when the host code raised (what was recorded before the error is
+    kept): to `out`, by default runs/records/record-<time>-<pid>.json (rec.path says where)."""
     if out is None:
         out = RECORDS_DIR / f"record-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.json"
-    rec = Recording(source, run)
+    rec = Recording(source, run, keep_data)
     try:
         with _intercepting(rec):
             yield rec
@@ -77,7 +129,7 @@ def record(out: str | Path | None = None, source: str = "a call", run: bool | No
 
 
 def record_script(script: str | Path, argv: list[str], out: str | Path | None = None,
-                  run: bool | None = None) -> Record:
+                  run: bool | None = None, keep_data: bool = False) -> Record:
     """Run `script` as `python SCRIPT ARGS` would (as __main__, with sys.argv and its folder
     on sys.path) under record(). A script that raises stops the recording with one line
     naming its file and line; the launches recorded before it are kept (and saved)."""
@@ -87,7 +139,7 @@ def record_script(script: str | Path, argv: list[str], out: str | Path | None = 
     source = " ".join(["python", str(script), *argv])
     saved_argv, saved_path = sys.argv[:], sys.path[:]
     sys.argv, sys.path[:0] = [str(path), *argv], [str(path.parent)]
-    rec = Recording(source, run)
+    rec = Recording(source, run, keep_data)
     try:
         with _intercepting(rec):
             runpy.run_path(str(path), run_name="__main__")
@@ -139,10 +191,9 @@ def _cutile_launch(rec: Recording):
         if not isinstance(kernel, ct.kernel):
             raise WorkbenchError(f"{caller()}: ct.launch of {kernel!r}, which is not a "
                                  "@ct.kernel", "launch a function decorated with @ct.kernel")
-        rec.launches.append(_cutile_launch_record(rec, grid, kernel, tuple(args)))
-        if rec.run:
-            original(stream, grid, kernel, args)
-            rec.launches[-1].ran = True
+        launch = _cutile_launch_record(rec, grid, kernel, tuple(args))
+        values = dict(zip((a.name for a in launch.args), args))
+        rec.launched(launch, values, lambda: original(stream, grid, kernel, args))
 
     with _swapped(original, launch, [ct, cext]):
         yield
