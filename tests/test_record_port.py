@@ -13,6 +13,7 @@ from workbench.catalog import REPO_ROOT, Case
 from workbench.check.recorded import compare_arrays, poison
 from workbench.errors import WorkbenchError
 from workbench.port.recorded import record_operator, specializations
+from workbench.port.stages import RunContext, stage_diff_analysis, stage_gpu_check
 from workbench.sources.record import Record, RecordedArg, RecordedKernel, RecordedLaunch
 
 EXAMPLE = REPO_ROOT / "examples" / "own_kernel" / "my_norm.py"
@@ -109,6 +110,14 @@ def test_port_from_a_record_is_checked_against_the_user_s_kernel_on_the_cpu(reco
     assert planted.returncode == 1, planted.stdout + planted.stderr
     assert "owner of case 0 (wrong values): kernel: the Tile IR differs: [arithmetic] " \
         "constant_value: `constant` (f32): 1.000000e+03 -> 5.000000e+02" in planted.stdout
+    # the pipeline's stages on it: the check fails on the CPU, and the fix goes to the kernel
+    ctx = RunContext(record_operator(recorded, out=out), tmp_path / "run", out, drafter=None)
+    ctx.folder.mkdir()
+    check = ctx.record(stage_gpu_check(ctx))
+    assert check.verdict == "FAIL" and check.summary.startswith("on the CPU (no CUDA device)")
+    analysis = stage_diff_analysis(ctx)
+    assert (analysis.verdict, analysis.data["fix_stage"]) == ("FIX_KERNEL", "write_kernel")
+    assert "constant_value" in analysis.data["finding"]["kind"]
 
 
 def test_the_check_compares_every_array_with_the_user_s_kernel():
