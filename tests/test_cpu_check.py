@@ -1,6 +1,7 @@
 """The check on the CPU (workbench/check/cpu.py): both sides' Tile IR run by the interpreter and
 compared with the float64 reference and with each other, with no GPU. Every catalog operator
-is checked here on every run, on its smallest case; a planted kernel fault fails."""
+is checked here on every run, every case shrunk to a small one of the same structure
+(check/shrink.py); a planted kernel fault fails."""
 import dataclasses
 import json
 import math
@@ -12,7 +13,6 @@ from workbench.check.cpu import check_on_cpu, cpu_targets
 from workbench.check.cpu_common import ELEMENT_BUDGET
 from workbench.fixtures import materialise
 from workbench.rust.cargo import is_built
-from workbench.tilegym_catalog import family_rules
 
 pytest.importorskip("torch")
 
@@ -21,30 +21,45 @@ def elements(specs) -> int:
     return sum(math.prod(a.shape) for a in specs if a.is_array)
 
 
-def smallest_case(name: str) -> int:
-    """The case with the fewest elements: a family's problem, or an own operator's arguments."""
-    family = all_families()[name]
-    if family.source == "own":
-        op = family.entries[0]
-        return min(op.cases, key=lambda c: elements(c.args)).index
-    problems = family_rules(name).problems
-    return min(range(len(problems)),
-               key=lambda i: elements(t.spec for t in problems[i].tensors.values()))
-
-
 @pytest.mark.parametrize("name", cpu_targets())
-def test_every_catalog_operator_is_correct_on_the_cpu(name):
+def test_every_case_of_every_catalog_operator_shrunk_is_correct_on_the_cpu(name):
+    """Every case, shrunk to a small one with its structure (check/shrink.py), both sides."""
     family = all_families()[name]
     if not all(is_built(op) for op in family.entries):
         pytest.skip(f"{name}'s ports are not built (scripts/setup builds them)")
-    response = check_on_cpu(name, [smallest_case(name)])
+    response = check_on_cpu(name, shrink=True)
     assert response.device["kind"] == "cpu"
     assert response.status == "ok", json.dumps(response.to_json(), indent=1)[:3000]
-    for result in response.results:          # both sides ran: none skipped, none missing
+    ran = [r for r in response.results if not all(s.get("skipped") for s in r["sides"].values())]
+    assert ran, f"{name}: no case ran"
+    for result in response.results:
+        assert result["shrunk"], result          # says what the case became
+        if result not in ran:                    # too large even shrunk: said why
+            assert all("budget" in s["reason"] for s in result["sides"].values()), result
+            continue
         assert set(result["sides"]) == {"python", "rust"}
         assert all(side["ok"] and side["rel_error"] is not None
                    for side in result["sides"].values()), result
         assert result["cross"]["ok"]
+
+
+def test_a_shrunk_case_keeps_its_structure():
+    """Partial tiles stay partial, loop trips stay more than one, constants stay, a strided
+    view stays strided with its offset following; equal shrunk cases run once."""
+    from workbench.check.shrink import shrink_operator
+    shrunk = shrink_operator(get_operator("matmul"))
+    case = shrunk.op.case(1)                   # bf16 1000x777 @ 777x500, tiles 64/128/64
+    (m, k), (_, n) = case.args[0].shape, case.args[1].shape
+    assert case.consts == get_operator("matmul").case(1).consts
+    assert m % 64 and m > 64 and k % 64 and k > 64 and n % 128 and n > 128
+    assert elements(case.args) < elements(get_operator("matmul").case(1).args) / 20
+    silu = shrink_operator(get_operator("silu_and_mul")).op.case(2)
+    gate, up, out = silu.args
+    assert gate.strides == (2 * gate.shape[1], 1) and up.offset == gate.shape[1]
+    assert out.strides is None and gate.shape == out.shape
+    softmax = shrink_operator(get_operator("softmax"))
+    assert softmax.same == {3: 1} and softmax.indexes() == [0, 1, 2]
+    assert "f16[16384,4096] -> f16[16,4096]" in softmax.notes[3]
 
 
 def fixture_op(name, tmp_path):

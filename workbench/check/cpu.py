@@ -16,23 +16,44 @@ from ..interp import Options
 from .cpu_common import response_of
 from .cpu_family import check_family_on_cpu
 from .cpu_own import check_case
+from .shrink import annotated, shrink_family, shrink_operator
 from .runner import CheckResponse
 
 
 def check_on_cpu(target: Operator | str, cases=None, sides=("python", "rust"),
-                 seed: int = 0, options: Options | None = None) -> CheckResponse:
+                 seed: int = 0, options: Options | None = None,
+                 shrink: bool = False) -> CheckResponse:
     """Check a catalog operator (own, a TileGym family or one entry) or a recorded target on
-    the CPU; the response has the GPU check's shape, with DEVICE as its device."""
+    the CPU; the response has the GPU check's shape, with DEVICE as its device. shrink: each
+    case shrunk to a small one of the same structure first (check/shrink.py); each result
+    then says its original and shrunk shapes."""
     if isinstance(target, str) and target in all_families() and \
             all_families()[target].source != "own":
-        return check_family_on_cpu(all_families()[target], cases, sides, seed, options)
+        return _family(all_families()[target], cases, sides, seed, options, shrink)
     op = get_operator(target) if isinstance(target, str) else target
     if op.family and op.record is None:                # one entry of a TileGym family
-        return check_family_on_cpu(all_families()[op.family], cases, sides, seed, options,
-                                   only=[op.name])
+        return _family(all_families()[op.family], cases, sides, seed, options, shrink,
+                       only=[op.name])
     indexes = cases if cases is not None else [c.index for c in op.cases]
-    results = [check_case(op, op.case(i), list(sides), seed, options) for i in indexes]
-    return response_of(results)
+    if not shrink:
+        return response_of([check_case(op, op.case(i), list(sides), seed, options)
+                            for i in indexes])
+    shrunk = shrink_operator(op)
+    run = [i for i in indexes if i in shrunk.indexes()]
+    results = [check_case(shrunk.op, shrunk.op.case(i), list(sides), seed, options)
+               for i in run]
+    return response_of(annotated(results, shrunk, indexes, sides))
+
+
+def _family(family, cases, sides, seed, options, shrink, only=None) -> CheckResponse:
+    if not shrink:
+        return check_family_on_cpu(family, cases, sides, seed, options, only=only)
+    shrunk = shrink_family(family)
+    indexes = cases if cases is not None else list(range(len(shrunk.rules.problems)))
+    run = [i for i in indexes if i in shrunk.indexes()]
+    response = check_family_on_cpu(shrunk.family, run, sides, seed, options, only=only,
+                                   rules=shrunk.rules)
+    return response_of(annotated(response.results, shrunk, indexes, sides))
 
 
 def cpu_targets() -> list[str]:

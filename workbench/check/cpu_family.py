@@ -24,11 +24,26 @@ from .compare import DEFAULT_TOLERANCE
 from .cpu_common import (SideFailed, as_numpy, compared, make_array, response_of, too_large,
                          torch_cpu)
 from .family import clone, make_tensors
+from .shrink import spec_facts
 
 
 def check_family_on_cpu(family: Family, cases=None, sides=("python", "rust"), seed: int = 0,
-                        options: Options | None = None, only=None):
-    rules = family_rules(family.name)
+                        options: Options | None = None, only=None, rules=None):
+    """`rules`: the family's (default), or shrink.py's on shrunk problems, `family` then
+    carrying its entries' shrunk cases."""
+    global _IR_MADE
+    rules = rules or family_rules(family.name)
+    _IR_MADE = {}
+    try:
+        return _check_family(family, rules, cases, sides, seed, options, only)
+    finally:
+        _IR_MADE = None
+
+
+_IR_MADE: dict | None = None       # a check's IR by specialization, while it runs
+
+
+def _check_family(family, rules, cases, sides, seed, options, only):
     indexes = cases if cases is not None else range(len(rules.problems))
     groups = [(chain_label(family), family.steps)] if family.steps else \
         [(op.name, (op,)) for op in family.entries if only is None or op.name in only]
@@ -79,11 +94,11 @@ def _run(op, index: int, launch, tensors: dict, side: str, options) -> float:
     args = _launch_args(launch, tensors)
     try:
         if side == "python":
-            module = operator_python_ir(op, index).module()
+            module = _ir(operator_python_ir, op, index, side).module()
         else:
             if not has_port(op):
                 raise SideFailed({"skipped": True, "reason": f"{op.name} has no port"})
-            module = operator_rust_ir(op, index).module()
+            module = _ir(operator_rust_ir, op, index, side).module()
             args = _partitioned(op, index, args)
         program = compile_entry(module)
         memory, params = bind_args(program, args)
@@ -102,6 +117,22 @@ def _partitioned(op, index: int, args: list) -> list:
     names = [p for p in kernel.params if p not in kernel.const_params]
     tiles = partition_tiles(op, op.case(index))
     return [Partitioned(a, tiles[n]) if n in tiles else a for n, a in zip(names, args)]
+
+
+def _ir(make, op, index: int, side: str):
+    """The side's IR for the case: made once per specialization within one check (cases of
+    the same dtypes, divisibility, constants and hints compile to the same IR; an assume the
+    inputs break is still checked when it runs)."""
+    if _IR_MADE is None:
+        return make(op, index)
+    case = op.case(index)
+    scalars = tuple((s.value % 16 == 0, s.value in (0, 1)) if isinstance(s.value, int) else None
+                    for s in case.args if not s.is_array)
+    key = (side, op.name, tuple(spec_facts(a) for a in case.args if a.is_array), scalars,
+           tuple(sorted(map(str, case.consts.items()))), tuple(sorted(case.hints.items())))
+    if key not in _IR_MADE:
+        _IR_MADE[key] = make(op, index)
+    return _IR_MADE[key]
 
 
 def _launch_args(launch, tensors: dict) -> list:
