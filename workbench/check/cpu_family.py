@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import inspect
+import math
 import time
 
 import numpy as np
@@ -126,7 +127,7 @@ def _ir(make, op, index: int, side: str):
     if _IR_MADE is None:
         return make(op, index)
     case = op.case(index)
-    scalars = tuple((s.value % 16 == 0, s.value in (0, 1)) if isinstance(s.value, int) else None
+    scalars = tuple((math.gcd(s.value, 16), s.value in (0, 1)) if isinstance(s.value, int) else None
                     for s in case.args if not s.is_array)
     key = (side, op.name, tuple(spec_facts(a) for a in case.args if a.is_array), scalars,
            tuple(sorted(map(str, case.consts.items()))), tuple(sorted(case.hints.items())))

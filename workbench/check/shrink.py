@@ -120,8 +120,8 @@ def spec_facts(spec: ArgSpec) -> tuple:
     strides = spec.effective_strides()
     contiguous = replace(spec, strides=None).effective_strides()
     return (spec.dtype, len(spec.shape), spec.is_list, bool(spec.length > 1),
-            tuple(n % SHAPE_DIVISOR == 0 for n in spec.shape),
-            tuple((s == 1, s * size % ALIGN_BYTES == 0, s == c)
+            tuple(math.gcd(n, SHAPE_DIVISOR) for n in spec.shape),
+            tuple((s == 1, math.gcd(s * size, ALIGN_BYTES), s == c)
                   for s, c in zip(strides, contiguous)),
             spec.offset == 0, spec.offset * size % ALIGN_BYTES == 0)
 
@@ -141,8 +141,8 @@ def fingerprint(launch: Launched, groups: list[list[tuple[int, int]]]) -> tuple:
     names = sorted(ints)
     facts.append(tuple((_cmp(ints[a], ints[b]), bool(ints[b]) and ints[a] % ints[b] == 0)
                        for a in names for b in names if a != b))
-    facts.append(tuple((_cmp(ints[a], 0), _cmp(ints[a], 1), ints[a] & (ints[a] - 1) == 0)
-                       for a in names))
+    facts.append(tuple((_cmp(ints[a], 0), _cmp(ints[a], 1), ints[a] & (ints[a] - 1) == 0,
+                        math.gcd(ints[a], SHAPE_DIVISOR)) for a in names))
     for group in groups:
         tiles = []
         for i, axis in group:
