@@ -72,7 +72,7 @@ class Attributes:
     def dim_value(self, d: str) -> Value:
         if d.isdigit():
             return Value(Lit(int(d)))
-        return self.env.get(d) or Value(Const(d, d, (d,)), origin="constant")
+        return self.state.env.get(d) or Value(Const(d, d, (d,)), origin="constant")
 
     def array_dim(self, arr: ArrayRef, dim: int, hint) -> Value:
         return self.let(hint or f"{arr.name}_dim{dim}", Scalar(self.types.of_name("int32")),
@@ -143,7 +143,7 @@ class Attributes:
             if refusal is not None:
                 raise Fail(node, f"ct.{name}", refusal.reason)
             raise Fail(node, f"ct.{name}", f"ct.{name} has no translation rule")
-        acquired = getattr(self, "acquired_at", None)
+        acquired = self.state.acquired_at
         if acquired is not None and name in MEMORY_FUNCTIONS:
             raise Fail(node, f"ct.{name}", f"a memory access after the acquiring atomic of "
                        f"line {acquired}: cuTile makes it wait for the atomic's token, which "
@@ -166,11 +166,11 @@ class Attributes:
         rewritten = ast.Call(func=node.func, args=[node.func.value] + list(node.args),
                              keywords=node.keywords)
         ast.copy_location(rewritten, node)
-        self.evaluated[id(node.func.value)] = receiver
+        self.state.evaluated[id(node.func.value)] = receiver
         try:
             return rule.fn(self, rewritten, hint)
         finally:
-            self.evaluated.pop(id(node.func.value), None)
+            self.state.evaluated.pop(id(node.func.value), None)
 
     def dunder(self, node, receiver: Value, method: str, hint):
         op, reflected = DUNDER[method]
@@ -179,9 +179,9 @@ class Attributes:
         if op in UNARY_DUNDERS:
             fake = ast.UnaryOp(op=op(), operand=node.func.value)
             ast.copy_location(fake, node)
-            self.evaluated[id(node.func.value)] = receiver
+            self.state.evaluated[id(node.func.value)] = receiver
             return self.unary(fake, hint)
-        self.evaluated[id(node.func.value)] = receiver
+        self.state.evaluated[id(node.func.value)] = receiver
         left, right = node.func.value, node.args[0]
         if reflected:
             left, right = right, left

@@ -56,8 +56,8 @@ class Control:
         static_reads = {id(a.value) for a in ast.walk(node) if isinstance(a, ast.Attribute)
                         and a.attr in ("dtype", "ndim")}
         runtime = sorted({n.id for n in ast.walk(node) if isinstance(n, ast.Name)
-                          and id(n) not in static_reads and n.id in self.env
-                          and isinstance(self.env[n.id].kind, (Tile, Scalar, ArrayRef))})
+                          and id(n) not in static_reads and n.id in self.state.env
+                          and isinstance(self.state.env[n.id].kind, (Tile, Scalar, ArrayRef))})
         if runtime:     # never ask for constants' values when the answer depends on data
             raise Fail(node, what, f"`{ast.unparse(node)}` reads runtime value(s) "
                                    f"{', '.join(runtime)}")
@@ -85,8 +85,8 @@ class Control:
         return bool(v)
 
     def name_python(self, name: str, node, what: str):
-        if name in self.env:
-            return self.value_python(self.env[name], node, what)
+        if name in self.state.env:
+            return self.value_python(self.state.env[name], node, what)
         if name in self.scope.names:
             v = self.scope.names[name]
             if isinstance(v, (Lit, Static)):

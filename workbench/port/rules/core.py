@@ -1,7 +1,8 @@
-"""The translator core: one kernel function (one entry) -> Rust statements. It keeps the
-environment (Python name -> Value), the blocks being written, and dispatches statements and
-expressions; control flow, loops, helper inlining, operators and broadcasting are mixins in
-their own modules, and every `cuda.tile` function goes through the rule table (table.py)."""
+"""The translator core: one kernel function (one entry) -> Rust statements. It dispatches
+statements and expressions; control flow, loops, helper inlining, operators and broadcasting
+are mixins in their own modules, and every `cuda.tile` function goes through the rule table
+(table.py). What they all read and write (the environment, the blocks being written, tokens,
+loops, what the host needs) is one named object, `self.state` (state.py)."""
 from __future__ import annotations
 
 import ast
@@ -20,6 +21,7 @@ from .loop_split import LoopSplit
 from .loops import Loops
 from .module_scope import ModuleScope
 from .runtime_if import RuntimeIf
+from .state import DraftState
 from .tokens import inplace_arrays
 from .types import KernelTypes
 from .while_loop import WhileLoops
@@ -36,44 +38,19 @@ class Translator(Control, RuntimeIf, Inline, Attributes, Arithmetic, Broadcastin
         self.scope = scope or ModuleScope()
         self.types = types or KernelTypes.of(spec)
         self.const_values = dict(const_values or {})   # this entry's constant values
-        self.env: dict[str, Value] = {}
-        self.blocks: list[list[Stmt]] = [[]]
-        self.regions: list[int] = []                   # per open loop / branch: its block's index
-        self.prologue: list[Stmt] = []                 # constants cuTile puts at the top
-        self.token_vars: dict[str, str] = {}           # array -> its `let mut` last-op token
-        self.stored_vars: dict[str, str] = {}          # array -> its last-store token (in place)
-        self.inplace: set[str] = set()                 # arrays read and written (run())
-        self.token_order: dict[str, int] = {}          # array -> the order of its first token
-        self.scope_ids: list[int] = [0]
-        self.next_scope = 1
-        self.used: set[str] = set(RESERVED) | {g for g, _ in self.types.generics}
-        self.cache: dict[tuple, tuple[int, Value]] = {}
-        self.diagnostics: list[Diagnostic] = []
-        self.loops, self.unchecked = 0, False
-        self.outputs: dict[str, dict] = {}     # name -> {"form", "shape"}
-        self.loaded: set[str] = set()
-        self.store_shapes: dict[int, list[str]] = {}
-        self.notes: list[str] = []
-        self.loop_stack: list[dict] = []
-        self.unported: set[str] = set()      # names whose assignment failed
-        self.helpers: set[tuple] = set()     # (helper kind, rank) the module declares
-        self.scattered: set[str] = set()     # arrays written by ct.scatter
-        self.slice_roots: dict[str, str] = {}    # a slice's Rust name -> the parameter it views
-        self.store_sites: dict[str, list[bool]] = {}   # output -> per ct.store: own tile?
-        self.abi_promises: dict[str, set[str]] = {}   # array -> what wb_ffi checks (port.toml)
-        self.inline_stack: list[dict] = []
-        self.evaluated: dict[int, Value] = {}   # id(ast node) -> its value, used once
+        # what the rules build up (state.py); the attributes above are the entry's inputs
+        self.state = DraftState(used=set(RESERVED) | {g for g, _ in self.types.generics})
         for p in spec.params:
-            self.used.add(p.name)
+            self.state.used.add(p.name)
             if p.kind == ARRAY:
-                self.env[p.name] = Value(ArrayRef(p.name, p.rank or 0, self.types.array[p.name]),
-                                         p.name)
+                self.state.env[p.name] = Value(
+                    ArrayRef(p.name, p.rank or 0, self.types.array[p.name]), p.name)
             elif p.kind == SCALAR:
-                self.env[p.name] = Value(Scalar(self.scalar_dtype(p)), p.name, origin="param")
+                self.state.env[p.name] = Value(Scalar(self.scalar_dtype(p)), p.name, origin="param")
             elif p.name in self.const_values and type(self.const_values[p.name]) is not int:
-                self.env[p.name] = Value(Lit(self.const_values[p.name], param=p.name))
+                self.state.env[p.name] = Value(Lit(self.const_values[p.name], param=p.name))
             else:
-                self.env[p.name] = Value(Const(p.name, p.name, (p.name,)), p.name,
+                self.state.env[p.name] = Value(Const(p.name, p.name, (p.name,)), p.name,
                                          origin="constant")
 
     def scalar_dtype(self, p):
@@ -86,19 +63,19 @@ class Translator(Control, RuntimeIf, Inline, Attributes, Arithmetic, Broadcastin
 
     # ---- bookkeeping
     def diag(self, line, construct, message):
-        self.diagnostics.append(Diagnostic(line, construct, message))
+        self.state.diagnostics.append(Diagnostic(line, construct, message))
 
     def fresh(self, hint: str) -> str:
         base = re.sub(r"\W", "_", hint) or "v"
         base = "v" + base if base[0].isdigit() else base
         name, n = base, 2
-        while name in self.used:
+        while name in self.state.used:
             name, n = f"{base}_{n}", n + 1
-        self.used.add(name)
+        self.state.used.add(name)
         return name
 
     def emit(self, stmt: Stmt) -> Stmt:
-        self.blocks[-1].append(stmt)
+        self.state.blocks[-1].append(stmt)
         return stmt
 
     def rust_dtype(self, dt, node=0) -> str:
@@ -121,7 +98,7 @@ class Translator(Control, RuntimeIf, Inline, Attributes, Arithmetic, Broadcastin
 
     def let_at(self, at, hint: str, kind, expr: str) -> Value:
         """A let inserted where `at` = (block, previous statement) says (else emitted)."""
-        if at is None or not any(at[0] is b for b in self.blocks):
+        if at is None or not any(at[0] is b for b in self.state.blocks):
             return self.let(hint, kind, expr)
         block, previous = at
         index = 0 if previous is None else next(
@@ -137,7 +114,7 @@ class Translator(Control, RuntimeIf, Inline, Attributes, Arithmetic, Broadcastin
         """A constant cuTile materializes at the top of the kernel."""
         name = self.fresh(hint)
         stmt = Stmt("let", name=name, ty=self.ty(kind), expr=expr)
-        self.prologue.append(stmt)
+        self.state.prologue.append(stmt)
         return Value(kind, name, stmt=stmt)
 
     def let_typed(self, hint: str, ty: str, expr: str, pure: bool = True) -> str:
@@ -150,11 +127,11 @@ class Translator(Control, RuntimeIf, Inline, Attributes, Arithmetic, Broadcastin
         return self.emit(Stmt("raw", text=text, pure=False))
 
     def cached(self, key, make) -> Value:
-        hit = self.cache.get(key)
-        if hit is not None and hit[0] in self.scope_ids:
+        hit = self.state.cache.get(key)
+        if hit is not None and hit[0] in self.state.scope_ids:
             return hit[1]
         value = make()
-        self.cache[key] = (self.scope_ids[-1], value)
+        self.state.cache[key] = (self.state.scope_ids[-1], value)
         return value
 
     # ---- statements
@@ -162,28 +139,28 @@ class Translator(Control, RuntimeIf, Inline, Attributes, Arithmetic, Broadcastin
         body = self.fn.body
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
             body = body[1:]
-        self.inplace = inplace_arrays(self.folded_nodes(body))
-        self.tail = True
+        self.state.inplace = inplace_arrays(self.folded_nodes(body))
+        self.state.tail = True
         self.block(body)
 
     def block(self, stmts):
         for stmt, tail in self.tail_positions(stmts):
-            if self.inline_stack:          # a helper's statement: its failure fails the call
-                if self.inline_stack[-1]["returned"]:
+            if self.state.inline_stack:          # a helper's statement: its failure fails the call
+                if self.state.inline_stack[-1]["returned"]:
                     return
                 self.statement(stmt)
                 continue
-            saved, self.tail = self.tail, tail
+            saved, self.state.tail = self.state.tail, tail
             try:
                 self.guarded_statement(stmt)            # control.py
             except Fail as f:
                 for target in getattr(stmt, "targets", [getattr(stmt, "target", None)]):
-                    self.unported |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name)} \
+                    self.state.unported |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name)} \
                         if target is not None else set()
                 if not f.follows:
                     self.diag(f.line, f.construct, f.message)
             finally:
-                self.tail = saved
+                self.state.tail = saved
 
     def statement(self, stmt):
         if isinstance(stmt, ast.Assign):
@@ -240,22 +217,22 @@ class Translator(Control, RuntimeIf, Inline, Attributes, Arithmetic, Broadcastin
                                        "(no subscripts or attributes)")
 
     def assign(self, name: str, node, stmt):
-        carried = self.loop_stack and name in self.loop_stack[-1]["carried"]
+        carried = self.state.loop_stack and name in self.state.loop_stack[-1]["carried"]
         hint = name if not carried else name + "_next"
         self.bind(name, self.expr(node, hint=hint), stmt)
 
     def bind(self, name: str, value: Value, stmt):
-        carried = self.loop_stack and name in self.loop_stack[-1]["carried"]
+        carried = self.state.loop_stack and name in self.state.loop_stack[-1]["carried"]
         if carried and isinstance(value.kind, (Lit, Const)):
             value = self.carried_constant(name, value, stmt)
         if isinstance(value.kind, (ArrayRef, Lit, DType, Const, Seq, Static, Func)):
             if carried:
                 raise Fail(stmt, "assignment", f"{name} is loop-carried but assigned a "
                                                "compile-time value")
-            self.env[name] = value
+            self.state.env[name] = value
             return
         if carried:
-            old = self.env[name]
+            old = self.state.env[name]
             if self.ty(old.kind) != self.ty(value.kind):
                 raise Fail(stmt, "loop-carried value",
                            f"{name} changes type in the loop: {self.ty(old.kind)} -> "
@@ -265,20 +242,20 @@ class Translator(Control, RuntimeIf, Inline, Attributes, Arithmetic, Broadcastin
         if value.stmt is None or value.expr in self.env_names():
             # an existing value under a new name (`x = y`, a parameter, a no-op astype)
             value = self.let(name, value.kind, value.expr, origin=value.origin)
-        self.env[name] = value
+        self.state.env[name] = value
 
     def env_names(self) -> set[str]:
-        return {v.expr for v in self.env.values()}
+        return {v.expr for v in self.state.env.values()}
 
     # ---- expressions
     def expr(self, node, hint: str | None = None) -> Value:
-        done = self.evaluated.pop(id(node), None)
+        done = self.state.evaluated.pop(id(node), None)
         if done is not None:                   # a method's receiver, evaluated once already
             return done
         if isinstance(node, ast.Constant):
             if isinstance(node.value, (int, float, bool)):
                 # cuTile makes a literal's constant where it reads it: remember the place
-                block = self.blocks[-1]
+                block = self.state.blocks[-1]
                 return Value(Lit(node.value, at=(block, block[-1] if block else None)))
             return Value(Static(node.value))
         if isinstance(node, ast.Name):
@@ -304,9 +281,9 @@ class Translator(Control, RuntimeIf, Inline, Attributes, Arithmetic, Broadcastin
         raise Fail(node, type(node).__name__, f"`{ast.unparse(node)[:40]}` is not ported")
 
     def name(self, node: ast.Name) -> Value:
-        if node.id in self.env:
-            return self.env[node.id]
-        if node.id in self.unported:
+        if node.id in self.state.env:
+            return self.state.env[node.id]
+        if node.id in self.state.unported:
             raise Fail(node, node.id, f"`{node.id}` was not ported", follows=True)
         module_value = self.scope.names.get(node.id)
         if module_value is not None:

@@ -83,10 +83,10 @@ def translate_once(spec, fn, scope, types, tested, by_dtype=False):
     for key, consts, entry_types in entry_keys(spec, types, tested, by_dtype):
         t = Translator(spec, fn, scope, consts, entry_types)
         t.run()
-        blocks = [t.prologue, t.blocks[0]]
+        blocks = [t.state.prologue, t.state.blocks[0]]
         eliminate_dead_lets(blocks)     # cuTile fuses after its dead code elimination
         fuse_fma(blocks, t.fresh)
-        eliminate_dead_tokens(blocks, set(t.token_vars.values()) | set(t.stored_vars.values()),
+        eliminate_dead_tokens(blocks, set(t.state.token_vars.values()) | set(t.state.stored_vars.values()),
                               t.fresh)
         eliminate_dead_lets(blocks)
         state_divisibility(blocks, t.const_values)
@@ -130,7 +130,7 @@ def store_shapes(spec: KernelSpec, source: str) -> dict[int, list[str]]:
     every entry when constant branches split the kernel)."""
     shapes: dict[int, list[str]] = {}
     for _, t, _ in translate_entries(spec, source):
-        for line, shape in t.store_shapes.items():
+        for line, shape in t.state.store_shapes.items():
             shapes.setdefault(line, shape)
     return shapes
 
@@ -147,12 +147,12 @@ def entry_diagnostics(entries, spec: KernelSpec, diagnostics: list[Diagnostic]) 
             diagnostics.append(d)
 
     for name, t, combo in entries:
-        for d in t.diagnostics:
+        for d in t.state.diagnostics:
             add(d)
         where = f" (entry {name})" if combo else ""
-        if not t.outputs and not t.scattered and not t.diagnostics:
+        if not t.state.outputs and not t.state.scattered and not t.state.diagnostics:
             add(Diagnostic(spec.line, "ct.store", f"the kernel stores nothing{where}"))
-        notes += [n for n in t.notes if n not in notes]
+        notes += [n for n in t.state.notes if n not in notes]
     return notes
 
 
@@ -191,6 +191,6 @@ def _abi_promises(translators) -> dict[str, set[str]]:
     """array -> what every entry's code assumes of it and wb_ffi checks (port.toml)."""
     out: dict[str, set[str]] = {}
     for t in translators:
-        for name, promises in t.abi_promises.items():
+        for name, promises in t.state.abi_promises.items():
             out.setdefault(name, set()).update(promises)
     return out

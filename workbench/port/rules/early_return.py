@@ -37,7 +37,7 @@ class EarlyReturn:
     def tail_positions(self, stmts):
         """(statement, whether it ends the kernel) for a block's statements, an `if` with a
         branch that always returns rewritten to hold the rest of the block (see above)."""
-        tail = self.tail and not self.loop_stack and not self.inline_stack
+        tail = self.state.tail and not self.state.loop_stack and not self.state.inline_stack
         stmts = list(stmts)
         for i, stmt in enumerate(stmts):
             rest = stmts[i + 1:]
@@ -62,7 +62,7 @@ class EarlyReturn:
                      orelse=stmt.orelse if else_returns else stmt.orelse + rest)
         ast.copy_location(new, stmt)
         new.end_lineno = max(getattr(s, "end_lineno", s.lineno) for s in [stmt, *rest])
-        self.notes.append(f"line {stmt.lineno}: the `return` under this `if` is drafted as an "
+        self.state.notes.append(f"line {stmt.lineno}: the `return` under this `if` is drafted as an "
                           "if/else over the rest of the kernel (cutile 0.4.0 lowers `return` "
                           "only at a function's top level)")
         return new

@@ -25,7 +25,7 @@ class Inline:
 
     def inline_call(self, func: Func, node: ast.Call, hint) -> Value:
         fn = func.node
-        if len(self.inline_stack) >= MAX_DEPTH:
+        if len(self.state.inline_stack) >= MAX_DEPTH:
             raise Fail(node, func.name, "helper calls nest too deep (recursion?)")
         early = early_return(fn.body)
         if early is not None:
@@ -39,20 +39,20 @@ class Inline:
             value = params[name]
             if isinstance(value.kind, (Tile, Scalar)):
                 params[name] = self.let(name, value.kind, value.expr)
-        saved_env, saved_loops = self.env, self.loop_stack
-        self.env = dict(params)
+        saved_env, saved_loops = self.state.env, self.state.loop_stack
+        self.state.env = dict(params)
         # a helper's names are its own: nothing it assigns is carried by the caller's loop
-        self.loop_stack = [dict(frame, carried=set()) for frame in saved_loops]
+        self.state.loop_stack = [dict(frame, carried=set()) for frame in saved_loops]
         frame = {"name": func.name, "result": None, "returned": False, "node": fn}
-        self.inline_stack.append(frame)
+        self.state.inline_stack.append(frame)
         try:
             body = fn.body
             if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
                 body = body[1:]
             self.helper_block(body)
         finally:
-            self.inline_stack.pop()
-            self.env, self.loop_stack = saved_env, saved_loops
+            self.state.inline_stack.pop()
+            self.state.env, self.state.loop_stack = saved_env, saved_loops
         if frame["result"] is None:
             return Value(Static(None))
         return frame["result"]
@@ -61,7 +61,7 @@ class Inline:
         """A helper's statements: a failure fails the call (so the caller's statement is
         reported too); statements after a `return` are not reached."""
         for stmt in stmts:
-            if self.inline_stack[-1]["returned"]:
+            if self.state.inline_stack[-1]["returned"]:
                 return
             self.statement(stmt)
 
@@ -89,11 +89,11 @@ class Inline:
         return bound
 
     def return_statement(self, stmt: ast.Return):
-        if not self.inline_stack:
+        if not self.state.inline_stack:
             if stmt.value is None:          # one that ends the kernel never gets here
                 self.refuse_return(stmt)
             raise Fail(stmt, "return", "a kernel returns nothing")
-        frame = self.inline_stack[-1]
+        frame = self.state.inline_stack[-1]
         frame["result"] = self.expr(stmt.value, hint=frame["name"].lstrip("_")) \
             if stmt.value is not None else None
         frame["returned"] = True

@@ -23,9 +23,9 @@ from .values import is_zero
 def note_store(t, arr, items: list) -> None:
     """Record one `ct.store` to output `arr` at index `items`: whether it is at the
     program's own tile, outside loops (ops_memory.store calls it for every store)."""
-    own = not t.loop_stack and len(items) == arr.rank and \
+    own = not t.state.loop_stack and len(items) == arr.rank and \
         all(_own_axis(v, axis) for axis, v in enumerate(items))
-    t.store_sites.setdefault(arr.name, []).append(own)
+    t.state.store_sites.setdefault(arr.name, []).append(own)
 
 
 def _own_axis(value, axis: int) -> bool:
@@ -34,7 +34,7 @@ def _own_axis(value, axis: int) -> bool:
 
 def own_tile_only(t, name: str) -> bool:
     """Every store of `name` is at the program's own tile, outside loops."""
-    sites = t.store_sites.get(name, [])
+    sites = t.state.store_sites.get(name, [])
     return bool(sites) and all(sites)
 
 
@@ -42,7 +42,7 @@ def partitioned(t, name: str) -> bool:
     """Whether the entry takes output `name` as a partition of its stored tile (`&mut
     Tensor<E, {[tile]}>`, launched as `name.partition([..])`). A `static` store (the
     array's own `.store(tile)`) needs its partition whatever comes after it."""
-    out = t.outputs.get(name)
+    out = t.state.outputs.get(name)
     if out is None or out["form"] == "shared":
         return False
     return out["form"] == "static" or own_tile_only(t, name)
@@ -53,8 +53,8 @@ def takes_launch(translators) -> bool:
     (or a scattered array) not stored only at the program's own tile, or no partition to
     take a grid from."""
     for t in translators:
-        written = set(t.outputs) | set(t.scattered)
-        if not any(partitioned(t, n) for n in t.outputs):
+        written = set(t.state.outputs) | set(t.state.scattered)
+        if not any(partitioned(t, n) for n in t.state.outputs):
             return True
         if any(not own_tile_only(t, n) for n in written):
             return True

@@ -71,7 +71,7 @@ class Loops:
             raise Fail(stmt, "ct.static_iter", "ct.static_iter takes one iterable")
         source = stmt.iter.args[0]
         if isinstance(source, ast.Call) and isinstance(source.func, ast.Name) \
-                and source.func.id == "range" and "range" not in self.env and not source.keywords:
+                and source.func.id == "range" and "range" not in self.state.env and not source.keywords:
             items = range(*(self.static_int(a, stmt, "a static_iter range bound")
                             for a in source.args))
         else:
@@ -94,7 +94,7 @@ class Loops:
     def range_bounds(self, stmt: ast.For):
         it = stmt.iter
         if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name)
-                and it.func.id == "range" and "range" not in self.env
+                and it.func.id == "range" and "range" not in self.state.env
                 and 1 <= len(it.args) <= 3 and not it.keywords):
             raise Fail(stmt, "for", "only `for v in range(..)` loops are ported")
         bounds = [self.scalar_i32(a) for a in it.args]
@@ -129,35 +129,35 @@ class Loops:
         self.enter_region(body)
         if done:
             self.emit(self.skip_when_done(done))
-        saved = self.env.get(stmt.target.id)
-        self.env[stmt.target.id] = Value(Scalar(self.types.of_name("int32")), var, origin="loop")
-        self.loop_stack.append({"carried": carried, "var": var, "bound": stop_value,
+        saved = self.state.env.get(stmt.target.id)
+        self.state.env[stmt.target.id] = Value(Scalar(self.types.of_name("int32")), var, origin="loop")
+        self.state.loop_stack.append({"carried": carried, "var": var, "bound": stop_value,
                                 "loads": [], "memory_ops": memory_ops(self.folded_nodes(stmt.body)),
-                                "regions": len(self.regions),
+                                "regions": len(self.state.regions),
                                 "split": self.split_candidate(stmt, step),
                                 "node": stmt, "pre": [], "entry_tokens": {}, "done": done})
         try:
             self.block(stmt.body)
         finally:
-            frame = self.loop_stack.pop()
+            frame = self.state.loop_stack.pop()
             self.leave_region()
         if saved is not None:
-            self.env[stmt.target.id] = saved
+            self.state.env[stmt.target.id] = saved
         else:
-            self.env.pop(stmt.target.id, None)
+            self.state.env.pop(stmt.target.id, None)
         if frame["loads"] and getattr(stop_value, "origin", None) != "num_tiles":
-            self.unchecked = True
-            self.notes.append(
+            self.state.unchecked = True
+            self.state.notes.append(
                 f"line {stmt.lineno}: loads indexed by `{stmt.target.id}` run to a bound "
                 "cutile cannot relate to the arrays, so the entry is unsafe with "
                 "unchecked_accesses = true; the launcher must keep every index in range")
-        kept = self.hoist_invariants(body, {var} | {self.env[n].expr for n in carried})
+        kept = self.hoist_invariants(body, {var} | {self.state.env[n].expr for n in carried})
         for s in frame["pre"]:          # tokens as the loop starts (a parallel store's)
             self.emit(s)
         stop_expr = stop_value if isinstance(stop_value, str) else stop_value.expr
         if frame.get("split_stmt") is not None:
-            frame["outer_vars"] = {self.env[n].expr for n in carried} | \
-                set(self.token_vars.values()) | set(self.stored_vars.values())
+            frame["outer_vars"] = {self.state.env[n].expr for n in carried} | \
+                set(self.state.token_vars.values()) | set(self.state.stored_vars.values())
             self.emit_split_loops(frame, lambda v, a, b: f"for {v} in {a}..{b}", var, start,
                                   stop_expr, kept)
             return
@@ -167,22 +167,22 @@ class Loops:
 
     def loop_carried(self, stmt) -> set[str]:
         """The names a loop (`for` or `while`) carries, each made a `let mut` of its own."""
-        self.loops += 1
+        self.state.loops += 1
         for n in sorted(assigned_names(stmt.body)):
-            if n in self.env and isinstance(self.env[n].kind, (Lit, Const)) \
+            if n in self.state.env and isinstance(self.state.env[n].kind, (Lit, Const)) \
                     and self.live_across(n, stmt):
                 self.materialize_carried(n, stmt)
-        carried = {n for n in assigned_names(stmt.body) if n in self.env
-                   and isinstance(self.env[n].kind, (Tile, Scalar))
+        carried = {n for n in assigned_names(stmt.body) if n in self.state.env
+                   and isinstance(self.state.env[n].kind, (Tile, Scalar))
                    and self.live_across(n, stmt)}
         for n in sorted(carried):
-            value = self.env[n]
-            shared = any(v is value for _, v in self.cache.values())
+            value = self.state.env[n]
+            shared = any(v is value for _, v in self.state.cache.values())
             if value.stmt is None or value.stmt.kind != "let" or shared \
                     or value.expr in {p.name for p in self.spec.params}:
                 # a parameter, a value other names share (a cached `ct.bid(0)`): the loop
                 # carries a copy of it (no op), so the shared value keeps its meaning
-                value = self.env[n] = self.let(n, value.kind, value.expr, pure=False)
+                value = self.state.env[n] = self.let(n, value.kind, value.expr, pure=False)
             value.stmt.mutable = True
             value.stmt.pure = False
             value.origin = None         # no longer what it was made from (`ct.bid(0)`, ..)
@@ -193,13 +193,13 @@ class Loops:
         innermost `for` loop's variable, or by a value a `while` loop (which has no loop
         variable) carries or computes, which cutile cannot bound (a checked entry would get
         residual device asserts where cuTile has none)."""
-        for depth, frame in enumerate(self.loop_stack):
+        for depth, frame in enumerate(self.state.loop_stack):
             if frame["var"] is None:
-                carried = {self.env[n].expr for n in frame["carried"] if n in self.env}
-                inside = [s for block in self.blocks[frame["regions"]:] for s in block]
+                carried = {self.state.env[n].expr for n in frame["carried"] if n in self.state.env}
+                inside = [s for block in self.state.blocks[frame["regions"]:] for s in block]
                 if any(v.expr in carried or any(v.stmt is s for s in inside) for v in index):
                     frame["loads"].append(line)
-            elif depth == len(self.loop_stack) - 1 and any(v.origin == "loop" for v in index):
+            elif depth == len(self.state.loop_stack) - 1 and any(v.origin == "loop" for v in index):
                 frame["loads"].append(line)
 
     def folded_nodes(self, stmts):
@@ -229,25 +229,25 @@ class Loops:
         types the loop variable strictly (body_phi.propagate(.., allow_loose_typing=False)),
         so the loop carries it as a 0-d tile of the constant's default dtype (int32, float32,
         bool), made from the constant before the loop."""
-        kind = self.env[name].kind
+        kind = self.state.env[name].kind
         value = kind.value if isinstance(kind, Lit) else 0
         if not isinstance(value, (bool, int, float)):
             return
         dtype = "bool_" if isinstance(value, bool) else \
             "int32" if isinstance(value, int) else "float32"
-        tile = self.as_tile(self.env[name], self.types.of_name(dtype), (), stmt)
-        self.env[name] = self.let(name, tile.kind, tile.expr, pure=False)
+        tile = self.as_tile(self.state.env[name], self.types.of_name(dtype), (), stmt)
+        self.state.env[name] = self.let(name, tile.kind, tile.expr, pure=False)
 
     def carried_constant(self, name: str, value: Value, stmt) -> Value:
         """A constant assigned to a loop-carried tile: that tile type's typed constant."""
-        old = self.env[name].kind
+        old = self.state.env[name].kind
         return self.as_tile(value, old.dtype, old.shape, stmt) if isinstance(old, Tile) \
             else value
 
     def live_across(self, name: str, stmt: ast.For) -> bool:
         """Whether the loop carries `name`: read in the body before it is assigned there, read
         after the loop, or carried by an enclosing loop (cuTile carries only live values)."""
-        if any(name in frame["carried"] for frame in self.loop_stack):
+        if any(name in frame["carried"] for frame in self.state.loop_stack):
             return True
         if self.read_before_write(stmt.body, name)[0] or (
                 isinstance(stmt, ast.While) and next(reads_of(stmt.test, name, 0), None)):
@@ -288,7 +288,7 @@ class Loops:
         return False, False
 
     def current_function(self) -> ast.FunctionDef:
-        return self.inline_stack[-1]["node"] if self.inline_stack else self.fn
+        return self.state.inline_stack[-1]["node"] if self.state.inline_stack else self.fn
 
     def hoist_invariants(self, body: list[Stmt], variant: set[str]) -> list[Stmt]:
         """Emit the body's pure loop-invariant lets before the loop; return the rest."""

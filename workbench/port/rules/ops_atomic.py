@@ -69,7 +69,7 @@ def order_of(t, args, op: str, node):
     if order not in ORDERS:
         raise Fail(node, f"ct.atomic_{op}(memory_order={order.name})",
                    "cuTile takes an atomic's order as RELAXED, ACQUIRE, RELEASE or ACQ_REL")
-    if order in ACQUIRES and t.regions:
+    if order in ACQUIRES and t.state.regions:
         raise Fail(node, f"ct.atomic_{op}(memory_order={order.name})",
                    "an acquiring atomic inside a loop or branch: cuTile makes every access "
                    "after it (the next iteration's too) wait for its token, which the drafter "
@@ -83,7 +83,7 @@ def input_token(t, arr, order) -> str:
     other array's in first-touch order. Only this array's can still be the entry token (an
     array touched before has joined or replaced its own), so no token repeats."""
     own = last_op_token(t, arr)
-    others = [t.token_vars[n] for n in t.token_order if n != arr.name and n in t.token_vars]
+    others = [t.state.token_vars[n] for n in t.state.token_order if n != arr.name and n in t.state.token_vars]
     if order not in RELEASES or not others:
         return own
     joined = t.fresh(f"{arr.name}_release")
@@ -132,9 +132,9 @@ def atomic_rmw(op: str):
                      f"{scope}, {mask_text}, Some({token}))\n}};\n"
                      f"{last_op_token(t, arr)} = {done};")
         after_write(t, arr)
-        t.scattered.add(arr.name)
+        t.state.scattered.add(arr.name)
         if order in ACQUIRES:
-            t.acquired_at = node.lineno     # attributes.ct_call refuses any access after it
+            t.state.acquired_at = node.lineno     # attributes.ct_call refuses any access after it
         return Value(kind, name, stmt=stmt)
     return rule
 

@@ -87,8 +87,8 @@ def dynamic_stride(t, arr: ArrayRef, dim: int, node) -> Value:
     """A stride before the last dim, an i32 read from the view's strides metadata (which
     wb_ffi then checks, port.toml `strides_read`)."""
     refuse_unit_strides(t, arr, node)
-    t.helpers.add(("strides", arr.rank))
-    t.abi_promises.setdefault(root_of(t, arr.name), set()).add(STRIDES_READ)
+    t.state.helpers.add(("strides", arr.rank))
+    t.state.abi_promises.setdefault(root_of(t, arr.name), set()).add(STRIDES_READ)
     return t.let(f"{arr.name}_stride{dim}", Scalar(t.types.of_name("int32")),
                  f"get_shape_dim(tensor_strides_{arr.rank}({tensor_ref(t, arr)}), {dim}i32)")
 
@@ -145,9 +145,9 @@ def pointer_and_mask(t, arr: ArrayRef, value: Value, check_bounds: bool, custom,
                            f"{base}.broadcast(shape![{shape_text(shape)}])")
     ptrs = t.let_typed(f"{arr.name}_ptrs", pointer(shape), f"addptr_tile({base}, {offset.expr})")
     aligned = element_alignment(arr.dtype) if all(d == "1" for d in shape) else 1
-    if not shape and all(is_zero(v) for v in items) and arr.name not in t.slice_roots:
+    if not shape and all(is_zero(v) for v in items) and arr.name not in t.state.slice_roots:
         aligned = BASE_ALIGNMENT        # the base itself: the C ABI checks it (port.toml)
-        t.abi_promises.setdefault(arr.name, set()).add(ALIGNED_BASE)
+        t.state.abi_promises.setdefault(arr.name, set()).add(ALIGNED_BASE)
     if aligned > 1:
         ptrs = t.let_typed(f"{arr.name}_ptrs_a", pointer(shape),
                            f"unsafe {{ assume_div_by::<_, {aligned}>({ptrs}) }}")
@@ -201,16 +201,16 @@ def gather(t, node, hint):
     if pad is None:       # an integer padding literal: cuTile folds its broadcast (dataflow)
         pad = t.as_tile(pad_value, arr.dtype, () if arr.dtype.floating else shape, node)
     pad = t.fit(pad, shape, node)
-    t.helpers.add(("load_ptr", len(shape)))
+    t.state.helpers.add(("load_ptr", len(shape)))
     token = last_store_token(t, arr)
     mask_text = f"Some({mask.expr})" if mask is not None else "None"
     name = t.fresh(hint or f"{arr.name}_rows")
-    done = t.fresh(f"{name}_token") if arr.name in t.inplace else "_"
+    done = t.fresh(f"{name}_token") if arr.name in t.state.inplace else "_"
     kind = Tile(arr.dtype, shape)
     stmt = t.raw(f"let ({name}, {done}): ({t.ty(kind)}, Token) = unsafe {{\n"
                  f"    load_ptr_padded_{len(shape)}({ptrs}, ordering::Weak, None::<scope::TileBlock>, "
                  f"{mask_text}, Some({pad.expr}), Some({token}), Latency::<{latency_of(t, args)}>)\n}};")
-    t.loaded.add(arr.name)
+    t.state.loaded.add(arr.name)
     after_read(t, arr, done)
     return Value(kind, name, stmt=stmt)
 
@@ -250,8 +250,8 @@ def scatter(t, node, hint):
           f"None::<scope::TileBlock>, {mask_text}, Some({token}), "
           f"Latency::<{latency_of(t, args)}>)\n}};")
     after_write(t, arr)
-    t.scattered.add(arr.name)
-    if not any("ct.scatter writes" in n for n in t.notes):
-        t.notes.append("ct.scatter writes through the array's base pointer (store_ptr_tko): the "
+    t.state.scattered.add(arr.name)
+    if not any("ct.scatter writes" in n for n in t.state.notes):
+        t.state.notes.append("ct.scatter writes through the array's base pointer (store_ptr_tko): the "
                        "parameter stays `&Tensor`, as cutile asks nothing more of a raw store")
     return None

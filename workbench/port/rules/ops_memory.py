@@ -76,7 +76,7 @@ def load(t, call, hint=None) -> Value:
         raise Fail(call, "ct.load", "index and shape are required")
     latency, tma = hints_of(t, args, call, "ct.load")
     refuse_access_after_slice_store(t, arr, call, "ct.load")
-    t.loaded.add(arr.name)
+    t.state.loaded.add(arr.name)
     shape = t.const_shape(args["shape"], "ct.load")
     if not shape and arr.rank:          # cuTile: a 0-d load is a tile of ones, reshaped to 0-d
         one = load_tile(t, call, args, arr, ("1",) * arr.rank, latency, tma, None)
@@ -99,7 +99,7 @@ def load_tile(t, call, args, arr: ArrayRef, shape, latency, tma, hint) -> Value:
     order = order_of(t, args, arr.rank, call)
     t.note_loop_load(index, call.lineno)       # loops.py
     idx = ", ".join(v.expr for v in index)
-    if arr.name in t.inplace:
+    if arr.name in t.state.inplace:
         return inplace_load(t, arr, shape, pad, order, idx, latency, tma, hint)
     constant_index_unchecked(t, index, call)
     part = partition(t, arr, shape, pad, order, call)
@@ -112,11 +112,11 @@ def constant_index_unchecked(t, index: list[Value], call) -> None:
     """A checked entry's load at a constant tile index other than 0 gets a bounds assert from
     cutile (checks/placement.rs) that cuTile Python does not make: such an entry is unchecked,
     as cuTile's is."""
-    if t.unchecked or not any((v.origin or "").startswith("literal") and v.origin != "literal0"
+    if t.state.unchecked or not any((v.origin or "").startswith("literal") and v.origin != "literal0"
                               for v in index):
         return
-    t.unchecked = True
-    t.notes.append(f"unchecked_accesses: line {call.lineno} loads at a constant tile index, which "
+    t.state.unchecked = True
+    t.state.notes.append(f"unchecked_accesses: line {call.lineno} loads at a constant tile index, which "
                    "cutile would bounds-check with an assert cuTile Python does not make; the "
                    "launcher must keep the arrays large enough")
 
@@ -205,29 +205,29 @@ def store(t, call, hint=None):
     index_value = t.expr(args["index"])            # cuTile evaluates the index first
     tile = stored_tile(t, args["tile"], arr, call)
     shape = tile.kind.shape
-    t.store_shapes.setdefault(call.lineno, list(shape))
+    t.state.store_shapes.setdefault(call.lineno, list(shape))
     items = index_value.kind.items if isinstance(index_value.kind, Seq) else [index_value]
     bids = len(items) == arr.rank and all(v.origin == f"bid{i}" for i, v in enumerate(items)) \
         and arr.rank <= 3
-    first = arr.name not in t.outputs
+    first = arr.name not in t.state.outputs
     raw = view_access(latency, tma)
-    if arr.name in t.slice_roots:
+    if arr.name in t.state.slice_roots:
         slice_store(t, arr, tile, t.index_values(index_value, arr.rank, "ct.store"),
                     latency, tma, call)
         return None
     note_store(t, arr, items)
-    if arr.name in t.inplace:          # read and written: cuTile's token order, by hand
+    if arr.name in t.state.inplace:          # read and written: cuTile's token order, by hand
         index = t.index_values(index_value, arr.rank, "ct.store")
-        t.outputs.setdefault(arr.name, {"form": "shared", "shape": shape})
-        if not t.unchecked:
-            t.unchecked = True
-            t.notes.append(f"unchecked_accesses: {arr.name} is read and written: its views "
+        t.state.outputs.setdefault(arr.name, {"form": "shared", "shape": shape})
+        if not t.state.unchecked:
+            t.state.unchecked = True
+            t.state.notes.append(f"unchecked_accesses: {arr.name} is read and written: its views "
                            "are made per access with cuTile's tokens")
         inplace_store(t, arr, tile, shape, ", ".join(v.expr for v in index), latency, tma)
         return None
-    if bids and arr.rank <= 3 and first and not t.regions and not t.inline_stack \
+    if bids and arr.rank <= 3 and first and not t.state.regions and not t.state.inline_stack \
             and raw is None:
-        t.outputs[arr.name] = {"form": "static", "shape": shape}
+        t.state.outputs[arr.name] = {"form": "static", "shape": shape}
         t.emit(Stmt("raw", text=f"{arr.name}.store({tile.expr});", pure=False))
         return None
     index = t.index_values(index_value, arr.rank, "ct.store")
@@ -237,17 +237,17 @@ def store(t, call, hint=None):
     # cutile takes `&mut Tensor` parameters of rank <= 3 only (kernel_entry_generator:
     # "Unable to partition tensors with rank > 3"): a higher rank output stays `&Tensor`,
     # stored through partition_full_mut, which takes &self
-    t.outputs.setdefault(arr.name, {"form": "indexed" if arr.rank <= 3 else "shared",
+    t.state.outputs.setdefault(arr.name, {"form": "indexed" if arr.rank <= 3 else "shared",
                                     "shape": shape})
-    if not t.unchecked:
-        t.unchecked = True
-        t.notes.append("unchecked_accesses: the store at an explicit index goes through "
+    if not t.state.unchecked:
+        t.state.unchecked = True
+        t.state.notes.append("unchecked_accesses: the store at an explicit index goes through "
                        "the full output view; the launcher must keep it in range")
     part = full_view(t, arr, shape)
     idx = ", ".join(v.expr for v in index)
-    if t.loop_stack and parallel_store(t, arr, index) and chained_parallel(t, arr):
+    if t.state.loop_stack and parallel_store(t, arr, index) and chained_parallel(t, arr):
         parallel_store_chained(t, arr, part, tile, idx, latency, tma)
-    elif t.loop_stack and not parallel_store(t, arr, index):
+    elif t.state.loop_stack and not parallel_store(t, arr, index):
         # cuTile orders this store after the previous iteration's (a loop-carried token):
         # the raw store takes and gives the token
         token = last_op_token(t, arr)
@@ -266,8 +266,8 @@ def parallel_store(t, arr: ArrayRef, index) -> bool:
     """cuTile's loop-parallel store (token_order._get_parallel_stores): the array's only
     memory op in the innermost loop, in the loop's body itself (not under an `if`), indexed
     by the loop variable itself: no ordering between iterations."""
-    frame = t.loop_stack[-1]
-    if len(t.regions) != frame["regions"]:      # under a branch of the loop body
+    frame = t.state.loop_stack[-1]
+    if len(t.state.regions) != frame["regions"]:      # under a branch of the loop body
         return False
     return frame["memory_ops"].get(arr.name, 0) == 1 and \
         any(v.origin == "loop" and v.expr == frame["var"] for v in index)
@@ -276,9 +276,9 @@ def parallel_store(t, arr: ArrayRef, index) -> bool:
 def chained_parallel(t, arr: ArrayRef) -> bool:
     """Whether a loop-parallel store's token flows on: an enclosing loop carries the array's
     token (the store takes the enclosing body's), or the array is accessed after the loop."""
-    if len(t.loop_stack) > 1 or t.inline_stack:     # (the token's DCE drops what is unused)
+    if len(t.state.loop_stack) > 1 or t.state.inline_stack:     # (the token's DCE drops what is unused)
         return True
-    loop = t.loop_stack[-1]["node"]
+    loop = t.state.loop_stack[-1]["node"]
     end = getattr(loop, "end_lineno", loop.lineno)
     return any(getattr(n, "lineno", 0) > end for n in t.folded_nodes(t.current_function().body)
                if memory_ops([n]).get(arr.name))
@@ -290,7 +290,7 @@ def parallel_store_chained(t, arr: ArrayRef, part: str, tile: Value, idx: str, l
     array's token from before the loop, and its token is joined into the array's last-op
     token, which the loop carries (token_order._try_loop_parallel_store)."""
     token = last_op_token(t, arr)
-    frame = t.loop_stack[-1]
+    frame = t.state.loop_stack[-1]
     before = frame["entry_tokens"].get(token)
     if before is None:
         before = frame["entry_tokens"][token] = t.fresh(f"{token}_at_loop")

@@ -127,7 +127,7 @@ def array_slice(t, node: ast.Call, receiver: Value, hint) -> Value:
     # annotated local Tensor leaves make_partition_view(&local, ..) without a return type)
     t.raw(f"let {name} = unsafe {{ make_tensor_view({new_base}, {shape}, "
           f"{stride_array}, {arr.name}.token()) }};")
-    t.slice_roots[name] = root_of(t, arr.name)
+    t.state.slice_roots[name] = root_of(t, arr.name)
     return Value(ArrayRef(name, arr.rank, arr.dtype), name)
 
 
@@ -135,8 +135,8 @@ def refuse_access_after_slice_store(t, arr: ArrayRef, node, what: str) -> None:
     """A load, or a store without a slice, of an array some slice of it was stored through:
     cuTile orders them by the array's tokens, which those accesses do not take here."""
     root = root_of(t, arr.name)
-    if t.outputs.get(root, {}).get("through_slice") and \
-            (what == "ct.load" or arr.name not in t.slice_roots):
+    if t.state.outputs.get(root, {}).get("through_slice") and \
+            (what == "ct.load" or arr.name not in t.state.slice_roots):
         raise Fail(node, what, f"a {what} of {root} after a store through a slice of it: "
                    "the drafter does not thread the tokens cuTile orders them by")
 
@@ -147,21 +147,21 @@ def slice_store(t, arr: ArrayRef, tile: Value, index: list[Value], latency, tma,
     parameter (the view needs its base pointer); the store goes through the slice's own
     partition view, ordered by the root's last-op token (tokens.py), as cuTile orders it."""
     root = root_of(t, arr.name)
-    if t.loop_stack:       # cuTile carries the array's token through the loop
+    if t.state.loop_stack:       # cuTile carries the array's token through the loop
         raise Fail(node, "ct.store", f"a store through `{arr.name}`, a slice of {root}, in a "
                    "loop: the drafter threads no loop-carried token through a slice")
-    if any(root_of(t, n) == root for n in t.loaded):
+    if any(root_of(t, n) == root for n in t.state.loaded):
         raise Fail(node, "ct.store", f"{root} is read and written through slices: the drafter "
                    "does not thread the tokens cuTile orders them by")
-    if root in t.outputs and not t.outputs[root].get("through_slice"):
+    if root in t.state.outputs and not t.state.outputs[root].get("through_slice"):
         raise Fail(node, "ct.store", f"{root} is also stored without a slice: the drafter "
                    "orders stores through its slices by a token its other stores do not take")
-    out = t.outputs.setdefault(root, {"form": "shared", "shape": tile.kind.shape})
+    out = t.state.outputs.setdefault(root, {"form": "shared", "shape": tile.kind.shape})
     out["through_slice"] = True
-    t.store_sites.setdefault(root, []).append(False)        # the launch takes the grid
-    if not t.unchecked:
-        t.unchecked = True
-        t.notes.append("unchecked_accesses: a store through a slice goes through the slice's "
+    t.state.store_sites.setdefault(root, []).append(False)        # the launch takes the grid
+    if not t.state.unchecked:
+        t.state.unchecked = True
+        t.state.notes.append("unchecked_accesses: a store through a slice goes through the slice's "
                        "full view; the launcher must keep it in range")
     # cuTile orders the stores of one array (through any of its slices) by its last-op
     # token: each store takes it and gives the next one

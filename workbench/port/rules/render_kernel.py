@@ -19,15 +19,15 @@ def entry_params(t: Translator, spec: KernelSpec) -> list[str]:
             if not partitioned(t, p.name):      # an input, or an output written through its full view
                 params.append(f"{p.name}: &Tensor<{elem}, {{ [{', '.join(['-1'] * (p.rank or 0))}] }}>")
             else:       # stored at the program's own tile: a launch partitions it by that tile
-                params.append(f"{p.name}: &mut Tensor<{elem}, {{ [{shape_text(t.outputs[p.name]['shape'])}] }}>")
+                params.append(f"{p.name}: &mut Tensor<{elem}, {{ [{shape_text(t.state.outputs[p.name]['shape'])}] }}>")
         elif p.kind == SCALAR:
-            params.append(f"{p.name}: {t.rust_dtype(t.env[p.name].kind.dtype)}")
+            params.append(f"{p.name}: {t.rust_dtype(t.state.env[p.name].kind.dtype)}")
     return params
 
 
 def shared_token(spec: KernelSpec, t: Translator) -> list[str]:
     arrays = [p.name for p in spec.arrays]
-    if t.loops or len(arrays) < 2:
+    if t.state.loops or len(arrays) < 2:
         return []
     return ["// One ordering token for every array, as cuTile Python threads its entry",
             "// token through all loads and stores.",
@@ -40,11 +40,11 @@ def render_entry(t: Translator, spec: KernelSpec, name: str) -> list[str]:
     generics = [f"{g}: ElementType" for g, _ in t.types.generics] + \
         [f"const {c.name}: i32" for c in t.generic_constants()]
     body = shared_token(spec, t)
-    for s in t.prologue + t.blocks[0]:
+    for s in t.state.prologue + t.state.blocks[0]:
         body += s.render("")
-    attr = entry_attribute(t.unchecked, spec.hints, getattr(spec, "target_hints", {}))
-    fn = "pub unsafe fn" if t.unchecked else "pub fn"
-    lines = [f"    // NOTE {note}" for note in t.notes]
+    attr = entry_attribute(t.state.unchecked, spec.hints, getattr(spec, "target_hints", {}))
+    fn = "pub unsafe fn" if t.state.unchecked else "pub fn"
+    lines = [f"    // NOTE {note}" for note in t.state.notes]
     if t.const_values:
         lines.append(f"    // The specialization {entry_key(t.const_values)}: its constant branches "
                      "folded away.")
@@ -91,7 +91,7 @@ def render_kernel(entries: list[tuple[str, Translator]], spec: KernelSpec, op_na
         "    use cutile::core::*;",
         "",
     ]
-    for kind, rank in sorted({h for _, t in entries for h in t.helpers}):
+    for kind, rank in sorted({h for _, t in entries for h in t.state.helpers}):
         lines += [HELPERS[kind](rank), ""]
     for i, (name, t) in enumerate(entries):
         if i:

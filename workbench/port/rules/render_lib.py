@@ -51,7 +51,7 @@ def render_launch(t: Translator, spec: KernelSpec, op_name: str, fn_name: str, e
         if partitioned(t, p.name):
             loads.append(f"    let {p.name} = call.output::<{elem}>({i})?;")
             dims = ", ".join(const_var(spec, d) if not d.isdigit() else d
-                             for d in t.outputs[p.name]["shape"])
+                             for d in t.state.outputs[p.name]["shape"])
             args.append((p.name, f"{p.name}.partition([{dims}])"))
         else:
             loads.append(f"    let {p.name} = call.input::<{elem}>({i})?;")

@@ -55,21 +55,21 @@ class RuntimeIf:
             self.block(stmt.body if test else stmt.orelse)
             return
         for node in ast.walk(ast.Module(body=stmt.body + stmt.orelse, type_ignores=[])):
-            if isinstance(node, ast.Return) and not self.tail:   # early_return.py
+            if isinstance(node, ast.Return) and not self.state.tail:   # early_return.py
                 self.refuse_return(node)
         cond = self.let("cond", Scalar(self.types.of_name("bool_")), test)
         live = self.live_after_if(stmt)
-        before = dict(self.env)
+        before = dict(self.state.env)
         then_body, then_env = self.branch(stmt.body, before)
         else_body, else_env = self.branch(stmt.orelse, before)
-        self.env = dict(before)
+        self.state.env = dict(before)
         yields = self.merge_branches(stmt, live, before, (then_body, then_env),
                                      (else_body, else_env))
         emitted = self.emit(Stmt("if", header=f"if {cond.expr}", body=then_body,
                                  orelse=else_body, pure=False))
-        frame = self.loop_stack[-1] if self.loop_stack else None
+        frame = self.state.loop_stack[-1] if self.state.loop_stack else None
         if frame and frame["split"] and frame["split"][0] is stmt \
-                and len(self.regions) == frame["regions"]:
+                and len(self.state.regions) == frame["regions"]:
             frame["split_stmt"] = emitted          # loop_split.py makes two loops of it
             return
         self.check_yield_order(stmt, yields)
@@ -78,17 +78,17 @@ class RuntimeIf:
         """`a if c else b` on a runtime `c`: `let x: T = if c { a } else { b };` (each side
         computed in its branch, as cuTile computes it)."""
         cond = self.let("cond", Scalar(self.types.of_name("bool_")), test)
-        before = dict(self.env)
+        before = dict(self.state.env)
         sides = []
         for side in (node.body, node.orelse):
             body: list[Stmt] = []
-            self.env = dict(before)
+            self.state.env = dict(before)
             self.enter_region(body)
             try:
                 sides.append((body, self.expr(side)))
             finally:
                 self.leave_region()
-        self.env = before
+        self.state.env = before
         kinds = [v.kind for _, v in sides if not isinstance(v.kind, Lit)]
         if not kinds or any(not isinstance(k, (Tile, Scalar)) for k in kinds):
             raise Fail(node, "if", "a runtime conditional expression of Python constants or "
@@ -101,19 +101,19 @@ class RuntimeIf:
         return Value(kind, name)
 
     def branch(self, stmts, before: dict) -> tuple[list[Stmt], dict]:
-        self.env = dict(before)
+        self.state.env = dict(before)
         body: list[Stmt] = []
         self.enter_region(body)
         try:
             self.block(stmts)
         finally:
             self.leave_region()
-        return body, self.env
+        return body, self.state.env
 
     def live_after_if(self, stmt: ast.If) -> set[str]:
         names = assigned_names(stmt.body + stmt.orelse)
-        carried = set().union(*(frame["carried"] for frame in self.loop_stack)) \
-            if self.loop_stack else set()
+        carried = set().union(*(frame["carried"] for frame in self.state.loop_stack)) \
+            if self.state.loop_stack else set()
         return {n for n in names if n in carried or self.read_after(n, stmt)}
 
     def read_after(self, name: str, stmt) -> bool:
@@ -136,20 +136,20 @@ class RuntimeIf:
                 yields.append(values[0].expr)   # a loop-carried name assigned in place
                 continue
             if any(not isinstance(v.kind, (Tile, Scalar, Lit)) for v in values):
-                self.unported.add(name)
+                self.state.unported.add(name)
                 raise Fail(stmt, "if", f"{name} gets a {kind_word(values)} in a branch of a "
                            "runtime `if`: only tiles and scalars flow out of a runtime branch "
                            "(assign its parts to separate names)")
             kind = next((v.kind for v in values if not isinstance(v.kind, Lit)), None)
             if kind is None:
-                self.unported.add(name)
+                self.state.unported.add(name)
                 raise Fail(stmt, "if", f"{name} is a Python constant in both branches of a "
                                        "runtime `if`: give it a dtype (ct.full / ct.astype)")
             target = self.mutable_target(stmt, name, kind, before)
             for (body, env), value in zip((then, orelse), values):
                 text = self.branch_value(value, kind, stmt, body)
                 body.append(Stmt("assign", name=target.expr, expr=text, pure=False))
-            self.env[name] = target
+            self.state.env[name] = target
             yields.append(target.expr)
         return yields
 
@@ -161,7 +161,7 @@ class RuntimeIf:
         params = {p.name for p in self.spec.params}
         if old is not None and isinstance(old.kind, (Tile, Scalar)) \
                 and self.ty(old.kind) == self.ty(kind):
-            shared = any(v is old for _, v in self.cache.values())    # reused elsewhere
+            shared = any(v is old for _, v in self.state.cache.values())    # reused elsewhere
             if old.expr == name and old.stmt is not None and old.stmt.kind == "let" \
                     and name not in params and not shared and not self.outside_loop(name, old):
                 old.stmt.mutable = True
@@ -183,9 +183,9 @@ class RuntimeIf:
         """Whether `old` is a let before the innermost loop that the loop does not carry:
         assigning it in the body would make cutile carry it (it carries what a body
         assigns), so the branches assign a name of the body's own."""
-        if not self.loop_stack or name in self.loop_stack[-1]["carried"]:
+        if not self.state.loop_stack or name in self.state.loop_stack[-1]["carried"]:
             return False
-        return any(s is old.stmt for block in self.blocks[:self.loop_stack[-1]["regions"]]
+        return any(s is old.stmt for block in self.state.blocks[:self.state.loop_stack[-1]["regions"]]
                    for s in block)
 
     def branch_value(self, value: Value, kind, stmt, body: list[Stmt]) -> str:
@@ -203,11 +203,11 @@ class RuntimeIf:
             self.leave_region()
 
     def check_yield_order(self, stmt, yields: list[str]) -> None:
-        carried = [self.env[n].expr for frame in self.loop_stack for n in sorted(frame["carried"])
-                   if n in self.env]
+        carried = [self.state.env[n].expr for frame in self.state.loop_stack for n in sorted(frame["carried"])
+                   if n in self.state.env]
         extra = [c for c in carried if c not in yields]
         if extra:
-            self.notes.append(
+            self.state.notes.append(
                 f"line {stmt.lineno}: cutile's `if` inside a loop also yields the loop-carried "
                 f"{', '.join(extra)} (compile_expression.rs, Expr::If: the captured names "
                 "include ctx.carry_vars); cuTile Python yields only what the branches assign, "
@@ -215,15 +215,15 @@ class RuntimeIf:
 
     # ---- regions
     def enter_region(self, body: list[Stmt]) -> None:
-        self.regions.append(len(self.blocks) - 1)
-        self.blocks.append(body)
-        self.scope_ids.append(self.next_scope)
-        self.next_scope += 1
+        self.state.regions.append(len(self.state.blocks) - 1)
+        self.state.blocks.append(body)
+        self.state.scope_ids.append(self.state.next_scope)
+        self.state.next_scope += 1
 
     def leave_region(self) -> None:
-        self.blocks.pop()
-        self.scope_ids.pop()
-        self.regions.pop()
+        self.state.blocks.pop()
+        self.state.scope_ids.pop()
+        self.state.regions.pop()
 
 
 def kind_word(values) -> str:

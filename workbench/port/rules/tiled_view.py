@@ -192,14 +192,14 @@ def view_store(t, node: ast.Call, shape, hint, statement: bool):
     target = t.expr(array)
     if not isinstance(target.kind, ArrayRef):
         raise Fail(node, ".store()", f"`{ast.unparse(array)}` is not an array")
-    t.evaluated[id(index)] = t.expr(index)           # cuTile evaluates the index first
+    t.state.evaluated[id(index)] = t.expr(index)           # cuTile evaluates the index first
     value = t.expr(tile, hint="result")
     if isinstance(value.kind, Tile) and tuple(value.kind.shape) != tuple(shape):
         value = t.fit(value, shape, node)
     elif not isinstance(value.kind, Tile):
         value = t.as_tile(value, target.kind.dtype, shape, node)
-    t.evaluated[id(array)] = target
-    t.evaluated[id(tile)] = value
+    t.state.evaluated[id(array)] = target
+    t.state.evaluated[id(tile)] = value
     return t.ct_call("store", node, hint, statement)
 
 
@@ -214,8 +214,8 @@ def atomic_store(t, node: ast.Call, op: str, shape) -> None:
     mode = mode_of(op, arr.dtype, node)
     idx = t.index_values(index, arr.rank, what)
     value = update_of(t, t.expr(update), arr, shape, op, node)
-    t.outputs.setdefault(arr.name, {"form": "shared", "shape": shape})
-    t.scattered.add(arr.name)
+    t.state.outputs.setdefault(arr.name, {"form": "shared", "shape": shape})
+    t.state.scattered.add(arr.name)
     token = last_op_token(t, arr)
     part = full_view(t, arr, shape)       # hoisted out of loops, as cuTile hoists the view
     t.raw(f"{token} = unsafe {{ atomic_red_view_raw(&{part}, {value.expr}, "

@@ -58,33 +58,33 @@ def declare(t, var: str, arr: str, why: str) -> None:
     """`let mut var: Token = arr.token();` before the outermost loop or branch around this
     access (the loop then carries it after the kernel's own values, as cuTile orders its loop
     results), or here when none is."""
-    outer = t.blocks[t.regions[0]] if t.regions else t.blocks[-1]
+    outer = t.state.blocks[t.state.regions[0]] if t.state.regions else t.state.blocks[-1]
     outer.append(Stmt("raw", text=f"let mut {var}: Token = {arr}.token();  // {why}", pure=False))
 
 
 def token_prefix(t, arr: ArrayRef) -> str:
     """`zt<N>`: N orders the kernel's arrays by their first token (two digits, so that
     names sort as numbers do)."""
-    order = t.token_order.setdefault(arr.name, len(t.token_order))
+    order = t.state.token_order.setdefault(arr.name, len(t.state.token_order))
     return f"zt{order:02d}"
 
 
 def last_op_token(t, arr: ArrayRef) -> str:
     """The `let mut` token a write to `arr` takes and replaces."""
-    if arr.name not in t.token_vars:
-        t.token_vars[arr.name] = t.fresh(f"{token_prefix(t, arr)}_{arr.name}")
-        declare(t, t.token_vars[arr.name], arr.name, "ordered as cuTile orders its writes")
-    return t.token_vars[arr.name]
+    if arr.name not in t.state.token_vars:
+        t.state.token_vars[arr.name] = t.fresh(f"{token_prefix(t, arr)}_{arr.name}")
+        declare(t, t.state.token_vars[arr.name], arr.name, "ordered as cuTile orders its writes")
+    return t.state.token_vars[arr.name]
 
 
 def last_store_token(t, arr: ArrayRef) -> str:
     """The token a read of `arr` takes: its last store's (in place), else the array's own."""
-    if arr.name in t.inplace:
+    if arr.name in t.state.inplace:
         last_op_token(t, arr)
-        if arr.name not in t.stored_vars:
-            t.stored_vars[arr.name] = t.fresh(f"{token_prefix(t, arr)}_{arr.name}_st")
-            declare(t, t.stored_vars[arr.name], arr.name, "its last store, which reads wait for")
-        return t.stored_vars[arr.name]
+        if arr.name not in t.state.stored_vars:
+            t.state.stored_vars[arr.name] = t.fresh(f"{token_prefix(t, arr)}_{arr.name}_st")
+            declare(t, t.state.stored_vars[arr.name], arr.name, "its last store, which reads wait for")
+        return t.state.stored_vars[arr.name]
     return t.cached(("token", arr.name),
                     lambda: Value(arr, t.let_typed(f"{arr.name}_token", "Token",
                                                    f"{arr.name}.token()", pure=False))).expr
@@ -92,15 +92,15 @@ def last_store_token(t, arr: ArrayRef) -> str:
 
 def after_read(t, arr: ArrayRef, token: str) -> None:
     """A read of an in-place array joins its token into the array's last-op token."""
-    if arr.name in t.inplace:
+    if arr.name in t.state.inplace:
         last = last_op_token(t, arr)
         t.raw(f"{last} = join_tokens(&[{last}, {token}]);")
 
 
 def after_write(t, arr: ArrayRef) -> None:
     """A write is the array's last store too."""
-    if arr.name in t.inplace:
+    if arr.name in t.state.inplace:
         last_store_token(t, arr)
-        t.raw(f"{t.stored_vars[arr.name]} = {t.token_vars[arr.name]};")
+        t.raw(f"{t.state.stored_vars[arr.name]} = {t.state.token_vars[arr.name]};")
 
 

@@ -193,20 +193,20 @@ def is_zero(v: Value) -> bool:
 
 def root_of(t, name: str) -> str:
     """The parameter an array is: itself, or the one an `Array.slice` view (of a view) is of."""
-    return t.slice_roots.get(name, name)
+    return t.state.slice_roots.get(name, name)
 
 
 def tensor_ref(t, arr: ArrayRef) -> str:
     """The `&Tensor` argument of an array: a parameter is one; a slice is a local `Tensor`
     (cutile's compiler infers no type through a reference to a local)."""
-    return f"&{arr.name}" if arr.name in t.slice_roots else arr.name
+    return f"&{arr.name}" if arr.name in t.state.slice_roots else arr.name
 
 
 def refuse_write_through_slice(t, arr: ArrayRef, node, what: str) -> None:
     """A store / scatter / atomic through an `Array.slice` view (ops_slice.py): refused."""
-    if arr.name in t.slice_roots:
+    if arr.name in t.state.slice_roots:
         raise Fail(node, what, f"{what} through `{arr.name}`, a slice of "
-                   f"{t.slice_roots[arr.name]}: the drafter keeps an output's token and launch "
+                   f"{t.state.slice_roots[arr.name]}: the drafter keeps an output's token and launch "
                    "form per parameter; a write through a view of it is not ported yet")
 
 

@@ -62,8 +62,8 @@ class WhileLoops:
         self.check_jumps(stmt.body, carried)
         test: list[Stmt] = []
         body: list[Stmt] = []
-        self.loop_stack.append({"carried": carried, "var": None, "bound": None, "loads": [],
-                                "memory_ops": {}, "regions": len(self.regions) + 1,
+        self.state.loop_stack.append({"carried": carried, "var": None, "bound": None, "loads": [],
+                                "memory_ops": {}, "regions": len(self.state.regions) + 1,
                                 "split": None, "node": stmt, "pre": [], "entry_tokens": {}})
         try:
             self.enter_region(test)
@@ -77,16 +77,16 @@ class WhileLoops:
             finally:
                 self.leave_region()
         finally:
-            frame = self.loop_stack.pop()
+            frame = self.state.loop_stack.pop()
         if frame["loads"]:
-            self.unchecked = True
-            self.notes.append(
+            self.state.unchecked = True
+            self.state.notes.append(
                 f"line {stmt.lineno}: loads indexed by values the `while` loop carries or "
                 "computes: cutile cannot bound them, so the entry is unsafe with "
                 "unchecked_accesses = true; the launcher must keep every index in range")
         for s in frame["pre"]:
             self.emit(s)
-        variant = {self.env[n].expr for n in carried}
+        variant = {self.state.env[n].expr for n in carried}
         kept = self.hoist_invariants(test + body, variant)
         test_kept = [s for s in kept if any(s is t for t in test)]
         body_kept = kept[len(test_kept):]
@@ -128,10 +128,10 @@ class WhileLoops:
 
     def jump(self, stmt) -> None:
         word = "break" if isinstance(stmt, ast.Break) else "continue"
-        loop = self.loop_stack[-1]["node"] if self.loop_stack else None
+        loop = self.state.loop_stack[-1]["node"] if self.state.loop_stack else None
         if loop is None or not any(n is loop for n in ast.walk(self.current_function())):
             raise Fail(stmt, word, f"a `{word}` outside a loop of its own function")
-        done = self.loop_stack[-1].get("done")
+        done = self.state.loop_stack[-1].get("done")
         if isinstance(loop, ast.For) and word == "break":       # cuTile's done flag
             self.emit(Stmt("assign", name=done, expr=self.flag_constant(True), pure=False))
             word = "continue"
