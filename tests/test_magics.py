@@ -161,3 +161,23 @@ def test_check_and_bench_reports_become_tables():
          "rust": {"ok": True, "cupti_us": 19.0}, "parity": 20 / 19}], "parity_overall": 20 / 19})
     assert bench["title"] == "bench: parity 1.053"
     assert bench["tables"][0]["rows"] == [["case 0", "20.00", "19.00", "1.053"]]
+
+
+FLAT_ROWS = "tests/fixtures/triton_flat_rows.py:double_rows"
+
+
+def test_port_takes_a_kernel_targets_launch_grid_as_the_cli_does(shell, capsys):
+    """%port FILE.py:KERNEL --arg .. --const .. --grid X[,Y[,Z]]: the grid its check runs the
+    Triton kernel on (argspec.parse_grid, as `workbench port --grid`)."""
+    folder = fresh_folder("magics-grid")
+    line = (f"{FLAT_ROWS} --arg f32[3,8,32] --arg f32[3,8,32] --arg i32=32 --const D=32 "
+            f"--out {relative(folder)}")
+    from workbench.magics import _args, open_target
+    op = open_target(_args("%port", f"{line} --grid 24,1"))      # what %port opens
+    (case,) = op.triton.cases
+    assert case.grid == (24, 1, 1)
+    for bad in ("0", "1,2,3,4", "x"):
+        with pytest.raises(WorkbenchError, match="not 1 to 3 positive integers"):
+            shell.run_line_magic("port", f"{line} --grid {bad}")
+    with pytest.raises(WorkbenchError, match="--grid goes with a kernel target"):
+        shell.run_line_magic("port", "softmax --grid 4")

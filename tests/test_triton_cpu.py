@@ -16,15 +16,72 @@ def rope_args(batch: int) -> list[str]:
     return [x for a in args for x in ("--arg", a)]
 
 
-def test_a_program_id_over_two_flattened_dimensions_fails_against_triton(cli, tmp_path):
-    """The rope mistake: q[2, 64, 4, 32] launched over 2 * 64 programs; the translation reads
-    (0, pid, 0, 0), so the second batch is out of the view. The IR diff cannot see it (both
-    sides come from one translation); the run against Triton does."""
+def test_a_program_id_over_two_flattened_dimensions_is_translated_and_passes_against_triton(
+        cli, tmp_path):
+    """The rope form: q[2, 64, 4, 32] launched over 2 * 64 programs, q + pid * stride_s with the
+    batch folded in. The index is split over the two dimensions (pid // S, pid % S), so the
+    second batch is read and written, and the run against Triton passes."""
     result = cli("port", ROPE, *rope_args(2), *CONSTS, "--grid", "128",
                  "--out", str(tmp_path / "port"), timeout=900)
     assert "ir_diff        #1 PASS" in result.stdout, result.stdout + result.stderr
-    assert "gpu_check      #1 FAIL             on the CPU" in result.stdout, result.stdout
-    assert "final verdict: FAIL" in result.stdout and result.returncode == 1
+    assert "gpu_check      #1 PASS             on the CPU" in result.stdout, result.stdout
+    assert "final verdict: PASS" in result.stdout and result.returncode == 0
+    derived = (tmp_path / "derived" / "rope_rows.py").read_text()
+    assert "index=((pid // q_ptr.shape[1]), (pid % q_ptr.shape[1]), 0, 0)" in derived, derived
+
+
+def test_the_old_rope_mistake_planted_in_the_derived_kernel_still_fails(tmp_path):
+    """The mistake as it was translated before: (0, pid, 0, 0), planted by hand. The IR diff
+    cannot see it (both sides come from one translation); the run against Triton does."""
+    from workbench.check.triton_cpu import check_translation_on_cpu
+    from workbench.port.triton_stages import translate_target
+    from workbench.resolve import resolve_target
+    args = ["f32[2,64,4,32]", "f32[64,16]", "f32[64,16]", "f32[2,64,4,32]", "i32=64"]
+    op = resolve_target(ROPE, args, ["heads=4", "half=16", "HEAD_DIM=32"], grid="128")
+    _, derived, _, _ = translate_target(op.triton, tmp_path / "port")
+    path = tmp_path / "derived" / "rope_rows.py"
+    text = path.read_text()
+    for p in ("q_ptr", "out_ptr"):
+        assert f"(pid // {p}.shape[1]), (pid % {p}.shape[1])" in text, text
+        text = text.replace(f"(pid // {p}.shape[1]), (pid % {p}.shape[1])", "0, pid")
+    path.write_text(text)
+    response = check_translation_on_cpu(op.triton, derived)       # no port built: rust skipped
+    (result,) = response.results
+    assert result["sides"]["triton"]["ok"]
+    assert not result["sides"]["derived"]["ok"]
+    assert "tile index (0, 64, 0, 0) is outside the view's index space" in \
+        result["sides"]["derived"]["reason"]
+    assert result["sides"]["rust"] == {"skipped": True, "reason": "no port"}
+
+
+FLAT = "tests/fixtures/triton_flat_rows.py"
+
+
+@pytest.mark.parametrize("kernel, args, grid, index", [
+    ("double_rows", ["f32[3,8,32]", "f32[3,8,32]", "i32=32"], (24, 1, 1),
+     "index=((pid // x_ptr.shape[1]), (pid % x_ptr.shape[1]), 0)"),
+    # a 2-D grid whose second axis is T, and an index taken % T: inside their dimension
+    ("double_rows_2d_grid", ["f32[3,8,32]", "f32[3,8,32]", "i32=256", "i32=32"], (3, 8, 1),
+     "index=(b, t, 0)"),
+    ("double_rows_split", ["f32[3,8,32]", "f32[3,8,32]", "i32=256", "i32=32", "i32=8"],
+     (24, 1, 1), "index=(b, t, 0)"),
+    # a column read from memory (an int64 label): Triton's flat pointer, split the same way
+    ("pick_label", ["f32[6,40]", "i64[6]", "f32[6]", "i32=40"], (6, 1, 1),
+     "index=(row + (ct.astype(y, ct.int32) // x_ptr.shape[1]), "
+     "(ct.astype(y, ct.int32) % x_ptr.shape[1]))"),
+])
+def test_an_index_past_its_dimension_is_split_over_the_contiguous_outer_one(
+        tmp_path, kernel, args, grid, index):
+    from workbench.check.triton_cpu import check_translation_on_cpu
+    from workbench.port.triton_stages import translate_target
+    from workbench.translate.targets import triton_target
+    target = triton_target(f"{FLAT}:{kernel}", args, ["D=32"] if "rows" in kernel else [],
+                           grid=grid)
+    result, derived, _, _ = translate_target(target, tmp_path / "port")
+    assert result.ok, result.translation.diagnostics
+    assert index in result.text, result.text
+    (case,) = check_translation_on_cpu(target, derived).results
+    assert case["sides"]["triton"]["ok"] and case["sides"]["derived"]["ok"], case["sides"]
 
 
 def test_the_same_kernel_on_one_batch_is_checked_and_passes(cli, tmp_path):
@@ -42,22 +99,6 @@ def test_a_translation_never_run_against_triton_is_unverified(cli, tmp_path):
     assert "no launch grid is known for case 0" in result.stdout, result.stdout
     assert "final verdict: UNVERIFIED_TRANSLATION" in result.stdout
     assert result.returncode == 3
-
-
-def test_the_check_reports_the_derived_kernel_and_the_port_against_triton(tmp_path):
-    from workbench.check.triton_cpu import check_translation_on_cpu
-    from workbench.port.triton_stages import translate_target
-    from workbench.resolve import resolve_target
-    args = ["f32[2,64,4,32]", "f32[64,16]", "f32[64,16]", "f32[2,64,4,32]", "i32=64"]
-    op = resolve_target(ROPE, args, ["heads=4", "half=16", "HEAD_DIM=32"], grid="128")
-    _, derived, _, _ = translate_target(op.triton, tmp_path / "port")
-    response = check_translation_on_cpu(op.triton, derived)       # no port built: rust skipped
-    (result,) = response.results
-    assert result["sides"]["triton"]["ok"]
-    assert not result["sides"]["derived"]["ok"]
-    assert "tile index (0, 64, 0, 0) is outside the view's index space" in \
-        result["sides"]["derived"]["reason"]
-    assert result["sides"]["rust"] == {"skipped": True, "reason": "no port"}
 
 
 @pytest.mark.parametrize("grid, fragment", [("0", "not 1 to 3 positive integers"),

@@ -32,7 +32,7 @@ CELLS_DIR = REPO_ROOT / "runs" / "cells"      # %%cutile cells as files (ignored
 _CELL_KERNELS: dict[str, dict] = {}        # kernel name -> {"file", "args", "consts"}
 USAGE = {
     "%port": "%port OP [--case N] [--out DIR] | FILE.py:KERNEL --arg SPEC ... --const N=V "
-             "[--out DIR] | KERNEL (of a %%cutile cell)",
+             "[--grid X[,Y[,Z]]] [--out DIR] | KERNEL (of a %%cutile cell)",
     "%%cutile": "%%cutile [--arg SPEC ...] [--const NAME=VALUE ...] [--name KERNEL] "
                 "[--stage raw|normalized]",
     "%%rust": "%%rust OP [--out DIR] [--force]",
@@ -58,6 +58,7 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     parser.add_argument("--record", default=None)
     parser.add_argument("--launch", type=int, default=None)
     parser.add_argument("--keep-data", action="store_true")
+    parser.add_argument("--grid", default=None)      # X[,Y[,Z]]: a kernel target's launch grid
     return parser
 
 
@@ -90,18 +91,18 @@ def open_target(args):
     from .catalog import all_operators
     from .resolve import resolve_target
     if args.record:
-        if args.target or args.arg or args.const:
-            raise WorkbenchError("--record names the kernel and its cases itself",
-                                 "drop the target, --arg and --const")
+        if args.target or args.arg or args.const or args.grid:
+            raise WorkbenchError("--record names the kernel, its cases and grids itself",
+                                 "drop the target, --arg, --const and --grid")
         from .port.recorded import record_operator
         return record_operator(args.record, args.launch, args.out)
     cell = _CELL_KERNELS.get(args.target) if args.target not in all_operators() else None
     if cell:
         out = args.out or CELLS_DIR.parent / "ports" / f"cell.{args.target}" / "port"
         op = resolve_target(f"{cell['file']}:{args.target}", args.arg or cell["args"],
-                            args.const or cell["consts"], out)
+                            args.const or cell["consts"], out, grid=args.grid)
     else:
-        op = resolve_target(args.target, args.arg, args.const, args.out)
+        op = resolve_target(args.target, args.arg, args.const, args.out, grid=args.grid)
     from .rust.cargo import is_plain_copy
     from .session import copy_port
     if is_plain_copy(op.port_folder):
@@ -109,7 +110,8 @@ def open_target(args):
         print(f"{_shown(op.port_folder)} was a plain copy of a kernels_src port: its Cargo.toml "
               "now builds on its own (the old one is in .history/)")
     elif args.out and not (op.port_folder / "Cargo.toml").exists():
-        original = resolve_target(args.target, args.arg, args.const) if not cell else None
+        original = resolve_target(args.target, args.arg, args.const, grid=args.grid) \
+            if not cell else None
         if original is not None and (original.port_folder / "Cargo.toml").exists():
             op = copy_port(original, op.port_folder)
             print(f"copied {_shown(original.port_folder)} to {_shown(op.port_folder)}")
@@ -126,7 +128,8 @@ class WorkbenchMagics(Magics):
     @line_magic
     @_one_line
     def port(self, line: str):
-        """%port OP [--case N] [--out DIR] | FILE.py:KERNEL --arg .. --const ..: the widget."""
+        """%port OP [--case N] [--out DIR] | FILE.py:KERNEL --arg .. --const .. [--grid X,Y,Z]:
+        the widget (--grid: the launch grid its check runs the kernel on, as the CLI's)."""
         from .session import PortSession
         from .ui.widget import PortWidget
         args = _args("%port", line)

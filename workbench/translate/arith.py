@@ -89,6 +89,8 @@ def binop(op: type, a, b, node, cases: int) -> Static | Run:
     if op is ast.FloorDiv and isinstance(b, Static) and isinstance(a, Run) \
             and b.text in a.quotients:
         result.code, result.terms = a.quotients[b.text], None
+    if op is ast.Mod and is_int and shape is None and result.kind == "position":
+        result.upper = _positive_values(b)       # a position % n lies in [0, n)
     if op is ast.BitAnd and isinstance(a, Run) and isinstance(b, Run) \
             and a.bounds is not None and b.bounds is not None:
         rank = len(shape) if shape else 0
@@ -98,6 +100,14 @@ def binop(op: type, a, b, node, cases: int) -> Static | Run:
 
 
 POSITIONS = ("bid", "loop", "param", "position")
+
+
+def _positive_values(v) -> tuple | None:
+    """The per-case values of a positive integer scalar, when they are known."""
+    vals = v.vals if isinstance(v, Static) else getattr(v, "case_values", None)
+    if vals and all(isinstance(x, int) and not isinstance(x, bool) and x > 0 for x in vals):
+        return tuple(vals)
+    return None
 
 
 def position_kind(shape, is_int, *operands) -> str:

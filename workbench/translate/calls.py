@@ -60,7 +60,12 @@ def tl_call(t, name: str, call: ast.Call):
 
 def _program_id(t, call):
     axis = t.static_int(arg(call, "axis", 0), "tl.program_id")
-    return Run(f"ct.bid({axis})", kind="bid", is_int=True)
+    grids = [getattr(c, "grid", None) for c in t.cases]
+    # below the launch grid's extent on that axis, where every case gives its grid
+    upper = tuple(g[axis] if axis < len(g) else 1 for g in grids) \
+        if grids and all(g and all(isinstance(x, int) for x in g) for g in grids) \
+        else None
+    return Run(f"ct.bid({axis})", kind="bid", is_int=True, upper=upper)
 
 
 def _num_programs(t, call):

@@ -191,7 +191,8 @@ class Translator(Accesses, Exprs):
             value = replace(value, code=name)
         elif isinstance(value, Run) and not _lazy(value):
             self.emit(f"{name} = {value.code}", stmt)
-            bound = Run(name, value.shape, is_int=value.is_int, kind=value.kind)
+            bound = Run(name, value.shape, is_int=value.is_int, kind=value.kind,
+                        upper=value.upper)
             if bound.is_int and not bound.is_tile:
                 bound.terms = (Term((bound,)),)
             value = bound

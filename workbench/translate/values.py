@@ -94,6 +94,7 @@ class Run:
     kind: str = "value"          # "value" | "bid" | "loop" | "param" | "position" (arith.py)
     case_values: tuple | None = None   # runtime scalar parameters: the value in each case
     is_int: bool | None = None
+    upper: tuple | None = None   # an integer scalar known below these values, per case (x % n)
 
     @property
     def is_tile(self) -> bool:
