@@ -125,11 +125,11 @@ def test_corpus_on_a_dask_cluster_reports_in_manifest_order(cli, tmp_path):
 
 
 def test_a_crash_in_one_entry_is_its_error_row(monkeypatch, tmp_path):
-    import workbench.port.analyze as analyze
+    import workbench.port.stages as stages
 
     def crash(*args, **kwargs):
         return {}["no such key"]
-    monkeypatch.setattr(analyze, "analyze", crash)     # a bug inside a pipeline stage
+    monkeypatch.setattr(stages, "analyze", crash)      # a bug inside a pipeline stage
     result = run_entry(f"{ROOT}.dropout:_dropout_kernel", tmp_path)
     assert result.verdict == "ERROR" and [c.verdict for c in result.cases] == ["ERROR"] * 2
     assert len(result.reasons) == 1

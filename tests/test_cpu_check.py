@@ -108,10 +108,10 @@ def test_an_op_the_interpreter_lacks_skips_that_side_by_name(monkeypatch):
 
 
 def test_the_notebook_check_without_a_gpu_runs_on_the_cpu_and_says_so(monkeypatch):
-    from workbench.check import runner
+    from workbench.check import report
     from workbench.session import PortSession
     from workbench.ui.results import check_result
-    monkeypatch.setattr(runner, "has_cuda_driver", lambda: False)
+    monkeypatch.setattr(report, "has_cuda_driver", lambda: False)
     session = PortSession("softmax", case=2)
     response = session.check()
     assert response.status == "ok" and response.device["kind"] == "cpu"

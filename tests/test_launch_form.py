@@ -190,12 +190,12 @@ def test_check_worker_gives_the_rust_side_kernel_py_grid():
 def test_rust_launcher_falls_back_on_the_grid_it_is_given(tmp_path, monkeypatch):
     import types
 
-    import workbench.rust.library as library_module
+    import workbench.rust.ffi as ffi_module
     from workbench.rust.ffi import rust_launcher
     op = gather_operator(tmp_path)
     case = op.cases[0]
     library = RecordingLibrary()
-    monkeypatch.setattr(library_module, "open_library", lambda name, path: library)
+    monkeypatch.setattr(ffi_module, "open_library", lambda name, path: library)
     launch = rust_launcher(op, str(tmp_path / "lib.so"), None,
                            grid_of=lambda values, consts: (values["x"].rows,))
     values = {"x": FakeArray((64, 100)), "w": FakeArray((100,)), "out": FakeArray((64, 100))}

@@ -4,7 +4,7 @@ Times here are given, not measured: what is asserted is the verdict a user reads
 import pytest
 
 from workbench.catalog import load_catalog
-from workbench.check import perf
+from workbench.port import stages
 from workbench.check.perf import CaseTime, judge, perf_gate
 from workbench.errors import WorkbenchError
 from workbench.port.artifacts import Artifact, validate
@@ -52,7 +52,7 @@ def context(tmp_path, check: Artifact) -> RunContext:
 
 def test_the_stage_times_only_a_port_whose_check_passed(tmp_path, monkeypatch):
     asked = []
-    monkeypatch.setattr(perf, "time_port", lambda op, triton: asked.append(op.name) or
+    monkeypatch.setattr(stages, "time_port", lambda op, triton: asked.append(op.name) or
                         ("ok", times((10.0, 12.0))))
     failed = Artifact("gpu_check", "FAIL", "case 0 failed", {"reason": "", "results": []})
     artifact = stage_perf(context(tmp_path / "a", failed))
@@ -66,7 +66,7 @@ def test_the_stage_times_only_a_port_whose_check_passed(tmp_path, monkeypatch):
 
 
 def test_nothing_timed_says_why(tmp_path, monkeypatch):
-    monkeypatch.setattr(perf, "time_port", lambda op, triton: ("no CUDA device", []))
+    monkeypatch.setattr(stages, "time_port", lambda op, triton: ("no CUDA device", []))
     passed = Artifact("gpu_check", "PASS", "ok", {"reason": "", "results": []})
     artifact = stage_perf(context(tmp_path, passed))
     assert (artifact.verdict, artifact.summary) == ("SKIPPED", "no CUDA device")

@@ -16,6 +16,7 @@ from .argspec import parse_arg
 from .errors import WorkbenchError
 from .operators import (KERNELS_DIR, OWN, REPO_ROOT, Case, Family, Operator,  # noqa: F401
                         display_path)
+from .tilegym_catalog import load_tilegym
 
 CATALOG_FILE = KERNELS_DIR / "catalog.toml"
 
@@ -51,7 +52,6 @@ def extra_operators() -> dict[str, Operator]:
 
 
 def tilegym_families() -> dict[str, Family]:
-    from .tilegym_catalog import load_tilegym
     return load_tilegym()
 
 

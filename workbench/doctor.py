@@ -14,6 +14,11 @@ from pathlib import Path
 
 from .errors import ToolError, WorkbenchError
 from .tools import nvidia_bin_dir, run_tool
+from .catalog import get_operator
+from .ir.export import export_bytecode
+from .sources.kernel import load_operator_kernel
+from .translate.backends import tileir_backend, triton_backends
+from .translate.ttir import triton_version
 
 CUDA_TILE_VERSION = "1.7.0"
 TILEIRAS_VERSION = "13.4.92"
@@ -118,9 +123,6 @@ def _cuda_home() -> Check:
 
 def _tileiras_compiles() -> Check:
     """The real test of the three checks above: compile one kernel to an sm_90 cubin."""
-    from .catalog import get_operator
-    from .ir.export import export_bytecode
-    from .sources.kernel import load_operator_kernel
     op = get_operator("softmax")
     case = op.case(0)
     try:
@@ -182,8 +184,6 @@ def _cuda_headers() -> Check:
 
 
 def _triton() -> Check:
-    from .translate.backends import triton_backends
-    from .translate.ttir import triton_version
     names = triton_backends()
     if names is None:
         return Check("triton (TTIR of Triton sources)", "warn", "not installed: Triton kernels "
@@ -193,7 +193,6 @@ def _triton() -> Check:
 
 
 def _triton_tileir() -> Check:
-    from .translate.backends import tileir_backend
     found = tileir_backend()
     if found is None:
         return Check("Triton-TileIR backend", "info", "none: a Triton source's Tile IR diff "

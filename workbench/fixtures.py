@@ -21,6 +21,10 @@ from pathlib import Path
 from .catalog import load_catalog
 from .operators import KERNELS_DIR, Operator, display_path
 from .errors import WorkbenchError
+from .rust.cargo import build
+from .rust.emit import emit_in_child, emit_request
+from .rust.standalone import make_standalone
+from .sass.compile import tileiras
 
 FIXTURES_DIR = KERNELS_DIR / "fixtures"
 FIXTURE_CATALOG = FIXTURES_DIR / "catalog.toml"
@@ -32,7 +36,6 @@ _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 def materialise(name: str, into: Path) -> Path:
     """The softmax operator (kernel.py, reference.py, port/) with fixture `name`'s patch
     applied, in `into` (replacing what is there); the port builds as a package of its own."""
-    from .rust.standalone import make_standalone
     patch = FIXTURES_DIR / name / f"{name}.patch"
     if not patch.exists():
         raise WorkbenchError(f"no fixture named {name!r} ({display_path(patch)} is missing)",
@@ -119,9 +122,6 @@ PLANTED = "planted/tileiras"
 def planted_compiler(op: Operator, case_index: int = 0) -> dict[str, str]:
     """The environment under which `op`'s port is miscompiled: its kernel, specialized for half
     its tile (the first constant halved), is compiled in place of the kernel it was given."""
-    from .rust.cargo import build
-    from .rust.emit import emit_in_child, emit_request
-    from .sass.compile import tileiras
     wrapper = op.port_folder / PLANTED
     wrapper.chmod(wrapper.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
     request = emit_request(op, case_index).splitlines()

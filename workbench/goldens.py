@@ -2,6 +2,7 @@
 from pathlib import Path
 
 from .operators import Operator
+from .ir.stages import operator_python_ir
 
 
 def golden_path(op: Operator, side: str, case_index: int) -> Path:
@@ -9,5 +10,4 @@ def golden_path(op: Operator, side: str, case_index: int) -> Path:
 
 
 def python_golden_text(op: Operator, case_index: int) -> str:
-    from .ir.stages import operator_python_ir
     return operator_python_ir(op, case_index).text

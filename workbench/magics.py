@@ -25,8 +25,19 @@ from pathlib import Path
 
 from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
 
-from .operators import REPO_ROOT
+from .operators import REPO_ROOT, display_path
 from .errors import WorkbenchError
+from .argspec import parse_arg, parse_const
+from .catalog import all_operators
+from .ir.printer import print_module
+from .ir.stages import python_ir
+from .port.recorded import record_operator
+from .resolve import resolve_target
+from .rust.cargo import is_plain_copy
+from .session import PortSession, copy_port
+from .sources.kernel import load_kernel_source
+from .sources.recorder import record
+from .ui.widget import PortWidget, live_widgets
 
 CELLS_DIR = REPO_ROOT / "runs" / "cells"      # %%cutile cells as files (ignored by git)
 _CELL_KERNELS: dict[str, dict] = {}        # kernel name -> {"file", "args", "consts"}
@@ -88,13 +99,10 @@ def _one_line(magic):
 def open_target(args):
     """The Operator %port/%%rust name (a %%cutile kernel, a catalog operator, a file or a
     module kernel) with its port in --out; an empty --out gets a copy of the catalog port."""
-    from .catalog import all_operators
-    from .resolve import resolve_target
     if args.record:
         if args.target or args.arg or args.const or args.grid:
             raise WorkbenchError("--record names the kernel, its cases and grids itself",
                                  "drop the target, --arg, --const and --grid")
-        from .port.recorded import record_operator
         return record_operator(args.record, args.launch, args.out)
     cell = _CELL_KERNELS.get(args.target) if args.target not in all_operators() else None
     if cell:
@@ -103,8 +111,6 @@ def open_target(args):
                             args.const or cell["consts"], out, grid=args.grid)
     else:
         op = resolve_target(args.target, args.arg, args.const, args.out, grid=args.grid)
-    from .rust.cargo import is_plain_copy
-    from .session import copy_port
     if is_plain_copy(op.port_folder):
         op = copy_port(op, op.port_folder)
         print(f"{_shown(op.port_folder)} was a plain copy of a kernels_src port: its Cargo.toml "
@@ -119,7 +125,6 @@ def open_target(args):
 
 
 def _shown(path: Path) -> str:
-    from .operators import display_path
     return display_path(path)
 
 
@@ -130,8 +135,6 @@ class WorkbenchMagics(Magics):
     def port(self, line: str):
         """%port OP [--case N] [--out DIR] | FILE.py:KERNEL --arg .. --const .. [--grid X,Y,Z]:
         the widget (--grid: the launch grid its check runs the kernel on, as the CLI's)."""
-        from .session import PortSession
-        from .ui.widget import PortWidget
         args = _args("%port", line)
         if not args.target and not args.record:
             raise WorkbenchError("%port needs an operator, FILE.py:KERNEL or --record REC.json",
@@ -145,10 +148,6 @@ class WorkbenchMagics(Magics):
     def cutile(self, line: str, cell: str):
         """%%cutile [--arg .. --const .. --name KERNEL]: define the cell's kernels, print IR."""
         import cuda.tile as ct
-        from .argspec import parse_arg, parse_const
-        from .ir.printer import print_module
-        from .ir.stages import python_ir
-        from .sources.kernel import load_kernel_source
         args = _args("%%cutile", line)
         specs = [parse_arg(a) for a in args.arg], dict(parse_const(c) for c in args.const)
         names = _defined_kernels(cell)
@@ -188,8 +187,6 @@ class WorkbenchMagics(Magics):
     def rust(self, line: str, cell: str):
         """%%rust OP [--out DIR] [--force]: replace the port's kernel.rs with the cell (the
         old one and any widget's unsaved edits kept in .history/), rebuild, diff."""
-        from .session import PortSession
-        from .ui.widget import live_widgets
         args = _args("%%rust", line)
         if not args.target:
             raise WorkbenchError("%%rust needs an operator", "try %%rust softmax")
@@ -226,7 +223,6 @@ def _record_cell(shell, line: str, cell: str):
     """Run a cell under workbench.record(); the record is saved, printed and bound to
     `_record`. The cell's own error ends it with one line; what it recorded is kept."""
     import time
-    from .sources.recorder import record
     args = _args("%%record", line)
     out = Path(args.out) if args.out else \
         CELLS_DIR.parent / RECORDS_DIR_NAME / f"cell-{time.strftime('%Y%m%d-%H%M%S')}.json"

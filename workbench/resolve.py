@@ -25,6 +25,7 @@ from .errors import WorkbenchError
 from .sources.kernel import check_arguments, load_kernel
 from .sources.locate import kernel_target, module_file  # noqa: F401  (re-exported)
 from .sources.module import reduce_module
+from .translate.targets import triton_target
 
 
 
@@ -35,7 +36,6 @@ def resolve_target(text: str, args: list[str] = (), consts: list[str] = (),
     (`--grid X,Y,Z`) the launch grid of a kernel target's call.
     A `@triton.jit` kernel (or a name in kernels_src/triton/catalog.toml) is an Operator
     with language="triton": the pipeline translates it first (translate/)."""
-    from .translate.targets import triton_target
     if grid is not None and not (args or consts):
         raise WorkbenchError("--grid goes with a kernel target's --arg/--const",
                              "name FILE.py:KERNEL with its --arg, then --grid")

@@ -13,6 +13,16 @@ from pathlib import Path
 
 from .catalog import KERNELS_DIR, Operator, display_path, get_operator
 from .errors import WorkbenchError
+from .check.report import ANY, GPU, bench_operators, check_operator
+from .ownership.pairs import operator_diff, side_bytecode
+from .port.pipeline import draft_folder, run_pipeline
+from .port.recorded import specializations
+from .rust.cargo import build, folder_tag, is_plain_copy
+from .rust.standalone import make_standalone
+from .sass.diff import diff_sass
+from .sass.stages import sass_of
+from .sources.kernel import load_operator_kernel
+from .specialize import const_branches, explore
 
 HISTORY = ".history"
 
@@ -67,7 +77,6 @@ class PortSession:
 
     def draft_folder(self) -> Path:
         """Where Draft writes: this port, or for a catalog port a work folder under runs/."""
-        from .port.pipeline import draft_folder
         return draft_folder(self.op)
 
     def where(self) -> str:
@@ -101,7 +110,6 @@ class PortSession:
     def draft(self, pane_text: str | None = None, drafter: str = "rules"):
         """Draft a port into draft_folder(), keeping first the kernel.rs it replaces and the
         pane's unsaved text; then work on the drafted port. -> (RunResult, kept files)."""
-        from .port.pipeline import run_pipeline
         folder = self.draft_folder()
         kept = []
         replaced = folder / "src" / "kernel.rs"
@@ -114,12 +122,10 @@ class PortSession:
         return run, [k for k in kept if k]
 
     def rebuild(self):
-        from .rust.cargo import build
         self.last_build = build(self.op)
         return self.last_build
 
     def diff(self) -> DiffView:
-        from .ownership.pairs import operator_diff
         text = self.rust_source()
         self.last_diff = DiffView(operator_diff(self.op, self.case), text)
         return self.last_diff
@@ -127,18 +133,14 @@ class PortSession:
     def check(self):
         """On the GPU where there is one; else on the CPU, through the Tile IR interpreter
         (its response's device says which ran)."""
-        from .check.report import ANY, GPU, check_operator
         return check_operator(self.op, [self.case],
                               on=ANY if self.op.language == "cutile" else GPU)
 
     def bench(self):
-        from .check.report import bench_operators
         return bench_operators([self.op])
 
     def specializations(self) -> list[dict]:
         """The JIT -> AOT view: per case, the kernel the JIT compiles and what it assumed."""
-        from .sources.kernel import load_operator_kernel
-        from .specialize import const_branches, explore
         kernel = load_operator_kernel(self.op)
         calls = [list(case.args) for case in self.op.cases]
         texts = [f"case {c.index}: " + " ".join(str(a) for a in c.args) for c in self.op.cases]
@@ -161,16 +163,12 @@ class PortSession:
         """case -> the recorded launches it serves (calls the JIT compiles once share one)."""
         if self.op.record is None:
             return {}
-        from .port.recorded import specializations
         out: dict[int, list[str]] = {}
         for row in specializations(self.op):
             out.setdefault(row["case"], []).append(row["label"])
         return out
 
     def sass(self) -> dict:
-        from .ownership.pairs import side_bytecode
-        from .sass.diff import diff_sass
-        from .sass.stages import sass_of
         left, right = (sass_of(side_bytecode(self.op, s, self.case)) for s in ("python", "rust"))
         table = diff_sass(left.instructions, right.instructions, left.summary, right.summary)
         return {"left": left.text, "right": right.text, "rows": table.summary_rows()}
@@ -179,8 +177,6 @@ class PortSession:
 def copy_port(op: Operator, dest: Path) -> Operator:
     """A copy of `op`'s port in `dest` that builds on its own (outside the kernels_src
     workspace: its own manifest, the pinned Cargo.lock); the operator with its port there."""
-    from .rust.cargo import is_plain_copy
-    from .rust.standalone import make_standalone
     dest = Path(dest).expanduser().resolve()
     if is_plain_copy(dest):            # made with `cp -r`: fix its manifest, keep its sources
         manifest = dest / "Cargo.toml"
@@ -207,7 +203,6 @@ def copy_port(op: Operator, dest: Path) -> Operator:
 
 def _retagged(manifest: str, dest: Path) -> str:
     import re
-    from .rust.cargo import folder_tag
     return re.sub(r'(?m)^name = "(\w+?)(_[0-9a-f]{10})?"$',
                   lambda m: f'name = "{m[1]}_{folder_tag(dest)}"', manifest, count=1)
 

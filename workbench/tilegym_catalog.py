@@ -20,6 +20,8 @@ from pathlib import Path
 from .errors import WorkbenchError
 from .launchrules import INOUT, OUT, Launch, Problem, Rules, problem_from_toml
 from .operators import KERNELS_DIR, PROVENANCES, Case, Family, Operator
+from .sources.locate import module_file
+from .sources.module import reduce_module
 
 TILEGYM_DIR = KERNELS_DIR / "tilegym"
 CATALOG_FILE = TILEGYM_DIR / "catalog.toml"
@@ -194,7 +196,6 @@ def output_params(params: list[str], problem: Problem, launch: Launch) -> list[s
 
 def kernel_params(path: Path, kernel: str) -> list[str]:
     """Parameter names of `kernel` in the module at `path`, read from its source."""
-    from .sources.module import reduce_module
     fn = reduce_module(path.read_text(), str(path)).functions.get(kernel)
     if fn is None:
         raise WorkbenchError(f"{path}: no @ct.kernel named {kernel!r}",
@@ -204,7 +205,6 @@ def kernel_params(path: Path, kernel: str) -> list[str]:
 
 def _module_path(module: str) -> Path | None:
     """The installed module's file; None when TileGym is not installed (said on use)."""
-    from .sources.locate import module_file
     try:
         return module_file(module)
     except WorkbenchError:

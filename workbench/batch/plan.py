@@ -19,9 +19,15 @@ from functools import cache
 from pathlib import Path
 from typing import Callable
 
-from ..catalog import KERNELS_DIR, REPO_ROOT, load_catalog
+from ..catalog import KERNELS_DIR, REPO_ROOT, all_operators, get_operator, load_catalog
 from ..errors import WorkbenchError
 from . import stages
+from ..port.recorded import record_operator
+from ..resolve import resolve_target
+from ..rust.cargo import has_port, source_hash
+from ..sources.corpus_manifest import load_manifest
+from ..sources.locate import module_file
+from ..sources.record import Record
 
 STAGES = ("port", "sass", "check", "bench")
 GPU_STAGES = ("check", "bench")
@@ -110,7 +116,6 @@ def select_kernels(selection: list[str], only: str | None = None) -> list[Kernel
         if text == "catalog":
             kernels += [_catalog_kernel(name) for name in load_catalog()]
         elif text == "corpus":
-            from ..sources.corpus_manifest import load_manifest
             kernels += [_corpus_kernel(e) for e in load_manifest().entries]
         elif text.endswith(".json"):
             kernels += _record_kernels(text)
@@ -126,8 +131,6 @@ def select_kernels(selection: list[str], only: str | None = None) -> list[Kernel
 
 
 def _catalog_kernel(name: str) -> Kernel:
-    from ..catalog import get_operator
-    from ..rust.cargo import has_port, source_hash
     op = get_operator(name)
     reference = op.folder / "reference.py"
     parts = [_file(op.kernel_file), _file(reference), repr(op.cases), repr(op.tolerance),
@@ -136,7 +139,6 @@ def _catalog_kernel(name: str) -> Kernel:
 
 
 def _corpus_kernel(entry) -> Kernel:
-    from ..sources.locate import module_file
     return Kernel(entry.short, "corpus", entry.target, entry.slug,
                   _hash(_file(module_file(entry.module)), repr(entry)), False)
 
@@ -144,8 +146,6 @@ def _corpus_kernel(entry) -> Kernel:
 def _record_kernels(path: str) -> list[Kernel]:
     """Every kernel of a record (`workbench record`), its cases and grids the record's; its
     check and bench run against the user's own kernel."""
-    from ..port.recorded import record_operator
-    from ..sources.record import Record
     record = Record.load(path)
     out = []
     for launches in record.kernels().values():
@@ -160,9 +160,6 @@ def _record_kernels(path: str) -> list[Kernel]:
 
 
 def _target_kernel(text: str) -> Kernel:
-    from ..catalog import all_operators
-    from ..sources.corpus_manifest import load_manifest
-    from ..resolve import resolve_target
     if text in all_operators():
         return _catalog_kernel(text)
     entry = next((e for e in load_manifest().entries if text in (e.target, e.short)), None)

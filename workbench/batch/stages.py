@@ -20,6 +20,18 @@ from pathlib import Path
 
 from ..operators import REPO_ROOT, display_path
 from ..errors import WorkbenchError
+from . import builds
+from ..catalog import get_operator
+from ..check.report import bench_operators, check_operator
+from ..check.runner import has_cuda_driver
+from ..corpus.run import classify, crash_reason, run_entry
+from ..ownership.pairs import side_bytecode
+from ..port.artifacts import read_artifacts
+from ..port.pipeline import run_pipeline, verify_port
+from ..port.recorded import record_operator
+from ..resolve import resolve_target
+from ..rust.cargo import has_port
+from ..sass.stages import sass_of
 
 GOOD = ("PASS", "PASS_WITH_NOTES")
 
@@ -27,8 +39,6 @@ GOOD = ("PASS", "PASS_WITH_NOTES")
 def _guarded(fn):
     """A stage that crashes is that stage's ERROR, with file:line of the crash."""
     def wrapper(kind: str, ref: str, root: str, slug: str) -> dict:
-        from ..corpus.run import crash_reason
-        from . import builds
         start = time.perf_counter()
         if fn.__name__ in ("port_stage", "sass_stage"):
             builds.take_slot()              # a CPU worker's own cargo target folder
@@ -47,12 +57,9 @@ def _guarded(fn):
 
 
 def _operator(kind: str, ref: str, root: Path, slug: str):
-    from ..catalog import get_operator
-    from ..resolve import resolve_target
     if kind == "catalog":
         return get_operator(ref)
     if kind == "record":                 # REC.json#LAUNCH: the kernel that launch ran
-        from ..port.recorded import record_operator
         path, _, launch = ref.rpartition("#")
         return record_operator(path, int(launch), out=root / "ports" / slug)
     return resolve_target(ref, out=root / "ports" / slug)
@@ -67,15 +74,12 @@ def _shown(folder: Path) -> str:
 @_guarded
 def port_stage(kind: str, ref: str, root: Path, slug: str) -> dict:
     if kind == "corpus":
-        from ..corpus.run import run_entry
         entry = run_entry(ref, root)
         return {"verdict": entry.verdict, "summary": (entry.reasons or [""])[0],
                 "data": {"entry": entry.to_json(), "built": _built(entry.run)},
                 "run": entry.run, "downstream": _built(entry.run)}
     if kind == "catalog":
         return _catalog_port(_operator(kind, ref, root, slug), root / "runs")
-    from ..corpus.run import classify
-    from ..port.pipeline import run_pipeline
     op = _operator(kind, ref, root, slug)
     result = run_pipeline(op, "rules", out=op.port_folder, runs_dir=root / "runs")
     verdict, reasons = classify(result.verdict, result.artifacts)
@@ -88,8 +92,6 @@ def port_stage(kind: str, ref: str, root: Path, slug: str) -> dict:
 
 def _catalog_port(op, runs: Path) -> dict:
     """The catalog's port as it is: the pipeline's build and IR diff, no drafting."""
-    from ..port.pipeline import verify_port
-    from ..rust.cargo import has_port
     if not has_port(op):
         return {"verdict": "UNSUPPORTED", "summary": f"{op.name} has no Rust port",
                 "data": {"built": False}, "downstream": False}
@@ -108,7 +110,6 @@ def _catalog_port(op, runs: Path) -> dict:
 def _built(run: str | None) -> bool:
     if not run:
         return False
-    from ..port.artifacts import read_artifacts
     folder = Path(run) if Path(run).is_absolute() else REPO_ROOT / run
     return any(a.stage == "build" and a.verdict == "BUILT" for a in read_artifacts(folder))
 
@@ -117,8 +118,6 @@ def _built(run: str | None) -> bool:
 
 @_guarded
 def sass_stage(kind: str, ref: str, root: Path, slug: str) -> dict:
-    from ..ownership.pairs import side_bytecode
-    from ..sass.stages import sass_of
     op = _operator(kind, ref, root, slug)
     cases, differing = [], 0
     for case in op.cases:
@@ -140,7 +139,6 @@ def sass_stage(kind: str, ref: str, root: Path, slug: str) -> dict:
 # -- GPU -----------------------------------------------------------------------------------
 
 def _no_gpu() -> dict | None:
-    from ..check.runner import has_cuda_driver
     if has_cuda_driver():
         return None
     return {"verdict": "NO_GPU", "summary": "libcuda.so.1 does not load there", "data": {},
@@ -149,7 +147,6 @@ def _no_gpu() -> dict | None:
 
 @_guarded
 def check_stage(kind: str, ref: str, root: Path, slug: str) -> dict:
-    from ..check.report import check_operator
     no_gpu = _no_gpu()
     if no_gpu:
         return no_gpu
@@ -162,7 +159,6 @@ def check_stage(kind: str, ref: str, root: Path, slug: str) -> dict:
 
 @_guarded
 def bench_stage(kind: str, ref: str, root: Path, slug: str) -> dict:
-    from ..check.report import bench_operators
     no_gpu = _no_gpu()
     if no_gpu:
         return no_gpu

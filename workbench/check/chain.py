@@ -14,6 +14,9 @@ from .family import (RUST, TILEGYM, TORCH, DeviceFault, _entry_launchers, _label
                      _reference, time_side, case_log, bind_args, make_tensors, traffic,
                      with_options)
 from .gpu import L2_FLUSH_BYTES, MAX_ROTATION, measure_ceilings, run_side
+from ..catalog import get_family
+from ..tilegym_catalog import family_rules
+from .compare import compare
 
 
 def chain_label(family) -> str:
@@ -21,8 +24,6 @@ def chain_label(family) -> str:
 
 
 def run_chain(request: dict, torch) -> dict:
-    from ..catalog import get_family
-    from ..tilegym_catalog import family_rules
     rules, family = family_rules(request["family"]), get_family(request["family"])
     device = torch.cuda.get_device_properties(0)
     torch.manual_seed(request.get("seed", 0))
@@ -76,7 +77,6 @@ def _sides_present(launchers, family) -> list[str]:
 
 def _check(rules, family, index, launches, launchers, torch,
            starting=lambda side: None) -> dict:
-    from .compare import compare
     problem = rules.problem(index)
     pristine = make_tensors(rules, problem, torch)
     expected = with_options(_reference(rules).reference, problem)(pristine, torch)

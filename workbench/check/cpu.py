@@ -16,7 +16,8 @@ from ..interp import Options
 from .cpu_common import response_of
 from .cpu_family import check_family_on_cpu
 from .cpu_own import check_case
-from .shrink import annotated, shrink_family, shrink_operator
+from .shrink import annotated, shrink_operator
+from .shrink_family import shrink_family
 from .runner import CheckResponse
 
 

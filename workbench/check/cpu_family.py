@@ -26,6 +26,7 @@ from .cpu_common import (SideFailed, as_numpy, compared, make_array, response_of
                          torch_cpu)
 from .family import clone, make_tensors
 from .shrink import spec_facts
+from ..sources.kernel import load_operator_kernel
 
 
 def check_family_on_cpu(family: Family, cases=None, sides=("python", "rust"), seed: int = 0,
@@ -113,7 +114,6 @@ def _run(op, index: int, launch, tensors: dict, side: str, options) -> float:
 
 
 def _partitioned(op, index: int, args: list) -> list:
-    from ..sources.kernel import load_operator_kernel
     kernel = load_operator_kernel(op)
     names = [p for p in kernel.params if p not in kernel.const_params]
     tiles = partition_tiles(op, op.case(index))

@@ -23,13 +23,16 @@ from .gpu import (L2_FLUSH_BYTES, MAX_ROTATION, TORCH_DTYPES, DeviceFault, _is_d
                   seconds_per_call)
 from ..launchrules import INOUT, TEMP
 from .tilegym_rs import SIDE as TILEGYM_RS, family_launcher, skipped
+from ..catalog import get_family
+from ..rust.ffi import rust_launcher
+from ..sources.kernel import load_operator_kernel
+from ..tilegym_catalog import family_rules, runtime_params
+from .compare import compare
 
 RUST, TILEGYM, TORCH = "rust", "tilegym", "torch"
 
 
 def run_family(request: dict, torch) -> dict:
-    from ..tilegym_catalog import family_rules
-    from ..catalog import get_family
     rules, family = family_rules(request["family"]), get_family(request["family"])
     device = torch.cuda.get_device_properties(0)
     torch.manual_seed(request.get("seed", 0))
@@ -151,7 +154,6 @@ def traffic(problem, tensors: dict) -> int:
 def bind_args(launch, tensors: dict, params: list[str], torch) -> dict:
     """Kernel parameter -> value for one launch: views of the problem's tensors, scratch
     arrays (NaN-poisoned), scalars; constants are the launch's."""
-    from ..tilegym_catalog import runtime_params
     values = {}
     for param, bind in zip(runtime_params(params, launch), launch.args):
         spec = bind.spec
@@ -171,13 +173,11 @@ def bind_args(launch, tensors: dict, params: list[str], torch) -> dict:
 # -- the three sides -------------------------------------------------------------------------
 
 def _entry_launchers(op, request: dict, sides: list[str], torch) -> dict:
-    from ..sources.kernel import load_operator_kernel
     kernel = load_operator_kernel(op)
     launchers = {}
     if TILEGYM in sides:
         launchers[TILEGYM] = _tilegym_launcher(kernel)
     if RUST in sides and request.get("rust_libraries", {}).get(op.name):
-        from ..rust.ffi import rust_launcher
         rust = rust_launcher(op, request["rust_libraries"][op.name], torch)
         launchers[RUST] = lambda values, launch, stream: rust(values, launch.consts, stream,
                                                               launch.grid, launch.hints)
@@ -257,7 +257,6 @@ def _check(rules, op, index, launch, launchers, torch, starting=lambda side: Non
 def _compared(tensors: dict, expected: dict, outputs: list[str], tolerance: float, torch) -> dict:
     """A side's outputs against the float64 reference: ok, the worst relative error, each
     output's comparison and the reasons of those that failed."""
-    from .compare import compare
     per_output = {n: compare(flat(tensors[n], torch).cpu().numpy(),
                              flat(expected[n], torch).cpu().numpy(), tolerance).to_json()
                   for n in outputs}

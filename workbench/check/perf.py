@@ -13,6 +13,9 @@ import os
 from dataclasses import asdict, dataclass, field
 
 from .compare import geomean
+from ..errors import WorkbenchError
+from .report import bench_operators
+from .triton_side import check_triton_port
 
 DEFAULT_GATE = 1.05
 GATE_VARIABLE = "WORKBENCH_PERF_GATE"
@@ -64,7 +67,6 @@ def perf_gate() -> float:
     except ValueError:
         value = math.nan
     if not value > 0:
-        from ..errors import WorkbenchError
         raise WorkbenchError(f"{GATE_VARIABLE}={text!r} is not a ratio above 0",
                              f"set {GATE_VARIABLE} to e.g. 1.05 (rust time / reference time), "
                              "or unset it")
@@ -89,13 +91,11 @@ def judge(cases: list[CaseTime], gate: float) -> PerfResult:
 def time_port(op, triton=None) -> tuple[str, list[CaseTime]]:
     """('ok' or why nothing ran, the cases' times) of the port against its reference."""
     if triton is not None:
-        from .triton_side import check_triton_port
         response = check_triton_port(triton, op, mode="bench")
         if response.status != "ok":
             return response.reason or response.status, []
         return "ok", [_case_time(r, r["sides"].get("triton", {}), r["sides"].get("rust", {}))
                       for r in response.results]
-    from .report import bench_operators
     report = bench_operators([op])
     if report["status"] == "skipped":
         return report["reason"], []

@@ -25,6 +25,8 @@ from ..sources.record import INOUT, NONE, OUT, Record, kernel_source_file, recor
 from .compare import AGAINST_RECORDED, DEFAULT_TOLERANCE, compare
 from .family import time_side
 from .gpu import TORCH_DTYPES, DeviceFault, run_side
+from ..rust.ffi import rust_launcher
+from ..sources.kernel import load_kernel
 
 PYTHON, RUST = "python", "rust"
 
@@ -73,7 +75,6 @@ def _kept_values(record: Record, launch) -> tuple[dict, dict] | None:
 
 def _sides(kernel, request: dict, torch) -> dict:
     import cuda.tile as ct
-    from ..sources.kernel import load_kernel
     folder = Path(request["folder"])
     python = load_kernel(kernel_source_file(kernel, folder), kernel.name)
     hinted: dict = {}
@@ -87,7 +88,6 @@ def _sides(kernel, request: dict, torch) -> dict:
         ct.launch(stream, launch.grid, hinted[key], tuple(args))
     sides = {PYTHON: run_python}
     if request.get("rust_library"):
-        from ..rust.ffi import rust_launcher
         stub = recorded_stub(kernel, folder, Path(request["port"]))
         rust = rust_launcher(stub, request["rust_library"], torch)
         sides[RUST] = lambda values, launch, stream: rust(values, launch.consts, stream,

@@ -21,7 +21,7 @@ grid(); a TileGym family's problem tensors shrink and its launch rule recomputes
 (constants, grid) from them, with a smaller SM count where the grid is persistent. Every
 distinct extent is shrunk on its own (equal extents stay equal), greedily, to the smallest
 candidate that keeps the fingerprint. A case no smaller shape keeps is checked as it is where
-it fits the CPU budget, else skipped with why.
+it fits the CPU budget, else skipped with why. (A TileGym family's cases: shrink_family.py.)
 
     shrunk = shrink_operator(get_operator("softmax"))
     shrunk.op.cases          # the small cases, their original indexes
@@ -37,8 +37,7 @@ from pathlib import Path
 
 from ..argspec import ALIGN_BYTES, SHAPE_DIVISOR, ArgSpec
 from ..catalog import Family, Operator
-from ..launchrules import IN, INOUT, problem_from_toml
-from ..tilegym_catalog import NUM_SM, FamilyRules, family_rules
+from ..tilegym_catalog import FamilyRules, kernel_params
 from .cpu_common import too_many
 
 PASSES = 3
@@ -162,7 +161,7 @@ def fingerprint(launch: Launched, groups: list[list[tuple[int, int]]]) -> tuple:
     return tuple(facts)
 
 
-def _groups(launches: list[Launched]) -> list[list[list[tuple[int, int]]]]:
+def extent_groups(launches: list[Launched]) -> list[list[list[tuple[int, int]]]]:
     """Per launch, the positions of each distinct extent (in the original case)."""
     result = []
     for launch in launches:
@@ -185,7 +184,7 @@ def candidates(v: int) -> list[int]:
     return sorted(c for c in found if 0 < c < v)
 
 
-def _shrink(values: list[int], build, original_prints) -> dict[int, int]:
+def shrink_values(values: list[int], build, original_prints) -> dict[int, int]:
     """Each extent (largest first) to the smallest candidate whose build keeps the
     fingerprints; `build(mapping)` returns the fingerprints or None (the launch refused)."""
     mapping = {v: v for v in values}
@@ -206,7 +205,7 @@ def _shrink(values: list[int], build, original_prints) -> dict[int, int]:
     return mapping
 
 
-def _mapped_spec(spec: ArgSpec, mapping: dict[int, int]) -> ArgSpec:
+def mapped_spec(spec: ArgSpec, mapping: dict[int, int]) -> ArgSpec:
     """`spec` with its extents mapped; a strided view's strides and offset follow: a stride
     that was k times the contiguous one stays k times it, one equal to an extent maps with it;
     an offset that is a multiple of a contiguous stride (a view into the next half) likewise,
@@ -265,11 +264,10 @@ class Shrunk:
 
 @cache
 def _params(path: Path, kernel: str) -> tuple[str, ...]:
-    from ..tilegym_catalog import kernel_params
     return tuple(kernel_params(Path(path), kernel))
 
 
-def _runtime(op: Operator, consts: dict) -> tuple[str, ...]:
+def runtime_params(op: Operator, consts: dict) -> tuple[str, ...]:
     """The kernel's runtime parameters (those the case gives no constant), in order."""
     return tuple(p for p in _params(op.kernel_file, op.kernel_name) if p not in consts)
 
@@ -284,21 +282,21 @@ def shrink_operator(op: Operator) -> Shrunk:
     result = Shrunk()
     cases, seen = [], {}
     for case in op.cases:
-        params = _runtime(op, case.consts)
+        params = runtime_params(op, case.consts)
 
         def launched(args, case=case, params=params):
             return Launched((op.kernel_file, op.kernel_name), params, tuple(args), case.consts,
                             None, None, case.hints)
         original = launched(case.args)
-        groups = _groups([original])[0]
+        groups = extent_groups([original])[0]
         prints = fingerprint(original, groups)
         values = sorted({n for s in case.args if s.is_array for n in s.shape})
         if case.grid is not None:            # a recorded grid: nothing to recompute it by
             mapping = {v: v for v in values}
         else:
-            mapping = _shrink(values, lambda m: fingerprint(
-                launched([_mapped_spec(s, m) for s in case.args]), groups), prints)
-        args = tuple(_mapped_spec(s, mapping) for s in case.args)
+            mapping = shrink_values(values, lambda m: fingerprint(
+                launched([mapped_spec(s, m) for s in case.args]), groups), prints)
+        args = tuple(mapped_spec(s, mapping) for s in case.args)
         small = replace(case, args=args)
         key = (tuple(map(str, args)), tuple(sorted(case.consts.items())), case.grid,
                tuple(sorted(case.hints.items())))
@@ -314,141 +312,6 @@ def shrink_operator(op: Operator) -> Shrunk:
         cases.append(small)
     result.op = replace(op, cases=tuple(cases))
     return result
-
-
-# -- TileGym families ----------------------------------------------------------------------
-
-@dataclass
-class ShrunkRules(FamilyRules):
-    """A family's rules on shrunk problems, launched with a smaller SM count per problem."""
-    num_sms: dict = field(default_factory=dict)
-
-    def launch(self, entry: str, index: int, num_sm: int | None = None):
-        return super().launch(entry, index, num_sm or self.num_sms.get(index, NUM_SM))
-
-
-def _problem_raw(problem, mapping: dict[int, int]) -> dict:
-    inputs = {}
-    for name, tensor in problem.tensors.items():
-        if tensor.role not in (IN, INOUT):
-            continue
-        inputs[name] = [str(_mapped_spec(i, mapping)) for i in tensor.items] if tensor.is_list \
-            else str(_mapped_spec(tensor.spec, mapping))
-    return {"inputs": inputs, "options": dict(problem.options), "note": problem.note}
-
-
-def _problem_facts(problem) -> tuple:
-    """What the problem's own tensors must keep: each item of a list as the JIT and the port
-    see it (the list's spec is only the weakest item's), and which extents divide which
-    (query heads a multiple of key heads)."""
-    names = sorted(_input_names(problem))
-    specs = [s for n in names for s in (problem[n].items or (problem[n].spec,))]
-    extents = sorted({n for s in specs for n in s.shape})
-    return (tuple(spec_facts(s) for s in specs),
-            tuple(a % b == 0 for a in extents for b in extents if a > b))
-
-
-def _input_names(problem) -> set[str]:
-    """The tensors the catalog case gives (an in-out one too); the rest the rule derives."""
-    return {n for n, t in problem.tensors.items() if t.role in (IN, INOUT)}
-
-
-def shrink_family(family: Family) -> Shrunk:
-    """A TileGym family with every problem shrunk (its tensors; the launch rule recomputes
-    constants and grid, with a smaller SM count where the grid is persistent)."""
-    rules = family_rules(family.name)
-    ops = list(family.steps) if family.steps else list(family.entries)
-    result = Shrunk()
-    problems, num_sms, seen = [], {}, {}
-
-    def launches(problem, num_sm):
-        out = []
-        for op in ops:
-            launch = rules.module.launch(rules.entries[op.name], _rules_for(problem), problem,
-                                         num_sm)
-            if launch is None:
-                out.append(None)
-                continue
-            wide = rules.module.launch(rules.entries[op.name], _rules_for(problem), problem,
-                                       BIG_SM)
-            out.append(Launched((op.kernel_file, op.kernel_name), _runtime(op, launch.consts),
-                                tuple(b.spec for b in launch.args), dict(launch.consts),
-                                launch.grid, wide.grid if wide.grid != launch.grid else None,
-                                dict(launch.hints)))
-        return out
-
-    for index, problem in enumerate(rules.problems):
-        original = launches(problem, NUM_SM)
-        groups = _groups([l for l in original if l is not None])
-
-        def prints(launched, problem=problem):
-            if [l is None for l in launched] != [l is None for l in original]:
-                return None
-            return (_problem_facts(problem),) + tuple(
-                fingerprint(l, g) for l, g in zip([l for l in launched if l is not None], groups))
-
-        def keeps(num_sm):
-            try:
-                return prints(launches(problem, num_sm)) == goal
-            except Exception:            # the rule cannot launch with so few SMs
-                return False
-
-        goal = prints(original)
-        num_sm = next((s for s in (1, 2, 4, 8, 16, 32, 64) if keeps(s)), NUM_SM)
-        values = sorted({n for name in _input_names(problem) for spec in
-                         (problem[name].items or (problem[name].spec,)) for n in spec.shape})
-
-        def build(mapping):
-            small = problem_from_toml(_problem_raw(problem, mapping), rules.module.outputs,
-                                      f"{family.name} case {index} shrunk")
-            return prints(launches(small, num_sm), small)
-
-        mapping = _shrink(values, build, goal)
-        small = problem_from_toml(_problem_raw(problem, mapping), rules.module.outputs,
-                                  f"{family.name} case {index} shrunk")
-        problems.append(small)
-        num_sms[index] = num_sm
-        names = sorted(_input_names(problem))
-        change = describe([problem[n].spec for n in names], [small[n].spec for n in names],
-                          names)
-        if num_sm != NUM_SM and any(l is not None and l.walked for l in original):
-            change += f"{'; ' if change else ''}SMs {NUM_SM} -> {num_sm}"
-        result.notes[index] = change or "kept as is: no smaller shape keeps its structure"
-        budget = too_many(sum(t.numel() for t in small.tensors.values()))
-        key = (tuple(sorted((n, t.label()) for n, t in small.tensors.items())),
-               tuple(sorted(small.options.items(), key=str)), num_sm)
-        if budget:
-            result.skipped[index] = f"{budget} (no smaller shape keeps its structure)"
-        elif key in seen:
-            result.same[index] = seen[key]
-        else:
-            seen[key] = index
-    shrunk_rules = ShrunkRules(rules.name, rules.folder, rules.module, tuple(problems),
-                               rules.entries, rules.tolerance, rules.chain, num_sms)
-    result.rules = shrunk_rules
-    result.family = _family_on(family, shrunk_rules)
-    return result
-
-
-def _rules_for(problem):
-    from ..launchrules import Rules
-    return Rules(problem)
-
-
-def _family_on(family: Family, rules: ShrunkRules) -> Family:
-    """The family with every entry's (and chain step's) cases launched on the shrunk rules."""
-    from ..operators import Case
-
-    def op_on(op: Operator) -> Operator:
-        cases = []
-        for index in range(len(rules.problems)):
-            launch = rules.launch(op.name, index)
-            if launch is not None:
-                cases.append(Case(index, tuple(b.spec for b in launch.args),
-                                  dict(launch.consts), launch.grid, dict(launch.hints)))
-        return replace(op, cases=tuple(cases))
-    return replace(family, entries=tuple(op_on(op) for op in family.entries),
-                   steps=tuple(op_on(op) for op in family.steps))
 
 
 def annotated(results: list[dict], shrunk: Shrunk, indexes, sides) -> list[dict]:

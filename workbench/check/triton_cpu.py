@@ -18,13 +18,20 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
+from ..errors import ToolTimeout, WorkbenchError
+from ..sources.kernel import load_operator_kernel
+from ..tools import run_tool
+from ..translate.targets import TritonTarget
+from .cpu_common import (DEVICE, ML_FLOATS, SideFailed, as_numpy, compared, make_array,
+                         response_of, too_large)
+from .cpu_own import run_side
+from .triton_launch import grid_of, triton_launcher
 
 TRITON_TIMEOUT_S = 600
 
 
 def check_translation_on_cpu(target, op, seed: int = 0):
     """The derived kernel and the port against the Triton kernel, every case, on the CPU."""
-    from .cpu_common import DEVICE, response_of
     results = [_check_case(target, op, case, seed) for case in target.cases]
     response = response_of(results)
     response.device = {**DEVICE, "name": DEVICE["name"] + "; Triton's TRITON_INTERPRET=1"}
@@ -32,10 +39,6 @@ def check_translation_on_cpu(target, op, seed: int = 0):
 
 
 def _check_case(target, op, case, seed: int) -> dict:
-    from ..errors import WorkbenchError
-    from .cpu_common import SideFailed, compared, too_large
-    from .cpu_own import run_side
-    from .triton_launch import grid_of
     values = triton_inputs(target, case, np.random.default_rng(seed))
     result = {"case": case.index, "label": case.label(), "sides": {}, "cross": None,
               "reference": "triton"}
@@ -73,7 +76,6 @@ def _check_case(target, op, case, seed: int) -> dict:
 
 
 def _derived_params(op) -> list[str]:
-    from ..sources.kernel import load_operator_kernel
     kernel = load_operator_kernel(op)
     return [p for p in kernel.params if p not in kernel.const_params]
 
@@ -81,7 +83,6 @@ def _derived_params(op) -> list[str]:
 def triton_inputs(target, case, rng) -> dict:
     """One NumPy array per pointer parameter (outputs NaN unless updated in place), one value
     per scalar, by Triton parameter name, as the GPU check makes them."""
-    from .cpu_common import make_array
     values = {}
     for p, spec in zip(target.source().runtime_params, case.args):
         if not spec.is_array:
@@ -95,8 +96,6 @@ def triton_inputs(target, case, rng) -> dict:
 def run_triton(target, case, values: dict, outputs: list[str]) -> tuple[dict | None, str]:
     """(the Triton kernel's outputs by name, '') or (None, why it did not run), from a worker
     with TRITON_INTERPRET=1 (set before triton is imported: hence a process of its own)."""
-    from ..tools import run_tool
-    from ..errors import ToolTimeout
     with tempfile.TemporaryDirectory(prefix="wb-triton-cpu-") as tmp:
         inputs, written = Path(tmp) / "in.npz", Path(tmp) / "out.npz"
         save_arrays(inputs, {k: v for k, v in values.items() if isinstance(v, np.ndarray)})
@@ -118,7 +117,6 @@ def run_triton(target, case, values: dict, outputs: list[str]) -> tuple[dict | N
 
 # bf16 and fp8 (ml_dtypes) travel as their bits: .npz keeps only NumPy's own dtypes
 def save_arrays(path: Path, arrays: dict) -> None:
-    from .cpu_common import ML_FLOATS
     payload = {}
     for name, a in arrays.items():
         dense = np.ascontiguousarray(a)
@@ -145,8 +143,6 @@ def main() -> int:
     request = json.loads(sys.stdin.read())
     import torch
     _patch_interpreter()
-    from ..translate.targets import TritonTarget
-    from .triton_launch import triton_launcher
     target = TritonTarget.from_json(request["target"])
     case = next(c for c in target.cases if c.index == request["case"])
     specs = dict(zip((p.name for p in target.source().runtime_params), case.args))
@@ -160,7 +156,6 @@ def main() -> int:
 
 
 def _tensor(array: np.ndarray, torch):
-    from .cpu_common import ML_FLOATS
     if array.dtype in ML_FLOATS:
         bits = torch.from_numpy(array.view(f"i{array.dtype.itemsize}").copy())
         return bits.view({"bfloat16": torch.bfloat16, "float8_e4m3fn": torch.float8_e4m3fn,
@@ -212,7 +207,6 @@ def _laid_out(dense, spec, torch):
 
 
 def _array(tensor, torch) -> np.ndarray:
-    from .cpu_common import as_numpy
     return as_numpy(tensor.contiguous())
 
 

@@ -4,6 +4,9 @@ derived cuTile Python kernel (ct.launch on the same grid) and the Rust port (the
 from __future__ import annotations
 
 import math
+from ..errors import WorkbenchError
+from ..rust.ffi import rust_launcher
+from ..sources.kernel import load_operator_kernel
 
 TORCH_DTYPES = {"f64": "float64", "f32": "float32", "f16": "float16", "bf16": "bfloat16",
                 "i64": "int64", "i32": "int32", "i16": "int16", "i8": "int8", "u8": "uint8"}
@@ -36,7 +39,6 @@ def grid_of(target, values: dict, case) -> tuple:
     if case.grid is not None:           # a recorded launch's own grid
         return tuple(case.grid)
     if target.grid is None:
-        from ..errors import WorkbenchError
         raise WorkbenchError(f"{target.label}: no launch grid is known for case {case.index}",
                              "record your host code's launch (`workbench record SCRIPT.py`), "
                              "then port and check with --record")
@@ -78,7 +80,6 @@ def triton_launcher(target, torch):
 
 def derived_launcher(target, op, torch):
     import cuda.tile as ct
-    from ..sources.kernel import load_operator_kernel
     kernel = load_operator_kernel(op)
 
     def launch(values: dict, case) -> None:
@@ -93,7 +94,6 @@ def derived_launcher(target, op, torch):
 def rust_side(target, op, library, torch):
     """The Rust port on the Triton kernel's grid, as the derived kernel is launched (a port
     without a partitioned output has no grid of its own to infer)."""
-    from ..rust.ffi import rust_launcher
     inner = rust_launcher(op, library, torch)
 
     def launch(values: dict, case) -> None:

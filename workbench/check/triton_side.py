@@ -17,13 +17,21 @@ from __future__ import annotations
 import json
 import math
 import sys
+from ..argspec import parse_arg
+from ..operators import Case, Operator, REPO_ROOT
+from ..rust.cargo import build, has_port
+from ..tools import run_tool
+from ..translate.targets import TritonTarget
+from .compare import compare
+from .gpu import _time_batches, cupti_per_call
+from .runner import CheckResponse, has_cuda_driver, parse_worker_output
+from .triton_launch import launchers, make_inputs
+from .worker import serve
 
 SIDES = ("triton", "derived", "rust")
 
 
 def check_triton_port(target, op, mode: str = "check", library: str | None = None):
-    from ..rust.cargo import build, has_port
-    from .runner import CheckResponse, has_cuda_driver, parse_worker_output
     if not has_cuda_driver():
         return CheckResponse("skipped", "no CUDA device")
     if library is None and has_port(op):
@@ -40,8 +48,6 @@ def request(target, op, library, mode: str) -> dict:
 
 
 def run_request(req: dict, parse):
-    from ..operators import REPO_ROOT
-    from ..tools import run_tool
     proc = run_tool([sys.executable, "-m", "workbench.check.triton_side"],
                     input=json.dumps(req), text=True, timeout=900, cwd=REPO_ROOT, check=False,
                     name="triton check worker")
@@ -57,8 +63,6 @@ def operator_json(op) -> dict:
 
 def operator_from_json(raw: dict):
     from pathlib import Path
-    from ..argspec import parse_arg
-    from ..operators import Case, Operator
     cases = tuple(Case(i, tuple(parse_arg(a) for a in c["args"]), dict(c["consts"]))
                   for i, c in enumerate(raw["cases"]))
     return Operator(name=raw["name"], summary=raw["name"], kernel_name=raw["kernel_name"],
@@ -70,13 +74,10 @@ def operator_from_json(raw: dict):
 # -- the worker ----------------------------------------------------------------------------
 
 def main() -> int:
-    from .worker import serve
     return serve(_run)
 
 
 def _run(req: dict, torch) -> dict:
-    from ..translate.targets import TritonTarget
-    from .triton_launch import launchers
     target = TritonTarget.from_json(req["target"])
     op = operator_from_json(req["derived"])
     torch.manual_seed(req.get("seed", 0))
@@ -96,8 +97,6 @@ def _run(req: dict, torch) -> dict:
 
 
 def _check_case(target, op, case, sides, torch) -> dict:
-    from .compare import compare
-    from .triton_launch import make_inputs
     tolerance = target.tolerance.get(case.args[0].dtype, 1e-5)
     base = make_inputs(target, case, torch)
     outputs, results = {}, {}
@@ -125,8 +124,6 @@ def _check_case(target, op, case, sides, torch) -> dict:
 
 
 def _bench_case(target, op, case, sides, torch) -> dict:
-    from .triton_launch import make_inputs
-    from .gpu import _time_batches, cupti_per_call
     base = make_inputs(target, case, torch)
     out = {}
     for side, launch in sides.items():

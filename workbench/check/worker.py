@@ -23,6 +23,14 @@ from pathlib import Path
 from .gpu import (L2_FLUSH_BYTES, MAX_ROTATION, TORCH_DTYPES, DeviceFault,  # noqa: F401
                   _is_device_fault, _quantile, _time_batches, cupti_per_call, measure_ceilings,
                   run_side)
+from ..catalog import get_family, get_operator
+from ..rust.ffi import rust_launcher
+from ..sources.kernel import load_operator_kernel
+from .chain import run_chain
+from .compare import compare
+from .family import run_family
+from .launches import record
+from .recorded import run_recorded
 
 
 def main() -> int:
@@ -31,14 +39,10 @@ def main() -> int:
 
 def _run_request(request: dict, torch) -> dict:
     if request.get("record"):            # a recorded target: its launches, its own kernel
-        from .recorded import run_recorded
         return run_recorded(request, torch)
     if request.get("family"):            # a TileGym family: its entries side by side
-        from ..catalog import get_family
         if get_family(request["family"]).steps:      # an operator of several launches
-            from .chain import run_chain
             return run_chain(request, torch)
-        from .family import run_family
         return run_family(request, torch)
     return _run(request, torch)
 
@@ -70,7 +74,6 @@ def _reply(response: dict) -> int:
 
 
 def _run(request: dict, torch) -> dict:
-    from ..catalog import get_operator
     op = get_operator(request["op"])
     if request.get("port"):                 # a copy of the port (a draft, a notebook's copy)
         op = op.with_port(request["port"])
@@ -119,7 +122,6 @@ def _launchers(op, request: dict, torch) -> dict:
     if "python" in request["sides"]:
         launchers["python"] = _python_launcher(op, torch)
     if "rust" in request["sides"]:
-        from ..rust.ffi import rust_launcher
         launchers["rust"] = rust_launcher(op, request["rust_library"], torch,
                                           grid_of=_grid_of(op))
     return launchers
@@ -127,7 +129,6 @@ def _launchers(op, request: dict, torch) -> dict:
 
 def _python_launcher(op, torch):
     import cuda.tile as ct
-    from ..sources.kernel import load_operator_kernel
     kernel = load_operator_kernel(op)
     grid_fn = _grid_function(op)
 
@@ -181,7 +182,6 @@ def _reference_module(op):
 
 def make_values(op, case, torch) -> dict:
     """Fresh random inputs (never zeros) and NaN-poisoned outputs, in parameter order."""
-    from ..sources.kernel import load_operator_kernel
     kernel = load_operator_kernel(op)
     runtime = [p for p in kernel.params if p not in kernel.const_params]
     values = {}
@@ -209,7 +209,6 @@ def _poison(values: dict, outputs) -> None:
 # -- correctness ---------------------------------------------------------------------------
 
 def _check_case(op, case, launchers, torch) -> dict:
-    from .compare import compare
     reference = _reference_module(op).reference
     values = make_values(op, case, torch)
     expected = reference(**values)
@@ -237,7 +236,6 @@ def _check_case(op, case, launchers, torch) -> dict:
 
 def _launches(launchers, values, consts, stream, torch) -> dict:
     """Both sides' launch parameters, for the owner of a failed case (launches.py)."""
-    from .launches import record
     out = {}
     for side, launch in launchers.items():
         try:

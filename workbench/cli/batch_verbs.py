@@ -10,6 +10,12 @@ from pathlib import Path
 
 from ..errors import WorkbenchError
 from .common import EXIT_FAIL, EXIT_OK, Verb
+from ..batch.plan import make_plan
+from ..batch.report import Progress, format_table, to_json, write_reports
+from ..batch.run import BatchInterrupted, run_batch
+from ..batch.store import BATCH_RUNS, Store
+from ..check.runner import has_cuda_driver
+from ..engine import EngineError, EngineOptions
 
 EXIT_INTERRUPTED = 130
 
@@ -43,11 +49,6 @@ def _batch_arguments(p) -> None:
 
 
 def cmd_batch(args) -> int:
-    from ..engine import EngineError, EngineOptions
-    from ..batch.plan import make_plan
-    from ..batch.report import Progress, format_table, to_json, write_reports
-    from ..batch.run import BatchInterrupted, run_batch
-    from ..batch.store import Store
 
     if args.jobs < 1 or args.gpus < 0:
         raise WorkbenchError("--jobs needs at least 1 and --gpus at least 0", "try --jobs 2")
@@ -92,8 +93,6 @@ def _local_gpus(args) -> int:
     (and with --gpu, no GPU here is the one-line error)."""
     if args.cluster or args.gpu == "no":
         return 0
-    from ..engine import EngineError
-    from ..check.runner import has_cuda_driver
     if has_cuda_driver():
         return args.gpus
     if args.gpu == "yes":
@@ -105,7 +104,6 @@ def _local_gpus(args) -> int:
 
 
 def default_folder(selection: list[str], only: str | None) -> Path:
-    from ..batch.store import BATCH_RUNS
     words = (selection or ["catalog"]) + ([only] if only else [])
     name = re.sub(r"[^A-Za-z0-9_.-]+", "_", "-".join(words)).strip("_")
     if len(name) > 60:
@@ -114,7 +112,5 @@ def default_folder(selection: list[str], only: str | None) -> Path:
 
 
 VERBS = (
-    Verb("batch", "the pipeline, SASS, GPU checks and benches over the catalog, the corpus or "
-         "targets, on dask (--jobs N, --cluster ADDRESS); reruns skip unchanged work",
-         _batch_arguments, cmd_batch),
+    Verb("batch", _batch_arguments, cmd_batch),
 )

@@ -10,6 +10,11 @@ from __future__ import annotations
 import json
 
 from .common import EXIT_OK, Verb
+from ..catalog import all_families
+from ..errors import WorkbenchError
+from ..operators import KERNELS_DIR
+from ..ownership.pairs import operator_diff
+from ..rust.cargo import code_hash, has_port
 
 OWN_PROVENANCE = "hand-written"
 
@@ -22,7 +27,6 @@ def _ops_arguments(p) -> None:
 
 
 def verdicts_file():
-    from ..operators import KERNELS_DIR
     return KERNELS_DIR / "verdicts.json"
 
 
@@ -33,10 +37,6 @@ def recorded_verdicts() -> dict:
 
 def refresh_verdicts() -> dict:
     """Every entry's diff verdict per case, with the port's code hash."""
-    from ..catalog import all_families
-    from ..errors import WorkbenchError
-    from ..ownership.pairs import operator_diff
-    from ..rust.cargo import code_hash, has_port
     records = {}
     for family in all_families().values():
         for op, key in _listed(family):
@@ -55,8 +55,6 @@ def refresh_verdicts() -> dict:
 
 
 def listing(records: dict) -> list[dict]:
-    from ..catalog import all_families
-    from ..rust.cargo import code_hash, has_port
     out = []
     for family in all_families().values():
         entries = []
@@ -115,6 +113,5 @@ def cmd_ops(args) -> int:
 
 
 VERBS = (
-    Verb("ops", "every catalog operator: its source (own or TileGym), entries, port provenance, "
-         "IR verdicts", _ops_arguments, cmd_ops),
+    Verb("ops", _ops_arguments, cmd_ops),
 )

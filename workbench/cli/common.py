@@ -4,14 +4,17 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass
 from typing import Callable
+from ..errors import WorkbenchError
+from ..port.recorded import record_operator
+from ..resolve import resolve_target
 
 EXIT_OK, EXIT_FAIL, EXIT_ERROR, EXIT_SKIPPED = 0, 1, 2, 3
 
 
 @dataclass(frozen=True)
 class Verb:
+    """A verb as its module defines it (its line in `workbench` is in cli/__init__.py's table)."""
     name: str
-    summary: str                                   # one line, shown by `workbench`
     add_arguments: Callable[[argparse.ArgumentParser], None]
     handler: Callable[[argparse.Namespace], int]
 
@@ -48,17 +51,14 @@ def add_record(parser: argparse.ArgumentParser) -> None:
 
 def target_operator(args):
     """The Operator the verb's TARGET (or --record), --arg, --const and --out name."""
-    from ..errors import WorkbenchError
     if getattr(args, "record", None):
         if args.target or args.arg or args.const:
             raise WorkbenchError("--record names the kernel and its cases itself",
                                  "drop TARGET, --arg and --const, or drop --record")
-        from ..port.recorded import record_operator
         return record_operator(args.record, args.launch, getattr(args, "out", None))
     if not args.target:
         raise WorkbenchError("name a TARGET (or --record REC.json)",
                              "try `workbench port softmax`")
-    from ..resolve import resolve_target
     return resolve_target(args.target, args.arg, args.const, getattr(args, "out", None),
                           getattr(args, "grid", None))
 

@@ -7,6 +7,9 @@ from pathlib import Path
 
 from ..errors import WorkbenchError
 from .common import EXIT_FAIL, EXIT_OK, Verb
+from ..corpus.report import format_table, summary_line
+from ..corpus.run import CORPUS_RUNS, run_corpus
+from ..sources.corpus_manifest import load_manifest
 
 
 def _corpus_arguments(p) -> None:
@@ -22,9 +25,6 @@ def _corpus_arguments(p) -> None:
 
 
 def cmd_corpus(args) -> int:
-    from ..sources.corpus_manifest import load_manifest
-    from ..corpus.report import format_table, summary_line
-    from ..corpus.run import CORPUS_RUNS, run_corpus
 
     manifest = load_manifest()
     entries = manifest.select(args.only)
@@ -51,6 +51,5 @@ def _progress(result, done: int, total: int) -> None:
 
 
 VERBS = (
-    Verb("corpus", "TileGym's kernels through analyze, draft, build and IR diff: a verdict each",
-         _corpus_arguments, cmd_corpus),
+    Verb("corpus", _corpus_arguments, cmd_corpus),
 )

@@ -5,6 +5,16 @@ from __future__ import annotations
 import json
 
 from .common import EXIT_FAIL, EXIT_OK, Verb, add_record
+from ..catalog import all_families, all_operators
+from ..check.family_report import (bench_families, check_family, format_family_bench,
+                                   format_family_check)
+from ..check.report import (CPU, bench_operators, check_operator, format_bench, format_check,
+                            write_bench_html)
+from ..check.runner import EXIT_SKIPPED
+from ..check.triton_side import check_triton_port
+from ..errors import WorkbenchError
+from ..port.recorded import record_operator
+from ..port.triton_stages import translate_target
 
 
 def _check_arguments(p) -> None:
@@ -25,7 +35,6 @@ def _check_arguments(p) -> None:
 
 def tilegym_target(name: str):
     """(family, [entry]) for a TileGym family or one of its entries; None otherwise."""
-    from ..catalog import all_families, all_operators
     family = all_families().get(name)
     if family is not None and family.source != "own":
         return family.name, None
@@ -37,13 +46,11 @@ def tilegym_target(name: str):
 
 def _recorded(args):
     """The recorded target of --record, or None; an operator and --record together refuse."""
-    from ..errors import WorkbenchError
     named = getattr(args, "op", None) or getattr(args, "ops", None)
     if not args.record:
         return None
     if named:
         raise WorkbenchError("--record names the kernel itself", "drop the OPERATOR")
-    from ..port.recorded import record_operator
     return record_operator(args.record, args.launch, args.out)
 
 
@@ -51,29 +58,22 @@ def _check_triton(op, cpu: bool = False):
     """A recorded Triton kernel: translated as the pipeline does, then its port checked
     against the Triton kernel itself on the recorded launches' grids (cpu: in Triton's
     interpreter against the Tile IR interpreter)."""
-    from ..check.triton_cpu import check_translation_on_cpu
-    from ..check.triton_side import check_triton_port
-    from ..errors import WorkbenchError
-    from ..port.triton_stages import translate_target
     derived, translated, _, _ = translate_target(op.triton, op.port_folder)
     if not derived.ok:
         raise WorkbenchError(f"{op.summary}: the translation stopped",
                              "run `workbench port --record ...` to see where and why")
     if cpu:
+        from ..check.triton_cpu import check_translation_on_cpu    # the interpreter: slow to import
         return check_translation_on_cpu(op.triton, translated)
     return check_triton_port(op.triton, translated)
 
 
 def cmd_check(args) -> int:
-    from ..check.report import check_operator, format_check
-    from ..check.runner import EXIT_SKIPPED
     recorded = _recorded(args)
     if recorded is None and not args.op:
-        from ..errors import WorkbenchError
         raise WorkbenchError("name an OPERATOR, or --record REC.json",
                              "try `workbench check softmax`")
     if args.shrink and not args.cpu:
-        from ..errors import WorkbenchError
         raise WorkbenchError("--shrink shrinks the cases the CPU check runs",
                              "add --cpu (on a GPU every case runs at its own size)")
     if args.cpu:
@@ -86,7 +86,6 @@ def cmd_check(args) -> int:
         return {"ok": EXIT_OK, "skipped": EXIT_SKIPPED}.get(response.status, EXIT_FAIL)
     target = tilegym_target(args.op)
     if target is not None:
-        from ..check.family_report import check_family, format_family_check
         sides = ["tilegym" if s == "python" else s for s in args.sides.split(",")]
         response = check_family(target[0], args.case, target[1], sides)
         print(json.dumps(response.to_json(), indent=1) if args.json
@@ -98,11 +97,7 @@ def cmd_check(args) -> int:
 
 
 def _check_on_cpu(args, recorded) -> int:
-    from ..catalog import all_families
-    from ..check.cpu import check_on_cpu
-    from ..check.report import CPU, check_operator, format_check
-    from ..check.runner import EXIT_SKIPPED
-    from ..errors import WorkbenchError
+    from ..check.cpu import check_on_cpu     # the interpreter (ml_dtypes: 0.9 s to import)
     sides = [s.strip() for s in args.sides.split(",")]
     if not set(sides) <= {"python", "rust"}:
         raise WorkbenchError(f"--sides {args.sides}: the CPU check runs python and rust",
@@ -134,16 +129,12 @@ def _bench_arguments(p) -> None:
 
 
 def cmd_bench(args) -> int:
-    from ..check.report import bench_operators, format_bench, write_bench_html
-    from ..check.runner import EXIT_SKIPPED
     recorded = _recorded(args)
     if recorded is not None:
         args.ops = [recorded]
     families = [t[0] for t in map(tilegym_target, args.ops) if t is not None]
     if families:
-        from ..check.family_report import bench_families, format_family_bench
         if len(families) != len(args.ops):
-            from ..errors import WorkbenchError
             raise WorkbenchError("bench TileGym families and own operators in separate runs",
                                  "name only tilegym.* operators, or only own ones")
         report = bench_families(list(dict.fromkeys(families)))
@@ -163,9 +154,6 @@ def cmd_bench(args) -> int:
 
 
 VERBS = (
-    Verb("check", "on a GPU (or with --cpu, the Tile IR interpreter): correctness of both "
-         "sides against a float64 PyTorch reference",
-         _check_arguments, cmd_check),
-    Verb("bench", "on a GPU: device time of both sides and their parity",
-         _bench_arguments, cmd_bench),
+    Verb("check", _check_arguments, cmd_check),
+    Verb("bench", _bench_arguments, cmd_bench),
 )

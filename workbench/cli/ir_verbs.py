@@ -6,6 +6,28 @@ from pathlib import Path
 
 from ..errors import WorkbenchError
 from .common import EXIT_FAIL, EXIT_OK, Verb, add_target, case_index, target_operator
+from ..argspec import parse_arg, parse_const
+from ..catalog import all_families, load_catalog
+from ..diff import diff_modules
+from ..diff.facts import FactContext
+from ..diff.html import write_html
+from ..diff.verdict import FAIL
+from ..ir.export import export_bytecode
+from ..ir.lexer import ParseError
+from ..ir.normalize import RULES, normalize
+from ..ir.parse import parse
+from ..ir.printer import print_module
+from ..ir.serialize import to_json
+from ..ir.stages import operator_python_ir, python_ir
+from ..ownership.evidence import compare_sass
+from ..ownership.pairs import operator_diff, side_bytecode
+from ..port.triton_stages import translate_target
+from ..resolve import resolve_target
+from ..rust.emit import operator_rust_ir
+from ..sass.diff import diff_sass
+from ..sass.stages import attribute, sass_of
+from ..sources.kernel import load_operator_kernel
+from ..specialize import explore, format_exploration
 
 
 # -- ir ----------------------------------------------------------------------------------
@@ -26,9 +48,6 @@ def _ir_arguments(p) -> None:
 
 
 def cmd_ir(args) -> int:
-    from ..ir.normalize import RULES
-    from ..ir.printer import print_module
-    from ..ir.serialize import to_json
 
     if args.explain:
         for rule in RULES:
@@ -48,10 +67,6 @@ def cmd_ir(args) -> int:
 
 
 def _ir_module(args):
-    from ..ir.normalize import normalize
-    from ..ir.parse import parse
-    from ..ir.stages import operator_python_ir
-    from ..rust.emit import operator_rust_ir
 
     disabled = tuple(args.disable)
     if args.parse:
@@ -80,7 +95,6 @@ def _ir_module(args):
 def _translated(op):
     """(the derived cuTile kernel's Operator, the Triton kernel's TTIR) of a Triton target,
     read and translated without importing the kernel's module's other dependencies."""
-    from ..port.triton_stages import translate_target
     derived, derived_op, ttir, why = translate_target(op.triton, op.port_folder)
     problems = derived.translation.diagnostics
     if problems:
@@ -91,9 +105,6 @@ def _translated(op):
 
 
 def _print_all_operators(args) -> int:
-    from ..catalog import load_catalog
-    from ..ir.printer import print_module
-    from ..ir.stages import operator_python_ir
 
     for op in load_catalog().values():
         for case in op.cases:
@@ -128,10 +139,6 @@ def _diff_arguments(p) -> None:
 
 
 def cmd_diff(args) -> int:
-    from ..diff import diff_modules
-    from ..diff.html import write_html
-    from ..diff.verdict import FAIL
-    from ..ownership.pairs import operator_diff
 
     op = None
     if args.left or args.right:
@@ -170,7 +177,6 @@ def cmd_diff(args) -> int:
 def _family_entries(name: str):
     """The entries of a family of several (a TileGym module), with the steps of its chain
     that are other families' kernels (on this family's cases), else None."""
-    from ..catalog import all_families
     family = all_families().get(name)
     if family is None:
         return None
@@ -181,8 +187,6 @@ def _family_entries(name: str):
 def _diff_family(args, entries) -> int:
     """Every entry's diff for one case (each entry's first without --case), judged as a
     single entry's is: a verdict per entry; the exit code is the worst."""
-    from ..diff.verdict import FAIL
-    from ..ownership.pairs import operator_diff
     reports, failed = {}, False
     for op in entries:
         case = case_index(op, args.case)
@@ -203,9 +207,6 @@ def _diff_family(args, entries) -> int:
 
 
 def _sass_for_diff(op, case: int, report) -> dict:
-    from ..ownership.pairs import side_bytecode
-    from ..sass.diff import diff_sass
-    from ..sass.stages import attribute, sass_of
     left, right = (sass_of(side_bytecode(op, side, case)) for side in ("python", "rust"))
     sdiff = diff_sass(left.instructions, right.instructions, left.summary, right.summary)
     attributed = []
@@ -219,9 +220,6 @@ def _sass_for_diff(op, case: int, report) -> dict:
 
 
 def _read_side(path_text: str, side: str):
-    from ..ir.lexer import ParseError
-    from ..ir.normalize import normalize
-    from ..ir.parse import parse
     text = read_text(path_text, f"{side} side")
     try:
         return normalize(parse(text, source=path_text))
@@ -241,8 +239,6 @@ def _sass_arguments(p) -> None:
 
 
 def cmd_sass(args) -> int:
-    from ..ownership.pairs import side_bytecode
-    from ..sass.stages import sass_of
     op = target_operator(args)
     result = sass_of(side_bytecode(op, args.side, case_index(op, args.case)))
     if args.json:
@@ -271,10 +267,6 @@ def _specialize_arguments(p) -> None:
 
 
 def cmd_specialize(args) -> int:
-    from ..argspec import parse_arg, parse_const
-    from ..sources.kernel import load_operator_kernel
-    from ..resolve import resolve_target
-    from ..specialize import explore, format_exploration
 
     op = resolve_target(args.target)
     kernel = load_operator_kernel(op)
@@ -295,12 +287,6 @@ def cmd_specialize(args) -> int:
 
 
 def _specialization_diff(kernel, calls, consts, pair, as_json) -> int:
-    from ..diff import diff_modules
-    from ..diff.facts import FactContext
-    from ..ownership.evidence import compare_sass
-    from ..ir.export import export_bytecode
-    from ..ir.stages import python_ir
-    from ..sass.stages import sass_of
     i, j = pair
     if not (0 <= i < len(calls) and 0 <= j < len(calls)):
         raise WorkbenchError(f"--diff {i} {j}: there are {len(calls)} calls", "pick two of them")
@@ -317,11 +303,8 @@ def _specialization_diff(kernel, calls, consts, pair, as_json) -> int:
 
 
 VERBS = (
-    Verb("ir", "print the Tile IR of a kernel or of its Rust port (raw or normalized)",
-         _ir_arguments, cmd_ir),
-    Verb("diff", "structural Tile IR diff of a kernel against its Rust port: PASS / NOTES / FAIL",
-         _diff_arguments, cmd_diff),
-    Verb("sass", "sm_90 SASS of either side, compiled here (no GPU)", _sass_arguments, cmd_sass),
-    Verb("specialize", "JIT vs AOT: what each call compiles, and what a port must declare",
-         _specialize_arguments, cmd_specialize),
+    Verb("ir", _ir_arguments, cmd_ir),
+    Verb("diff", _diff_arguments, cmd_diff),
+    Verb("sass", _sass_arguments, cmd_sass),
+    Verb("specialize", _specialize_arguments, cmd_specialize),
 )

@@ -6,6 +6,14 @@ from pathlib import Path
 
 from ..errors import WorkbenchError
 from .common import EXIT_FAIL, EXIT_OK, EXIT_SKIPPED, Verb, add_target, target_operator
+from ..catalog import load_catalog
+from ..doctor import print_report, run_checks
+from ..operators import display_path
+from ..port.artifacts import read_artifacts
+from ..port.pipeline import UNVERIFIED, run_operator, run_pipeline
+from ..resolve import resolve_target
+from ..rust.cargo import build, has_port
+from ..session import copy_port
 
 GOOD = ("PASS", "PASS_WITH_NOTES")
 
@@ -32,7 +40,6 @@ def _port_arguments(p) -> None:
 
 
 def cmd_port(args) -> int:
-    from ..port.pipeline import run_pipeline, run_operator
     if args.all:
         return _port_all(args)
     if args.copy:
@@ -48,15 +55,12 @@ def cmd_port(args) -> int:
         result = run_pipeline(op, args.drafter, model=args.model,
                               out=_out(args), into_catalog=args.into_catalog)
     print(result.summary())
-    from ..port.pipeline import UNVERIFIED
     if result.verdict == UNVERIFIED:         # drafted and diffed; never run against Triton
         return EXIT_SKIPPED
     return EXIT_OK if result.verdict in GOOD else EXIT_FAIL
 
 
 def _port_all(args) -> int:
-    from ..catalog import load_catalog
-    from ..port.pipeline import run_pipeline
     rows = []
     for name, op in load_catalog().items():
         out = _out(args) / name / "port" if args.out else None
@@ -71,9 +75,6 @@ def _port_all(args) -> int:
 
 
 def _copy(args) -> int:
-    from ..operators import display_path
-    from ..session import copy_port
-    from ..resolve import resolve_target
     if not args.target or not args.out:
         raise WorkbenchError("--copy needs a TARGET and --out DIR",
                              "e.g. `workbench port softmax --copy --out runs/my-softmax/port`")
@@ -92,7 +93,6 @@ def _refuse_a_full_folder(args) -> None:
     out = _out(args)
     if out is None or args.force or not out.is_dir() or not any(out.iterdir()):
         return
-    from ..operators import display_path
     held = sorted(p.name for p in out.iterdir())
     what = ("a port (" + ", ".join(held[:6]) + ")" if (out / "port.toml").exists() else
             "files that are not a port: " + ", ".join(held[:6]) + (" ..." if len(held) > 6 else ""))
@@ -109,7 +109,6 @@ def _runs_arguments(p) -> None:
 
 
 def cmd_runs(args) -> int:
-    from ..port.artifacts import read_artifacts
     folder = Path(args.folder)
     if not folder.is_dir():
         raise WorkbenchError(f"{folder}: not a run folder", "runs live in runs/<op>/<timestamp>/")
@@ -139,9 +138,6 @@ def _build_arguments(p) -> None:
 
 
 def cmd_build(args) -> int:
-    from ..catalog import load_catalog
-    from ..rust.cargo import build, has_port
-    from ..resolve import resolve_target
     if args.out and len(args.ops) != 1:
         raise WorkbenchError("--out goes with exactly one TARGET", "name the kernel the port is of")
     ops = [resolve_target(name, out=args.out) for name in args.ops] or \
@@ -161,7 +157,6 @@ def _doctor_arguments(p) -> None:
 
 
 def cmd_doctor(args) -> int:
-    from ..doctor import print_report, run_checks
     checks = run_checks()
     if args.json:
         print(json.dumps([c.to_json() for c in checks], indent=1))
@@ -171,11 +166,8 @@ def cmd_doctor(args) -> int:
 
 
 VERBS = (
-    Verb("port", "draft a Rust port: analyze, write kernel and host, build, diff, check",
-         _port_arguments, cmd_port),
-    Verb("runs", "show a drafting run stage by stage", _runs_arguments, cmd_runs),
-    Verb("build", "build ports whose sources changed (lazy, hot-reloadable)",
-         _build_arguments, cmd_build),
-    Verb("doctor", "check the toolchain and say how to fix each problem",
-         _doctor_arguments, cmd_doctor),
+    Verb("port", _port_arguments, cmd_port),
+    Verb("runs", _runs_arguments, cmd_runs),
+    Verb("build", _build_arguments, cmd_build),
+    Verb("doctor", _doctor_arguments, cmd_doctor),
 )

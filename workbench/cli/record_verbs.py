@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..sources.record import RECORDS_DIR
 from .common import EXIT_FAIL, EXIT_OK, Verb
+from ..sources.recorder import record_script
 
 
 def _record_arguments(p) -> None:
@@ -39,7 +40,6 @@ def _trailing_out(args) -> None:
 
 
 def cmd_record(args) -> int:
-    from ..sources.recorder import record_script
     _trailing_out(args)
     out = Path(args.out) if args.out else \
         RECORDS_DIR / f"{Path(args.script).stem}-{time.strftime('%Y%m%d-%H%M%S')}.json"
@@ -54,6 +54,5 @@ def cmd_record(args) -> int:
 
 
 VERBS = (
-    Verb("record", "run your own host code and record every kernel launch it makes",
-         _record_arguments, cmd_record),
+    Verb("record", _record_arguments, cmd_record),
 )

@@ -20,6 +20,9 @@ from ..operators import REPO_ROOT, display_path
 from ..diff.findings import EXPLAINING
 from ..errors import WorkbenchError
 from ..sources.corpus_manifest import CorpusEntry, load_manifest
+from ..engine import map_on_engine
+from ..port.pipeline import run_pipeline
+from ..resolve import kernel_parameters, module_file, resolve_target
 
 CORPUS_RUNS = REPO_ROOT / "runs" / "corpus"
 VERDICTS = ("PASS", "PASS_WITH_NOTES", "FAIL", "UNSUPPORTED", "ERROR")
@@ -120,8 +123,6 @@ def crash_reason(error: BaseException) -> str:
 
 
 def _draft(entry: CorpusEntry, root: Path) -> EntryResult:
-    from ..port.pipeline import run_pipeline
-    from ..resolve import kernel_parameters, module_file, resolve_target
 
     port = root / "ports" / entry.slug
     op = resolve_target(entry.target, out=port)
@@ -239,7 +240,6 @@ def run_corpus(entries: list[CorpusEntry], jobs: int = 1, root: Path = CORPUS_RU
         for target in targets:
             finished(run_entry(target, root))
     else:
-        from ..engine import map_on_engine
         for target, data in map_on_engine(run_entry_json, targets, str(root), jobs):
             finished(EntryResult.from_json(data) if isinstance(data, dict) else
                      _lost(target, data, entries))

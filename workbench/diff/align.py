@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..ir.model import Block, Entry, Module, Operation, split_value_ref
+from ..ir.model import Block, Entry, Module, Operation, split_value_ref, walk_tokens
 from ..ir.printer import print_nodes
 from ..ir.normalize import assume_predicates
 from .hints import without_hints
@@ -60,7 +60,6 @@ def _attr_text(op: Operation) -> str:
 
 
 def _mask_values(op: Operation) -> str:
-    from ..ir.model import walk_tokens
     out = []
     for i, tok in enumerate(walk_tokens(without_hints(op.body))):
         text = "%" if tok.kind == "value" else tok.text

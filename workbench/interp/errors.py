@@ -3,6 +3,7 @@ the IR carries debug locations, the kernel's source line."""
 from __future__ import annotations
 
 from ..errors import WorkbenchError
+from ..ir.printer import op_header
 
 
 class InterpError(WorkbenchError):
@@ -38,7 +39,6 @@ class Fault(Exception):
 
 def where(op, source: dict | None = None) -> str:
     """`IR line 23 (`%x = addf ...`), kernel.py:14:8` for an op."""
-    from ..ir.printer import op_header
     header = op_header(op)
     if len(header) > 160:
         header = header[:157] + "..."

@@ -13,6 +13,7 @@ from ..ir.printer import print_nodes
 from .code import run_code
 from .errors import Fault, UnsupportedOp
 from .literals import scalar_literal, typed_literals
+from .syntax import OpText
 
 
 def _setup(op, text, c):
@@ -55,7 +56,6 @@ def _simple_region(code):
     if last.op.name != "yield" or last.operands != first.results or \
             set(first.operands) != set(code.args) or len(first.operands) != 2:
         return None
-    from .syntax import OpText
     text = OpText(first.op)
     elem = getattr(text.result_type, "elem", None)
     if elem not in _FAST_TYPES:

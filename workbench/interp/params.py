@@ -20,7 +20,7 @@ import numpy as np
 
 from .errors import InterpError
 from .memory import Memory
-from .types import TileType
+from .types import TileType, element_dtype
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,6 @@ def _type_text(t) -> str:
 def _push_array(params: _Params, memory: Memory, array: np.ndarray, what: str) -> None:
     pointer = params.expect(what, pointer=True)
     want = pointer.pointee
-    from .types import element_dtype
     dtype = element_dtype(want)
     same = array.dtype == dtype or (array.dtype.kind in "iub" and dtype.kind in "iub"
                                     and array.dtype.itemsize == dtype.itemsize)

@@ -13,6 +13,7 @@ from .errors import Fault, InterpError, UnsupportedOp, where
 from .registry import BUILDERS
 from .syntax import OpText
 from .types import parse_type
+from ..ir.printer import print_nodes
 
 
 @dataclass(eq=False)
@@ -75,5 +76,4 @@ def compile_entry(module: Module, entry: str | None = None,
 
 
 def _text(nodes) -> str:
-    from ..ir.printer import print_nodes
     return print_nodes(nodes)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from copy import copy
 
 from .model import Module, Operation, split_value_ref
+from .lexer import group, tokenize
 
 
 def rule_fold_splat(module: Module) -> None:
@@ -45,7 +46,6 @@ def _fold_itof(op: Operation, defs: dict) -> None:
     dtype = _scalar_dtype(result)
     if value is None or dtype not in FLOAT_TYPES or abs(value) >= 10 ** 7:
         return
-    from .lexer import group, tokenize
     text = f"<{dtype}: {float(value):.6e}> : {result.text}"
     op.name = "constant"
     op.body = group(tokenize(text, 0), 0, text)
@@ -89,7 +89,6 @@ def _fold_ftof(op: Operation, defs: dict) -> None:
     if value is None or _encoded(value, dtype) != value:
         return
     text = _printed(value, dtype)
-    from .lexer import group, tokenize
     body = f"<{dtype}: {text}> : {result}"
     op.name = "constant"
     op.body = group(tokenize(body, 0), 0, body)
@@ -118,7 +117,6 @@ def _fold_exti(op: Operation, defs: dict) -> None:
     source = getattr(const.body[0].items[0], "text", "") if value is not None else ""
     if value is None or source == "i1" or not dtype.startswith("i") or not (signed or value >= 0):
         return
-    from .lexer import group, tokenize
     body = f"<{dtype}: {value}> : {text}"
     op.name = "constant"
     op.body = group(tokenize(body, 0), 0, body)

@@ -18,6 +18,8 @@ from .tokens import rule_fresh_token_loads
 from .locations import resolve_locations
 from .model import (Block, Module, Node, Operation, Token, clone_module, gc_paused,
                     split_value_ref)
+from ..errors import WorkbenchError
+from .printer import print_nodes
 
 COMMUTATIVE_OPS = {"addf", "mulf", "addi", "muli", "maxf", "minf", "maxi", "mini",
                    "andi", "ori", "xori"}
@@ -38,7 +40,6 @@ def normalize(module: Module, disabled: Iterable[str] = ()) -> Module:
     disabled = set(disabled)
     unknown = disabled - {r.name for r in RULES}
     if unknown:
-        from ..errors import WorkbenchError
         raise WorkbenchError(f"unknown normalization rule(s): {', '.join(sorted(unknown))}",
                              "see `workbench ir --stage normalized --explain`")
     with gc_paused():
@@ -310,7 +311,6 @@ def rule_locations(module: Module) -> None:
 
 
 def _print(nodes: list[Node]) -> str:
-    from .printer import print_nodes
     return print_nodes(nodes)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from .lexer import ParseError, group, tokenize
 from .model import (Block, BlockArg, Entry, Group, Module, Node, Operation, Region, Result,
                     Token, gc_paused)
+from .printer import print_nodes
 
 
 def parse(text: str, source: str = "") -> Module:
@@ -208,7 +209,6 @@ def _split_loc(nodes: list[Node]) -> tuple[list[Node], str | None]:
     """Strip a trailing `loc(...)` and return its inner text."""
     if (len(nodes) >= 2 and isinstance(nodes[-1], Group) and nodes[-1].open.text == "("
             and isinstance(nodes[-2], Token) and nodes[-2].text == "loc"):
-        from .printer import print_nodes
         return nodes[:-2], print_nodes(nodes[-1].items)
     return nodes, None
 

@@ -5,6 +5,7 @@ from .locations import SourceLoc, resolve_locations
 from .model import Module, Operation
 from .printer import op_header, print_module, print_nodes
 from .parse import parse
+from ..errors import WorkbenchError
 
 SCHEMA = "workbench.tileir/1"
 
@@ -42,7 +43,6 @@ def _op_json(op: Operation, resolved: dict[str, SourceLoc]) -> dict:
 
 def from_json(data: dict) -> Module:
     if data.get("schema") != SCHEMA:
-        from ..errors import WorkbenchError
         raise WorkbenchError(f"not a Tile IR module JSON (schema {data.get('schema')!r})",
                              f"expected schema {SCHEMA}")
     module = parse(data["text"])

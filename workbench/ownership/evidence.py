@@ -30,6 +30,13 @@ from ..rust.manifest import DIVIDES
 from ..ir.model import Module
 from ..ir.normalize import normalize
 from ..ir.parse import parse
+from ..errors import WorkbenchError
+from ..ir.export import export_bytecode
+from ..ir.stages import hinted
+from ..rust.cargo import build
+from ..rust.emit import emit_in_child, emit_request
+from ..sass.stages import sass_of
+from ..sources.kernel import load_operator_kernel
 
 LAUNCHER = ("cutile's generated launcher (it compares an input's shape with the entry's "
             "static dims before every launch)")
@@ -104,8 +111,6 @@ def _stride(s: int, per16: int) -> int:
 
 def case_context(op: Operator, case_index: int, left: Module, right: Module,
                  sass: bool = True) -> FactContext:
-    from ..rust.cargo import build
-    from ..rust.emit import emit_in_child, emit_request
     library = str(build(op).library)
     request = emit_request(op, case_index)
     emit = lambda text: emit_in_child(op.name, library, text)          # noqa: E731
@@ -165,7 +170,6 @@ def argument_names(op: Operator, side: str, partitions: bool = True) -> dict[str
     an array as base, shape, strides; cutile adds an output's partition shape and strides
     (`partitions`: unless the port takes its outputs as plain tensors, stored through
     pointers; a port.toml that lists its `partitions` names exactly those)."""
-    from ..sources.kernel import load_operator_kernel
     kernel = load_operator_kernel(op)
     runtime = [p for p in kernel.params if p not in kernel.const_params]
     manifest = _manifest(op) if side == "rust" else {}
@@ -298,9 +302,6 @@ def _resources(result) -> tuple:
 
 def reference_bytecode(op: Operator, case_index: int) -> bytes:
     """The Python kernel's bytecode for a case (cuda-tile's export, with the case's hints)."""
-    from ..ir.export import export_bytecode
-    from ..ir.stages import hinted
-    from ..sources.kernel import load_operator_kernel
     case = op.case(case_index)
     kernel = load_operator_kernel(op)
     if case.hints:
@@ -309,8 +310,6 @@ def reference_bytecode(op: Operator, case_index: int) -> bytes:
 
 
 def machine_evidence(op: Operator, case_index: int, port_bytecode: bytes) -> MachineEvidence:
-    from ..errors import WorkbenchError
-    from ..sass.stages import sass_of
     try:
         left, right = sass_of(reference_bytecode(op, case_index)), sass_of(port_bytecode)
     except WorkbenchError as e:

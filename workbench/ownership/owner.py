@@ -29,6 +29,10 @@ from pathlib import Path
 
 from ..diff.findings import EXPLAINING
 from ..operators import REPO_ROOT, Operator
+from ..diff import diff_modules
+from .evidence import case_context
+from .pairs import operator_pair
+from .repro import save_repro
 
 KERNEL, COMPILER, HOST, REFERENCE, UNDETERMINED = (
     "kernel", "compiler", "host", "reference", "undetermined")
@@ -101,9 +105,6 @@ def classify(op: Operator, case: int, failure: str, result: dict,
         reason = sides.get("rust", {}).get("reason", "")
         return Ownership(op.name, case, failure, HOST, "the call was refused before any launch: "
                          + reason.splitlines()[0] if reason else "the call was refused", [reason])
-    from ..diff import diff_modules
-    from .evidence import case_context
-    from .pairs import operator_pair
     left, right = operator_pair(op, case)
     context = case_context(op, case, left, right)
     report = diff_modules(left, right, context=context)
@@ -145,7 +146,6 @@ def classify(op: Operator, case: int, failure: str, result: dict,
                          evidence + [f"[perf] {f.kind}: {f.detail}" for f in perf[:4]]
                          + launch_lines(launches), machine=machine.to_json(), launches=launches)
     if not machine.same:
-        from .repro import save_repro
         folder = save_repro(op, case, left_verdict=report.verdict, machine=machine)
         return Ownership(op.name, case, failure, COMPILER,
                          "the Tile IR of both sides is equivalent, their machine code differs, "

@@ -7,18 +7,18 @@ import time
 from pathlib import Path
 
 from ..operators import REPO_ROOT, Operator
+from ..rust.cargo import build
+from ..rust.emit import emit_in_child, emit_request
+from ..sass.compile import tileiras
+from ..tools import run_tool
+from .evidence import matched_request
+from .pairs import side_bytecode
 
 REPRO_DIR = REPO_ROOT / "runs" / "repro"
 
 
 def save_repro(op: Operator, case: int, left_verdict: str, machine) -> Path:
     """Both sides' bytecode, the tileiras version and a script that shows the difference."""
-    from .evidence import matched_request
-    from .pairs import side_bytecode
-    from ..rust.cargo import build
-    from ..rust.emit import emit_in_child, emit_request
-    from ..sass.compile import tileiras
-    from ..tools import run_tool
     folder = REPRO_DIR / f"{op.name}-case{case}-{time.strftime('%Y%m%d-%H%M%S')}"
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "python.tileirbc").write_bytes(side_bytecode(op, "python", case))

@@ -13,6 +13,8 @@ from pathlib import Path
 
 from ..operators import Operator
 from ..errors import WorkbenchError
+from ..argspec import parse_arg
+from ..catalog import Case, all_operators, get_operator
 
 # stage -> (allowed verdicts, required fields with their types)
 SCHEMAS: dict[str, tuple[set[str], dict[str, type]]] = {
@@ -113,7 +115,6 @@ OPERATOR_FILE = "operator.json"
 
 def write_operator(folder: Path, op: Operator) -> Path:
     """Enough to rebuild the Operator: a catalog name, or the kernel and its cases."""
-    from ..catalog import all_operators
     raw = {"schema": "workbench.run.operator/1", "name": op.name,
            "port": str(op.port_folder.resolve())}
     if op.name not in all_operators() or all_operators()[op.name].kernel_file != op.kernel_file:
@@ -127,8 +128,6 @@ def write_operator(folder: Path, op: Operator) -> Path:
 
 
 def read_operator(folder: Path) -> Operator:
-    from ..argspec import parse_arg
-    from ..catalog import Case, get_operator
     path = folder / OPERATOR_FILE
     try:
         raw = json.loads(path.read_text())

@@ -20,6 +20,8 @@ from .artifacts import Artifact, read_artifacts, read_operator, write_operator
 from .drafters import Drafter
 from .stages import (RUN_CAPS, STAGE_FUNCTIONS, STAGES, RunContext, stage_diff_analysis,
                      stages_for)
+from .agent import AgentDrafter
+from .rules.drafter import RulesDrafter
 
 RUNS_DIR = REPO_ROOT / "runs"
 
@@ -245,9 +247,7 @@ def run_operator(folder: Path) -> Operator:
 
 def make_drafter(kind: str, model: str | None, folder: Path) -> Drafter:
     if kind == "rules":
-        from .rules.drafter import RulesDrafter
         return RulesDrafter()
     if kind == "agent":
-        from .agent import AgentDrafter
         return AgentDrafter(model=model, cache_dir=RUNS_DIR / ".agent-cache", log_dir=folder)
     raise WorkbenchError(f"unknown drafter {kind!r}", "use --drafter rules or --drafter agent")

@@ -14,6 +14,9 @@ from pathlib import Path
 from ..operators import PORTS_DIR, Case, Operator
 from ..errors import WorkbenchError
 from ..sources.record import Record, RecordedLaunch, kernel_source_file
+from ..ir.signature import kernel_signature
+from ..sources.kernel import load_kernel
+from ..translate.targets import triton_target
 
 
 def load_record(record: Record | str | Path) -> Record:
@@ -55,8 +58,6 @@ def cutile_cases(path: Path, name: str, launches: list[RecordedLaunch]):
     """One case per specialization the JIT would compile for these launches, in launch
     order (each keeps the first such launch's arguments, grid and hints: a kernel object
     with other hints is another compiled kernel too), and the case of each launch."""
-    from ..ir.signature import kernel_signature
-    from ..sources.kernel import load_kernel
     kernel = load_kernel(path, name)
     return _grouped(launches, lambda launch, args: (kernel_signature(
         name, kernel.params, kernel.const_params, list(args), launch.consts).symbol,
@@ -91,7 +92,6 @@ def specializations(op: Operator) -> list[dict]:
 
 
 def _triton_operator(path: Path, name: str, cases, outputs, ref: dict) -> Operator:
-    from ..translate.targets import triton_target
     target = triton_target(f"{path}:{name}")
     if target is None:
         raise WorkbenchError(f"{path}: no @triton.jit kernel named {name!r}",

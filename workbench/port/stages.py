@@ -9,10 +9,20 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..operators import Operator
+from ..operators import Operator, display_path
 from ..errors import ToolError, WorkbenchError
 from .artifacts import Artifact, write_artifact
 from .drafters import Drafter
+from . import triton_stages
+from ..check.perf import PerfResult, judge, perf_gate, time_port
+from ..check.report import ANY, check_operator
+from ..check.triton_side import check_triton_port
+from ..ownership.owner import decide
+from ..ownership.pairs import operator_diff
+from ..rust.cargo import build, in_workspace
+from ..rust.emit import EMITTER
+from ..rust.standalone import make_standalone
+from .analyze import analyze
 
 STAGES = ["analyze", "write_kernel", "write_host", "build", "ir_diff", "gpu_check", "perf"]
 RUN_CAPS = {"write_kernel": 3, "write_host": 2, "build": 4, "fix": 3}
@@ -53,7 +63,6 @@ def _timed(fn):
 
 @_timed
 def stage_analyze(ctx: RunContext) -> Artifact:
-    from .analyze import analyze
     source = ctx.op.kernel_file.read_text()
     spec = analyze(source, str(ctx.op.kernel_file), ctx.op.kernel_name, list(ctx.op.cases))
     raw = spec.to_json()
@@ -91,8 +100,6 @@ def stage_write_host(ctx: RunContext) -> Artifact:
         files = ctx.drafter.write_host(ctx)
     except WorkbenchError as e:
         return _drafter_error("write_host", e, ctx)
-    from ..rust.cargo import in_workspace
-    from ..rust.standalone import make_standalone
     _write_files(ctx.port, files)
     if "Cargo.toml" in files and not in_workspace(ctx.op):
         make_standalone(ctx.port)
@@ -102,7 +109,6 @@ def stage_write_host(ctx: RunContext) -> Artifact:
 
 @_timed
 def stage_build(ctx: RunContext) -> Artifact:
-    from ..rust.cargo import build
     result = build(ctx.op)
     diagnostics = [{"level": d.level, "message": d.message, "file": d.file, "line": d.line,
                     "column": d.column, "rendered": d.rendered}
@@ -116,8 +122,6 @@ def stage_build(ctx: RunContext) -> Artifact:
 
 @_timed
 def stage_ir_diff(ctx: RunContext) -> Artifact:
-    from ..ownership.pairs import operator_diff
-    from ..rust.emit import EMITTER
     cases, verdicts = [], []
     for case in ctx.op.cases:
         try:
@@ -143,7 +147,6 @@ def _emission_failure(error, port: Path) -> dict:
     """A finding (the IR diff's JSON shape) for a port whose kernel cutile cannot compile,
     at the kernel.rs line cutile names (`--> src/kernel.rs:12:71`) when it names one."""
     import re
-    from ..operators import display_path
     lines = [line.strip(" |") for line in error.stderr.strip().splitlines() if line.strip(" |")]
     spans = [m for m in (re.match(r"-->\s*(\S+):(\d+):(\d+)", line) for line in lines) if m]
     said = [line for line in lines if not line.startswith("-->")]
@@ -158,7 +161,6 @@ def _emission_failure(error, port: Path) -> dict:
 
 @_timed
 def stage_gpu_check(ctx: RunContext) -> Artifact:
-    from ..check.report import ANY, check_operator
     if ctx.triton is not None:
         return _check_translation(ctx)
     if ctx.op.record is None and not (ctx.op.folder / "reference.py").exists():
@@ -179,10 +181,9 @@ def stage_gpu_check(ctx: RunContext) -> Artifact:
 def _check_translation(ctx: RunContext) -> Artifact:
     """The port and its derived kernel against the Triton kernel itself: on the GPU, else on
     the CPU (Triton's interpreter against the Tile IR interpreter, check/triton_cpu.py)."""
-    from ..check.triton_side import check_triton_port
     response, where = check_triton_port(ctx.triton, ctx.op), "on the GPU"
     if response.status == "skipped":
-        from ..check.triton_cpu import check_translation_on_cpu
+        from ..check.triton_cpu import check_translation_on_cpu   # interpreter: 0.9 s import
         gpu_reason = response.reason
         response = check_translation_on_cpu(ctx.triton, ctx.op)
         where = (f"on the CPU ({gpu_reason}): Triton's interpreter against the Tile IR "
@@ -199,7 +200,6 @@ def _check_translation(ctx: RunContext) -> Artifact:
 def stage_perf(ctx: RunContext) -> Artifact:
     """The perf gate (check/perf.py): the port's device time against its reference's, per
     case, on a GPU, once the GPU check passed; a slow port does not fail the run."""
-    from ..check.perf import PerfResult, judge, perf_gate, time_port
     gate = perf_gate()
     check = ctx.last("gpu_check")
     if check is None or check.verdict != "PASS":
@@ -218,7 +218,6 @@ def stage_diff_analysis(ctx: RunContext) -> Artifact:
     """Who owns the fix: the kernel, the host side (C ABI, manifest), the compiler or the
     reference (workbench/ownership/owner.py decides). `fix_stage` is the stage the fix loop
     goes back to (none when the fault is not the port's)."""
-    from ..ownership.owner import decide
     build, diff, check = ctx.last("build"), ctx.last("ir_diff"), ctx.last("gpu_check")
     decision = decide(
         build.data["diagnostics"] if build and build.verdict == "BUILD_FAILED" else None,
@@ -237,7 +236,6 @@ def stage_diff_analysis(ctx: RunContext) -> Artifact:
 def _triton_stage(name):
     @_timed
     def run(ctx: RunContext) -> Artifact:
-        from . import triton_stages
         return getattr(triton_stages, f"stage_{name}")(ctx)
     return run
 

@@ -14,6 +14,9 @@ import tempfile
 from pathlib import Path
 
 from ..errors import WorkbenchError
+from ..sass.compile import resource_usage
+from ..sass.model import summarize
+from ..translate.ttir import compile_triton
 
 # sm_90, per SM: 2048 threads, 32 resident blocks, 64K registers (allocated per warp in
 # units of 256), 228 KB of shared memory with 1 KB reserved per block
@@ -31,9 +34,6 @@ def programs_per_sm(registers: int, shared: int, warps: int) -> int:
 def triton_residency(source, case, warps: int = 4) -> int:
     """Programs per SM of the Triton kernel compiled for one case (WorkbenchError when
     Triton or cuobjdump is not there, or Triton does not compile it)."""
-    from ..sass.compile import resource_usage
-    from ..sass.model import summarize
-    from ..translate.ttir import compile_triton
     compiled = compile_triton(source, case, warps)
     with tempfile.TemporaryDirectory() as folder:
         cubin = Path(folder) / "triton.cubin"

@@ -12,6 +12,14 @@ from pathlib import Path
 from ..operators import Operator
 from ..errors import WorkbenchError
 from .artifacts import Artifact
+from ..diff import diff_modules
+from ..ir.stages import operator_python_ir
+from ..ownership.evidence import case_context
+from ..resolve import resolve_target
+from ..rust.emit import operator_rust_ir
+from ..translate.derive import derive, with_occupancy
+from ..translate.ttir import NO_VERDICT, compile_ttir
+from .triton_residency import occupancy_hint
 
 DERIVED_LABEL = "derived reference (translated from Triton), not the original"
 
@@ -36,9 +44,6 @@ def translate_target(target, port: Path, keep_in: Path | None = None,
     """Translate, write the derived file (an older one is kept in `keep_in`), and return
     (Derived, derived Operator, TTIR text or None, why there is no TTIR). `occupancy`:
     (value, note) found earlier (the GPU host, where Triton's cubin may not be readable)."""
-    from ..translate.derive import derive, with_occupancy
-    from .triton_residency import occupancy_hint
-    from ..translate.ttir import compile_ttir
     source = target.source()
     if not target.cases:
         raise WorkbenchError(f"{target.label}: no case: the translator needs the tensors the "
@@ -63,7 +68,6 @@ def translate_target(target, port: Path, keep_in: Path | None = None,
 
 
 def stage_translate(ctx) -> Artifact:
-    from ..translate.ttir import NO_VERDICT
     target = ctx.triton
     try:
         derived, op, ttir, why = translate_target(target, ctx.port, ctx.folder)
@@ -102,19 +106,14 @@ def stage_corpus_diff(ctx) -> Artifact:
     if corpus is None:
         return Artifact("corpus_diff", "SKIPPED", "no cuTile kernel of this operator in the "
                         "corpus", {"corpus": None, "cases": []})
-    from ..diff import diff_modules
-    from ..rust.emit import operator_rust_ir
-    from ..resolve import resolve_target
     try:
         other = resolve_target(corpus.target, [str(a) for a in corpus.case.args],
                                [f"{k}={v}" for k, v in corpus.case.consts.items()])
-        from ..ir.stages import operator_python_ir
         left = operator_python_ir(other, 0).module("normalized")
         right = operator_rust_ir(ctx.op, 0).module("normalized")
     except WorkbenchError as e:
         return Artifact("corpus_diff", "ERROR", e.message.splitlines()[0],
                         {"corpus": corpus.target, "cases": []})
-    from ..ownership.evidence import case_context
     # where the port's facts come from (re-derived per call, or fixed by its code)
     context = case_context(ctx.op, 0, left, right, sass=False)
     report = diff_modules(left, right, left_label="corpus", right_label="rust", context=context)
@@ -138,7 +137,6 @@ def ir_pane(target, port: Path) -> dict:
     the Triton kernel as the original, its TTIR with no structural verdict and the reason,
     and the derived cuTile kernel, labelled as derived, that the port's Tile IR is diffed
     against."""
-    from ..translate.ttir import NO_VERDICT
     derived, op, ttir, why = translate_target(target, port)
     return {"original": "triton", "triton_label": target.label,
             "triton_file": str(target.path), "triton_line": derived.translation and

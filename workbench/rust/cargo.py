@@ -124,7 +124,6 @@ def is_plain_copy(folder: Path) -> bool:
 
 def target_name(op: Operator) -> str:
     """How the command line names `op`: the catalog name, FILE.py:KERNEL or MODULE:KERNEL."""
-    from ..operators import display_path
     if op.kernel_module:
         return f"{op.kernel_module}:{op.kernel_name}"
     if op.kernel_path and op.kernel_path != op.folder / "kernel.py":
@@ -134,7 +133,6 @@ def target_name(op: Operator) -> str:
 
 def check_not_plain_copy(op: Operator) -> None:
     """Say what a plain copy is and how to make it build (cargo's own error does not)."""
-    from ..operators import display_path
     folder = display_path(op.port_folder)
     if is_plain_copy(op.port_folder):
         raise WorkbenchError(
@@ -243,7 +241,6 @@ def build(op: Operator) -> BuildResult:
     """Build the port if its sources changed since the last good build; never raises on
     a compile error (the result says FAILED and keeps the last good library)."""
     if not has_port(op):
-        from ..operators import display_path
         raise WorkbenchError(f"{op.name} has no Rust port yet (no {display_path(op.port_folder)}/"
                              "Cargo.toml)", f"draft one with `workbench port {target_name(op)}"
                              f"{' --out ' + display_path(op.port_folder) if op.port_path else ''}`"

@@ -10,7 +10,8 @@ from typing import NamedTuple
 from ..operators import Operator
 from ..errors import WorkbenchError
 from .manifest import PortManifest, TensorRule, load_manifest
-from .library import MAX_RANK, WbTensor
+from .library import MAX_RANK, WbTensor, load, open_library
+from ..sources.kernel import load_operator_kernel
 
 # the same numbers as kernels_src/wb_ffi/src/launch.rs (DTYPE_*): one element type per array
 DTYPE_CODES = {"f32": 0, "f16": 1, "bf16": 2, "f64": 3, "i64": 4, "i32": 5, "i16": 6, "i8": 7,
@@ -161,7 +162,6 @@ class CallPlan:
     time, and allocating them costs about as much)."""
 
     def __init__(self, op: Operator, manifest: PortManifest | None = None):
-        from ..sources.kernel import load_operator_kernel
         kernel = load_operator_kernel(op)
         manifest = manifest or load_manifest(op)
         runtime = [(name, manifest.tensors.get(name)) for name in kernel.params
@@ -253,7 +253,6 @@ def rust_launcher(op: Operator, library_path: str | None, torch, grid_of=None):
     `grid_of(values, consts)`: the launch grid where a call gives none (kernel.py's grid()),
     for a port that takes its launch from the caller."""
     from pathlib import Path
-    from .library import load, open_library
     library = open_library(op.name, Path(library_path)) if library_path else load(op)[0]
     plan = CallPlan(op)
 

@@ -53,6 +53,7 @@ from dataclasses import dataclass
 
 from ..operators import Case, Operator
 from ..errors import WorkbenchError
+from ..ir.signature import divisibility
 
 
 @dataclass(frozen=True)
@@ -122,7 +123,6 @@ DIVIDES = re.compile(r"divides\((\w+)\.(base|shape\[\d\]|stride\[\d\])\)")
 
 
 def divisible(spec, subject: str) -> bool:
-    from ..ir.signature import divisibility
     return divisibility(spec)[subject] > 1
 
 

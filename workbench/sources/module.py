@@ -186,6 +186,7 @@ def _readable_import(node: ast.Import | ast.ImportFrom, packages=READABLE_PACKAG
 class _Reducer:
     def __init__(self, tree: ast.Module, source: str, dialect: Dialect):
         self.tree, self.source, self.dialect = tree, source, dialect
+        self.lines = source.splitlines()
         self.available = set(dir(builtins))
         self.dropped: dict[str, tuple[int, str]] = {}
         self.keep: list[tuple[int, int]] = []       # line ranges kept, 1-based inclusive
@@ -207,8 +208,10 @@ class _Reducer:
         return next((n for n, _ in names if n not in self.available), None)
 
     def first_line(self, node: ast.stmt) -> str:
-        text = ast.get_source_segment(self.source, node) or type(node).__name__
-        return text.splitlines()[0][:60]
+        # the statement's first line as written (ast.get_source_segment splits the whole
+        # source on every call: seconds over a large module)
+        line = self.lines[node.lineno - 1][node.col_offset:]
+        return line[:60] or type(node).__name__
 
     def statement(self, node: ast.stmt) -> None:
         if isinstance(node, (ast.Import, ast.ImportFrom)):

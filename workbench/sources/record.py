@@ -22,6 +22,8 @@ from pathlib import Path
 from ..argspec import parse_arg
 from ..operators import REPO_ROOT, Operator, display_path
 from ..errors import WorkbenchError
+from .factory import lift_factory_kernel
+from .record_data import load_launch_data
 
 RECORDS_DIR = REPO_ROOT / "runs" / "records"
 SCHEMA = "workbench.record/1"
@@ -169,7 +171,6 @@ class Record:
         """(inputs, outputs) a launch kept (record_data.py), or None where it kept none."""
         if not launch.data:
             return None
-        from .record_data import load_launch_data
         base = self.path.parent if self.path is not None else Path.cwd()
         return load_launch_data(base / launch.data)
 
@@ -250,7 +251,6 @@ def kernel_source_file(kernel: RecordedKernel, folder: Path) -> Path:
                              "record again where the source is")
     if not kernel.from_factory:
         return path
-    from .factory import lift_factory_kernel
     return lift_factory_kernel(kernel, folder)
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from ..argspec import DTYPES
 from ..errors import WorkbenchError
 from .record import IN, NONE, RecordedArg, RecordedKernel
+from ..target import TARGET
 
 _NUMPY_NAMES = {info[0]: name for name, info in DTYPES.items()}   # "float32" -> "f32"
 _TYPESTR = {"<f8": "f64", "<f4": "f32", "<f2": "f16", "<i8": "i64", "<i4": "i32",
@@ -32,7 +33,6 @@ HINTS = ("occupancy", "num_ctas", "num_worker_warps")
 def launch_hints(kernel) -> dict:
     """The hints a kernel object carries for the target (`replace_hints(occupancy=2)`, or
     `@ct.kernel(occupancy=2)`), as numbers; a ByTarget resolved for sm_90."""
-    from ..target import TARGET
     options = getattr(kernel, "_compiler_options", None)
     out = {}
     for name in HINTS:

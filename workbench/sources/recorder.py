@@ -31,6 +31,7 @@ from .record_args import (caller, describe_argument, grid_numbers, kernel_of, la
                           plain_config)
 from .record_triton import triton_launches
 from .written import parameter_roles
+from .kernel import parameters_of
 
 
 class Recording(Record):
@@ -274,7 +275,6 @@ class NoGpuStream:
 # -- cuTile launches ---------------------------------------------------------------------
 
 def _cutile_launch_record(rec: Recording, grid, kernel, args: tuple) -> RecordedLaunch:
-    from .kernel import parameters_of
     pyfunc = kernel._pyfunc
     params, const_params = parameters_of(kernel)
     where = caller()

@@ -94,7 +94,7 @@ class Accesses:
         if order is not None:           # a transposed access: permute into the tensor's order
             tile = f"ct.permute({tile}, {tuple(order.index(d) for d in range(len(order)))})"
             shape = tuple(shape[a] for a in axes)
-        self.written.add(ptr.param)
+        self.state.written.add(ptr.param)
         self.emit(f"ct.store({ptr.param}, index=({_tuple(index)}), "
                   f"tile={reshape(tile, _shape_items(shape), _as_shape(block, self.n))})", call)
         return None
@@ -105,7 +105,7 @@ class Accesses:
         indices = gather_indices(access, ptr.shape)
         index = indices[0] if len(indices) == 1 else "(" + ", ".join(indices) + ")"
         mask = f", mask={explicit}" if explicit else ""
-        self.written.add(ptr.param)
+        self.state.written.add(ptr.param)
         self.note(node, f"tl.store to {ptr.param}: " + ("the mask is not the tensor's bounds"
                   if explicit else "the offsets are not a block") + ", so it is a ct.scatter")
         self.emit(f"ct.scatter({ptr.param}, {index}, {tile}{mask})", node)
@@ -143,9 +143,9 @@ class Accesses:
         update = _cast_to(text_of(value), ptr.param)
         if getattr(value, "shape", None) is None:
             update = f"ct.full({shape_text(ptr.shape)}, {text_of(value)}, dtype={ptr.param}.dtype)"
-        self.fresh_count += 1
-        old = f"atomic_old{self.fresh_count}"
-        self.written.add(ptr.param)
+        self.state.fresh_count += 1
+        old = f"atomic_old{self.state.fresh_count}"
+        self.state.written.add(ptr.param)
         self.emit(f"{old} = ct.atomic_{op}({ptr.param}, {index}, {update}, "
                   f"memory_order=ct.MemoryOrder.{order}, memory_scope=ct.MemoryScope.{scope})",
                   call)
@@ -161,7 +161,7 @@ class Accesses:
     def desc_store(self, desc: Desc, call: ast.Call):
         index = self._desc_index(desc, call.args[0] if call.args else None, call)
         value = self.data(call.args[1], "desc.store")
-        self.written.add(desc.param)
+        self.state.written.add(desc.param)
         self.emit(f"ct.store({desc.param}, index=({_tuple(index)}), "
                   f"tile={_cast_to(text_of(value), desc.param)})", call)
         return None

@@ -28,7 +28,7 @@ class Advance:
 
 
 def advances(t, stmt: ast.For) -> list[Advance]:
-    """The pointers (and lazily kept offsets) of `t.env` the loop advances in closed form."""
+    """The pointers (and lazily kept offsets) of `t.state.env` the loop advances in closed form."""
     assigned = {n.id for s in stmt.body for n in ast.walk(s)
                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     assigned.add(stmt.target.id)
@@ -38,8 +38,8 @@ def advances(t, stmt: ast.For) -> list[Advance]:
         if step is None:
             continue
         name, amount = step
-        current = t.env.get(name)
-        if name in t.variables:        # a variable an outer loop carries: updated in place
+        current = t.state.env.get(name)
+        if name in t.state.variables:        # a variable an outer loop carries: updated in place
             continue
         if not (isinstance(current, (Ptr, BlockPtr))
                 or (isinstance(current, Run) and current.terms is not None)

@@ -132,7 +132,7 @@ def block_store(t, pointer: BlockPtr, call: ast.Call, tile_text: str) -> None:
     if list(pointer.perm) != sorted(pointer.perm):        # back into the tensor's order
         inverse = tuple(pointer.perm.index(e) for e in range(len(pointer.perm)))
         tile_text = f"ct.permute({tile_text}, {inverse})"
-    t.written.add(pointer.param)
+    t.state.written.add(pointer.param)
     t.emit(f"ct.store({pointer.param}, index=({index_text(pointer, call)}), tile={tile_text})",
            call)
 

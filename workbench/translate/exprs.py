@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import ast
 
-from .arith import CMP_OPS, binop, compare, shape_text, static_op, text_of
+from .arith import CMP_OPS, aligned_terms, binop, broadcast, compare, shape_text, static_op
 from .block_ptrs import CALLS as BLOCK_PTR_CALLS
-from .calls import DTYPES, tl_call
+from .calls import DTYPES, cast_call, shape_arg, tl_call
 from .mathfns import is_math, math_call
 from .helpers import inline_helper
-from .values import DType, Desc, Fail, Ptr, Run, Static, Term, Unknown, atom_terms, literal
+from .values import Bound, DType, Desc, Fail, Ptr, Run, Static, Term, Unknown, atom_terms, literal
 
 
 class Exprs:
@@ -23,8 +23,8 @@ class Exprs:
         return literal(node.value, self.n)
 
     def _Name(self, node):
-        if node.id in self.env:
-            value = self.env[node.id]
+        if node.id in self.state.env:
+            value = self.state.env[node.id]
             if isinstance(value, Unknown):
                 raise _Quiet(node)
             return value
@@ -63,7 +63,6 @@ class Exprs:
             return Ptr(ptr.param, ptr.terms + (_opaque_term(offset),), offset.shape)
         shape = _broadcast(ptr.shape, getattr(offset, "shape", None), node)
         rank = len(shape or ())
-        from .arith import aligned_terms
         mine = aligned_terms(ptr.terms, len(ptr.shape or ()), rank)
         theirs = aligned_terms(terms, len(getattr(offset, "shape", None) or ()), rank)
         return Ptr(ptr.param, mine + theirs, shape)
@@ -178,7 +177,6 @@ class Exprs:
             if value.terms is not None:
                 result.terms = tuple(t.moved(axis_map) for t in value.terms)
             if value.bounds is not None:
-                from .values import Bound
                 result.bounds = tuple(Bound(tuple(t.moved(axis_map) for t in b.terms), b.op,
                                             b.limit) for b in value.bounds)
         return result
@@ -202,7 +200,7 @@ class Exprs:
         while isinstance(node, ast.Attribute):
             parts.append(node.attr)
             node = node.value
-        if not isinstance(node, ast.Name) or node.id in self.env or node.id in self.src.helpers:
+        if not isinstance(node, ast.Name) or node.id in self.state.env or node.id in self.src.helpers:
             return []
         rest = "".join("." + p for p in reversed(parts))
         roots = self.src.imports.get(node.id) or DEFAULT_IMPORTS.get(node.id, ())
@@ -256,10 +254,8 @@ class Exprs:
         if isinstance(base, Desc) and name == "store":
             return self.desc_store(base, node)
         if name in ("to", "cast"):
-            from .calls import cast_call
             return cast_call(self, base, node, dtype_at=0)
         if name == "reshape" and isinstance(base, Run):
-            from .calls import shape_arg
             shape_node = node.args[0] if len(node.args) == 1 else ast.Tuple(node.args)
             return self.reshape_value(base, shape_arg(self, shape_node, "reshape"), node)
         if name in ("trans", "permute") and isinstance(base, Run):
@@ -343,7 +339,6 @@ def _is_full_slice(node) -> bool:
 
 
 def _broadcast(a, b, node):
-    from .arith import broadcast
     return broadcast(a, b, node)
 
 

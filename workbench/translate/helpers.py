@@ -17,15 +17,15 @@ MAX_DEPTH = 8
 
 def inline_helper(t, fn: ast.FunctionDef, node: ast.Call):
     """The value of `fn(...)` at `node`, with the helper's statements emitted here."""
-    depth = getattr(t, "helper_depth", 0)
+    depth = t.state.helper_depth
     if depth >= MAX_DEPTH:
         raise Fail(node, f"{fn.name}(...)", f"helpers nested deeper than {MAX_DEPTH} "
                    "(a recursive helper?)")
-    t.fresh_count += 1
-    prefix = f"{fn.name.strip('_')}{t.fresh_count}_"
+    t.state.fresh_count += 1
+    prefix = f"{fn.name.strip('_')}{t.state.fresh_count}_"
     renamed = _renamed(fn, prefix)
     values = _bound_arguments(t, fn, node)
-    t.helper_depth = depth + 1
+    t.state.helper_depth = depth + 1
     try:
         assigned = {n.id for n in ast.walk(renamed) if isinstance(n, ast.Name)
                     and isinstance(n.ctx, ast.Store)}
@@ -33,7 +33,7 @@ def inline_helper(t, fn: ast.FunctionDef, node: ast.Call):
             if prefix + name in assigned:       # the helper changes it: a variable of its own
                 t.assign(ast.Name(prefix + name, ast.Store()), value, node)
             else:
-                t.env[prefix + name] = value
+                t.state.env[prefix + name] = value
         body = _up_to_return(_folded(t, renamed.body))
         returns = [n for s in body for n in ast.walk(s) if isinstance(n, ast.Return)]
         last = body[-1] if body and isinstance(body[-1], ast.Return) else None
@@ -43,7 +43,7 @@ def inline_helper(t, fn: ast.FunctionDef, node: ast.Call):
         t.block(body[:-1] if last is not None else body)
         return t.expr(last.value) if last is not None and last.value is not None else None
     finally:
-        t.helper_depth = depth
+        t.state.helper_depth = depth
 
 
 def _folded(t, stmts: list) -> list:

@@ -18,7 +18,7 @@ import itertools
 import math
 from dataclasses import dataclass
 
-from .arith import divide, product_text, shape_text, sum_text, text_of
+from .arith import divide, product_text, shape_text, sum_text, text_of, text_of as txt
 from .values import Bound, Fail, Run, Static, Term
 
 PADDING = {0: "ZERO", float("-inf"): "NEG_INF", float("inf"): "POS_INF"}
@@ -40,12 +40,15 @@ def decompose(t, ptr, node) -> Access:
     rank = len(specs[0].shape)
     scalar, axis, strided = [[] for _ in range(rank)], [None] * rank, False
     constant = [0] * len(specs)
+    beyond: dict[int, Term] = {}       # dim -> a data index that may run past its extent
     for term in ptr.terms:
         if term.axis is None and all(isinstance(f, Static) and f.uniform for f in term.factors):
             for c, v in enumerate(_product_values(term.factors, len(specs))):
                 constant[c] += v
             continue
-        dim, rest = _match_stride(t, term, specs, node)
+        dim, rest, past = _match_stride(t, term, specs, node)
+        if past:
+            beyond[dim] = term
         index_term = Term(tuple(rest), term.axis, term.size)
         if any(isinstance(f, Run) and f.is_tile for f in rest):
             strided = True            # element indices read from a tile: a gather/scatter
@@ -57,28 +60,35 @@ def decompose(t, ptr, node) -> Access:
             scalar[dim].append(index_term)
         else:
             axis[dim] = index_term
-    if not strided:
-        _fold_flattened(t, ptr.param, scalar, axis, specs, node)
+    split = _fold_flattened(t, ptr.param, scalar, axis, specs, node) if not strided else set()
+    for dim, term in beyond.items():
+        if dim not in split:          # beside an arange, or in a gather: no split follows it
+            raise Fail(node, "pointer arithmetic", _past_extent(term, specs[0]))
     for dim, value in _unflatten(constant, specs, node):
         scalar[dim].append(Term((value,)))
     return Access(ptr.param, scalar, axis, strided)
 
 
-def _fold_flattened(t, param: str, scalar: list, axis: list, specs, node) -> None:
+def _fold_flattened(t, param: str, scalar: list, axis: list, specs, node) -> set[int]:
     """A scalar index on one dimension may run over the dimensions outside it too, when they
     are laid out contiguously with it: `q + pid * stride_s` with q of [B, S, H, D] and pid in
     range(B * S) addresses (pid // S, pid % S, 0, 0), as Triton's flat pointer does. cuTile
     indexes each dimension within its own extent, so such an index is split: its remainder
     by the dimension's extent stays there and its quotient joins the outer dimension (which
     may in turn run over the next one). An index known to stay below the extent (a program
-    id whose grid does, `x % n` with n at most the extent) stays as it is."""
+    id whose grid does, `x % n` with n at most the extent) stays as it is. -> the dimensions
+    whose index is split or known to stay within."""
     rank = len(axis)
     strides = [s.effective_strides() for s in specs]
+    handled = set()
     for dim in range(rank - 1, -1, -1):
         if axis[dim] is not None or not scalar[dim]:
             continue
         outer = _contiguous_outer(dim, strides, specs)
-        if outer is None or _within_extent(t, scalar[dim], dim, specs):
+        if outer is None:
+            continue
+        handled.add(dim)
+        if _within_extent(t, scalar[dim], dim, specs):
             continue
         index = sum_text(scalar[dim])
         extent = f"{param}.shape[{dim}]"
@@ -91,8 +101,9 @@ def _fold_flattened(t, param: str, scalar: list, axis: list, specs, node) -> Non
         message = (f"an index of {param}'s dimension {dim} may run past its extent into "
                    f"dimension {outer} (laid out contiguously with it, as Triton's flat pointer "
                    f"does): split as {index} // {extent} and {index} % {extent}")
-        if all(n["message"] != message for n in t.notes):
+        if all(n["message"] != message for n in t.state.notes):
             t.note(node, message)
+    return handled
 
 
 def _atomic(code: str) -> bool:
@@ -160,24 +171,24 @@ def _match_stride(t, term: Term, specs, node):
                 big = [d for d in dims if specs[0].shape[d] > 1] or dims
                 dim = big[-1] if size == 0 else big[0]
                 rest = [f for i, f in enumerate(term.factors) if i not in subset]
-                if size == 0:
-                    _check_unit_stride_guess(term, dim, specs, node)
-                return dim, rest
+                past = size == 0 and _check_unit_stride_guess(term, dim, specs, node)
+                return dim, rest, past
     raise Fail(node, "pointer arithmetic", f"no dimension of {t.param_label(term)} has the "
                "stride of the offset term " + product_text(term.factors) +
                " in every case: give the tensor the shape and strides the kernel addresses")
 
 
-def _check_unit_stride_guess(term: Term, dim: int, specs, node) -> None:
+def _check_unit_stride_guess(term: Term, dim: int, specs, node) -> bool:
     """A term with no factor equal to a stride is an element count along the unit-stride
     dimension. Triton's pointer arithmetic is flat: such a count may run past that
     dimension's extent into the next one (`idx * D + col` with idx read from memory), and
     cuTile indexes each dimension within its own extent. A block position (program ids,
     loop variables, block sizes, aranges) is the block idiom and stays on that dimension; a
     value computed from data has no known range, so unless no other dimension of more than
-    one element lies beyond it, it is refused, the term named."""
+    one element lies beyond it, it is refused, the term named; a scalar one on a dimension
+    laid out contiguously with the next is left to _fold_flattened to split (True)."""
     if not any(isinstance(f, Run) and f.kind == "value" for f in term.factors):
-        return
+        return False
     for spec in specs:
         strides = spec.effective_strides()
         outer = [d for d in range(len(strides)) if d != dim and spec.shape[d] > 1
@@ -187,7 +198,7 @@ def _check_unit_stride_guess(term: Term, dim: int, specs, node) -> None:
                                                for f in term.factors)
         if outer and scalar and not wrapped and \
                 _contiguous_outer(dim, [s.effective_strides() for s in specs], specs) is not None:
-            return          # a scalar index past the dimension: _fold_flattened splits it
+            return True     # a scalar index past the dimension: _fold_flattened splits it
         if outer and wrapped:
             raise Fail(node, "pointer arithmetic", f"the offset `{wrapped[0].code}` wraps "
                        "with `%` (out-of-range rows or columns read other valid ones instead "
@@ -195,12 +206,15 @@ def _check_unit_stride_guess(term: Term, dim: int, specs, node) -> None:
                        "them instead, so the translator does not follow it; drop the `%` and "
                        "mask the access (or let the tile load pad)")
         if outer:
-            raise Fail(node, "pointer arithmetic", "the offset term " +
-                       product_text(term.factors) + " has no factor that is a stride of "
-                       f"the {len(spec.shape)}-D tensor it addresses, so the dimension it "
-                       "indexes is not known (it may cross rows): write it as "
-                       "index * stride with a stride the cases give, or give the tensor "
-                       "as 1-D")
+            raise Fail(node, "pointer arithmetic", _past_extent(term, spec))
+    return False
+
+
+def _past_extent(term: Term, spec) -> str:
+    return ("the offset term " + product_text(term.factors) + " has no factor that is a "
+            f"stride of the {len(spec.shape)}-D tensor it addresses, so the dimension it "
+            "indexes is not known (it may cross rows): write it as index * stride with a "
+            "stride the cases give, or give the tensor as 1-D")
 
 
 def _unflatten(constant: list, specs, node) -> list:
@@ -299,7 +313,6 @@ def _always_true(bound: Bound) -> bool:
 
 
 def _bound_text(bound: Bound, rank: int) -> str:
-    from .arith import text_of as txt
     return f"({_terms_code(bound.terms, rank)} {bound.op} {txt(bound.limit)})"
 
 

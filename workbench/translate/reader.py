@@ -15,7 +15,7 @@ import types
 from dataclasses import dataclass, field
 
 from ..errors import WorkbenchError
-from ..sources.module import TRITON, Reduced, reduce_module
+from ..sources.module import Reduced, TRITON, Unavailable, reduce_module
 
 _NO_DEFAULT = object()
 
@@ -70,7 +70,6 @@ class TritonSource:
         linecache.cache[self.filename] = (len(text), None, text.splitlines(True), self.filename)
         module = types.ModuleType(f"workbench_triton_{abs(hash(self.filename))}")
         module.__file__ = self.filename
-        from ..sources.module import Unavailable
         module.__dict__.update({n: Unavailable(n) for n in self.reduced.placeholders})
         try:
             exec(compile(text, self.filename, "exec", dont_inherit=True), module.__dict__)

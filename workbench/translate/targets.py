@@ -17,6 +17,7 @@ from ..argspec import parse_arg, parse_const
 from ..operators import KERNELS_DIR, PORTS_DIR, Case, Operator, display_path
 from ..errors import WorkbenchError
 from .reader import TritonSource, is_triton_module, read_triton
+from ..sources.locate import kernel_target, module_file
 
 TRITON_CATALOG = KERNELS_DIR / "triton" / "catalog.toml"
 
@@ -85,7 +86,6 @@ def _cases(raw: list) -> tuple:
 
 
 def _locate(where: str, kind: str, base: Path | None = None) -> Path:
-    from ..sources.locate import module_file
     if kind == "module":
         return module_file(where)
     path = Path(where).expanduser()
@@ -100,7 +100,6 @@ def _locate(where: str, kind: str, base: Path | None = None) -> Path:
 def triton_target(text: str, args=(), consts=(), grid=None) -> TritonTarget | None:
     """The Triton kernel `text` names (FILE.py:KERNEL / MODULE:KERNEL), or None when it
     names something else (a cuTile kernel, a catalog operator)."""
-    from ..sources.locate import kernel_target
     parsed = kernel_target(text)
     if parsed is None:          # a name: the Triton catalog's (read only then: it needs TileGym)
         return triton_catalog().get(text) if not args and not consts else None
@@ -136,7 +135,6 @@ def triton_catalog(path: Path = TRITON_CATALOG) -> dict[str, TritonTarget]:
 
 
 def _catalog_entry(name: str, entry: dict, base: Path) -> TritonTarget:
-    from ..sources.locate import kernel_target
     kind, where, kernel = kernel_target(entry["kernel"])
     path = _locate(where, kind, base)
     corpus = entry.get("corpus")

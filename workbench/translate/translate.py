@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from .accesses import Accesses
 from .advancing import advances, at_iteration
 from .exprs import Exprs
+from .state import TritonState
 from .arith import shape_text, static_op, text_of
 from .values import BlockPtr, Desc, Fail, Ptr, Run, Static, Term, Unknown, literal
 
@@ -45,14 +46,7 @@ class Translation:
 class Translator(Accesses, Exprs):
     def __init__(self, source, cases):
         self.src, self.cases, self.n = source, cases, max(len(cases), 1)
-        self.env: dict[str, object] = {}
-        self.lines: list[Line] = []
-        self.depth = 1
-        self.diagnostics: list[dict] = []
-        self.notes: list[dict] = []
-        self.written: set[str] = set()
-        self.variables: set[str] = set()     # names a loop carries: variables of the kernel
-        self.fresh_count = 0
+        self.state = TritonState()           # what the translation builds up (state.py)
         self._bind_params()
 
     # -- parameters ------------------------------------------------------------------------
@@ -67,29 +61,29 @@ class Translator(Accesses, Exprs):
                                f"{list(vals)} in the cases: a string constexpr is folded (cuTile "
                                "takes no string constants), so it must be the same in every "
                                "case: give each value a target of its own"))
-                self.env[p.name] = Unknown(p.name)
+                self.state.env[p.name] = Unknown(p.name)
                 continue
-            self.env[p.name] = literal(vals[0], self.n) if static.uniform else static
+            self.state.env[p.name] = literal(vals[0], self.n) if static.uniform else static
         runtime = self.src.runtime_params
         for i, p in enumerate(runtime):
             specs = [c.args[i] for c in self.cases if i < len(c.args)]
             if not specs:
-                self.env[p.name] = Run(p.name, kind="param")
+                self.state.env[p.name] = Run(p.name, kind="param")
             elif specs[0].is_array and getattr(specs[0], "block", None):
                 try:
-                    self.env[p.name] = Desc(p.name, self._block(specs, p.name))
+                    self.state.env[p.name] = Desc(p.name, self._block(specs, p.name))
                 except Fail as e:
                     self.fail(e)
-                    self.env[p.name] = Unknown(p.name)
+                    self.state.env[p.name] = Unknown(p.name)
             elif specs[0].is_array:
-                self.env[p.name] = Ptr(p.name)
+                self.state.env[p.name] = Ptr(p.name)
             else:
                 is_int = specs[0].dtype.startswith(("i", "u"))
                 run = Run(p.name, kind="param", is_int=is_int,
                           case_values=tuple(s.value for s in specs))
                 if is_int:
                     run.terms = (Term((run,)),)
-                self.env[p.name] = run
+                self.state.env[p.name] = run
 
     def _block(self, specs, name: str) -> tuple:
         """The descriptor's block shape as Statics. A block dimension that differs between
@@ -102,8 +96,8 @@ class Translator(Accesses, Exprs):
                 out.append(literal(vals[0], self.n))
                 continue
             named = [p.name for p in self.src.constexpr_params
-                     if isinstance(self.env.get(p.name), Static)
-                     and self.env[p.name].vals == vals]
+                     if isinstance(self.state.env.get(p.name), Static)
+                     and self.state.env[p.name].vals == vals]
             if not named:
                 raise Fail(self.src.fn, "tensor descriptor block",
                            f"dimension {d} of {name}'s block is {list(vals)} in the cases and "
@@ -124,15 +118,15 @@ class Translator(Accesses, Exprs):
 
     # -- output ----------------------------------------------------------------------------
     def emit(self, text: str, node) -> None:
-        self.lines.append(Line(self.depth, text, getattr(node, "lineno", 0)))
+        self.state.lines.append(Line(self.state.depth, text, getattr(node, "lineno", 0)))
 
     def note(self, node, text: str) -> None:
-        self.notes.append({"line": getattr(node, "lineno", 0), "message": text})
+        self.state.notes.append({"line": getattr(node, "lineno", 0), "message": text})
 
     def fail(self, error: Fail) -> None:
         if not error.construct:          # a use of a name whose assignment already failed
             return
-        self.diagnostics.append({"line": error.line, "construct": error.construct,
+        self.state.diagnostics.append({"line": error.line, "construct": error.construct,
                                  "message": error.message, "file": self.src.filename})
 
     # -- statements ------------------------------------------------------------------------
@@ -143,7 +137,7 @@ class Translator(Accesses, Exprs):
             except Exception as e:              # noqa: BLE001 (a translator bug: reported)
                 self.fail(e if isinstance(e, Fail) else _internal_error(stmt, e))
                 for target in _assigned(stmt):
-                    self.env[target] = Unknown(target)
+                    self.state.env[target] = Unknown(target)
 
     def statement(self, stmt) -> None:
         if isinstance(stmt, ast.Expr):
@@ -182,12 +176,12 @@ class Translator(Accesses, Exprs):
         if not isinstance(target, ast.Name):
             raise Fail(stmt, "assignment", f"assignment to `{ast.unparse(target)}`")
         name = target.id
-        if name in self.variables:
-            self.env[name] = self._set_variable(name, value, stmt)
+        if name in self.state.variables:
+            self.state.env[name] = self._set_variable(name, value, stmt)
             return
         if isinstance(value, Run) and _lazy(value) and value.kind != "param":
             # index arithmetic: named for the data that reads it, symbolic for addressing
-            self.lines.append(Line(self.depth, f"{name} = {value.code}", stmt.lineno, name))
+            self.state.lines.append(Line(self.state.depth, f"{name} = {value.code}", stmt.lineno, name))
             value = replace(value, code=name)
         elif isinstance(value, Run) and not _lazy(value):
             self.emit(f"{name} = {value.code}", stmt)
@@ -196,7 +190,7 @@ class Translator(Accesses, Exprs):
             if bound.is_int and not bound.is_tile:
                 bound.terms = (Term((bound,)),)
             value = bound
-        self.env[name] = value
+        self.state.env[name] = value
 
     def _set_variable(self, name: str, value, stmt) -> Run:
         """`name = value` for a variable of the derived kernel (a value a loop carries):
@@ -236,7 +230,7 @@ class Translator(Accesses, Exprs):
             self.emit(f"for {tile_var} in range({text_of(count)}):", stmt)
             atom = Run(tile_var, kind="loop", is_int=True)
             atom.terms = (Term((atom,)),)
-            self.env[var] = Run(f"({tile_var} * {step.text})", terms=(Term((atom, step)),),
+            self.state.env[var] = Run(f"({tile_var} * {step.text})", terms=(Term((atom, step)),),
                                 quotients={step.text: tile_var}, is_int=True, kind="loop")
             iteration, trips = atom, count
         else:
@@ -245,18 +239,18 @@ class Translator(Accesses, Exprs):
             self.emit(f"for {var} in range({', '.join(parts)}):", stmt)
             atom = Run(var, kind="loop", is_int=True)
             atom.terms = (Term((atom,)),)
-            self.env[var] = atom
+            self.state.env[var] = atom
             iteration = atom if zero_start else self.binary(ast.Sub(), atom, start, stmt)
             trips = stop if zero_start else self.binary(ast.Sub(), stop, start, stmt)
-        bases = {a.name: self.env[a.name] for a in advancing}
+        bases = {a.name: self.state.env[a.name] for a in advancing}
         for a in advancing:
-            self.env[a.name] = at_iteration(self, a, bases[a.name], iteration, stmt)
-        self.depth += 1
+            self.state.env[a.name] = at_iteration(self, a, bases[a.name], iteration, stmt)
+        self.state.depth += 1
         self.block([s for s in stmt.body if id(s) not in followed])
-        self.depth -= 1
+        self.state.depth -= 1
         self._widen_started(started, stmt)
         for a in advancing:             # after the loop: advanced once per trip
-            self.env[a.name] = at_iteration(self, a, bases[a.name], trips, stmt)
+            self.state.env[a.name] = at_iteration(self, a, bases[a.name], trips, stmt)
 
     def _cdiv(self, stop, step):
         if isinstance(stop, Static):
@@ -273,8 +267,8 @@ class Translator(Accesses, Exprs):
         body = [s for s in stmt.body if id(s) not in followed]
         started = {}
         for name, node in _carried(body):
-            current = self.env.get(name)
-            if name in self.variables or name in started:
+            current = self.state.env.get(name)
+            if name in self.state.variables or name in started:
                 continue
             if isinstance(current, (Ptr, BlockPtr)) or (isinstance(current, Run) and _lazy(current)):
                 raise Fail(node, "loop-carried pointer", f"`{name}` is advanced inside the loop: "
@@ -285,9 +279,9 @@ class Translator(Accesses, Exprs):
                            "and the loop changes it: only a number the kernel assigns can "
                            "become a variable of the loop; compute it from the loop variable")
             if isinstance(current, Static):
-                self.variables.add(name)
-                self.env[name] = self._set_variable(name, current, stmt)
-                started[name] = (self.lines[-1], current)
+                self.state.variables.add(name)
+                self.state.env[name] = self._set_variable(name, current, stmt)
+                started[name] = (self.state.lines[-1], current)
         return started
 
     def _widen_started(self, started: dict[str, tuple], stmt: ast.For) -> None:
@@ -295,7 +289,7 @@ class Translator(Accesses, Exprs):
         then `acc += tl.load(..)`) starts as a tile of that number: a loop carries one type.
         Triton's compiler refuses this (its interpreter runs it); noted."""
         for name, (line, start) in started.items():
-            value = self.env.get(name)
+            value = self.state.env.get(name)
             if not (isinstance(value, Run) and value.is_tile):
                 continue
             dtype = "ct.bool_" if isinstance(start.value, bool) else \
@@ -321,27 +315,27 @@ class Translator(Accesses, Exprs):
             self.note(stmt, "a runtime `if`: cuTile branches at run time")
         else:
             raise Fail(stmt, "if", "an `if` on a tile")
-        self.depth += 1
+        self.state.depth += 1
         self.block(stmt.body or [ast.Pass()])
-        self.lines.append(Line(self.depth, "pass", stmt.lineno)) if not stmt.body else None
-        self.depth -= 1
+        self.state.lines.append(Line(self.state.depth, "pass", stmt.lineno)) if not stmt.body else None
+        self.state.depth -= 1
         if stmt.orelse:
             self.emit("else:", stmt)
-            self.depth += 1
+            self.state.depth += 1
             self.block(stmt.orelse)
-            self.depth -= 1
+            self.state.depth -= 1
 
     def result(self) -> Translation:
-        self.lines = _unread_dropped(self.lines)
-        text = "\n".join(line.text for line in self.lines)
+        self.state.lines = _unread_dropped(self.state.lines)
+        text = "\n".join(line.text for line in self.state.lines)
         used = set(IDENT.findall(text))
         params = [p.name for p in self.src.params
                   if p.name in used and not self._folded(p.name)]
-        return Translation(self.lines, self.diagnostics, self.notes, params,
-                           sorted(self.written))
+        return Translation(self.state.lines, self.state.diagnostics, self.state.notes, params,
+                           sorted(self.state.written))
 
     def _folded(self, name: str) -> bool:
-        value = self.env.get(name)
+        value = self.state.env.get(name)
         p = self.src.param(name)
         return p is not None and p.constexpr and isinstance(value, Static) and value.text != name
 

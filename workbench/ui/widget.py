@@ -23,6 +23,7 @@ import traitlets
 from ..operators import display_path
 from ..session import PortSession, describe_error
 from . import results
+from ..errors import WorkbenchError
 
 STATIC = Path(__file__).parent / "static"
 _LIVE: "weakref.WeakSet[PortWidget]" = weakref.WeakSet()
@@ -145,7 +146,6 @@ class PortWidget(anywidget.AnyWidget):
 
     def _needs_port(self) -> None:
         if not self.session.has_port:
-            from ..errors import WorkbenchError
             raise WorkbenchError(f"no port yet in {display_path(self.session.op.port_folder)}",
                                  "press Draft to draft one from the Python kernel")
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .values import Fail, Stmt, assigned_names
+from .values import Fail, Scalar, Stmt, assigned_names
 
 SPLIT_CMP = {ast.GtE: "ge", ast.Gt: "gt", ast.LtE: "le", ast.Lt: "lt"}
 FLIP = {"ge": "le", "gt": "lt", "le": "ge", "lt": "gt"}
@@ -113,7 +113,6 @@ class LoopSplit:
                            pure=False))
 
     def int_scalar(self):
-        from .values import Scalar
         return Scalar(self.types.of_name("int32"))
 
 

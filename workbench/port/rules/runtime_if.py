@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 
 from .values import Fail, Lit, Scalar, Stmt, Tile, Value, assigned_names
+from .loops import name_events
 
 
 class RuntimeIf:
@@ -117,7 +118,6 @@ class RuntimeIf:
         return {n for n in names if n in carried or self.read_after(n, stmt)}
 
     def read_after(self, name: str, stmt) -> bool:
-        from .loops import name_events
         end = getattr(stmt, "end_lineno", stmt.lineno)
         for line, kind in name_events(self.current_function().body, name):
             if line > end:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from .values import IDENT, Stmt
+from .passes import walk
 
 ASSIGNED = re.compile(r"^\s*([A-Za-z_]\w*)\s*=(?!=)\s*(.*?);?\s*$", re.S)
 DECLARED = re.compile(r"^\s*let\s+mut\s+([A-Za-z_]\w*)\s*:\s*Token\b")
@@ -101,7 +102,6 @@ def sweep(block: list[Stmt], live_out: set[str], tokens: set[str], fresh,
 
 def drop_unused_declarations(blocks: list[list[Stmt]], tokens: set[str]) -> bool:
     """Remove `let mut tok: Token = ..;` declarations of tokens nothing reads or assigns."""
-    from .passes import walk
     mentioned: dict[str, int] = {}
     declarations = []
     for block in blocks:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..analyze import ARRAY, SCALAR, KernelSpec
-from .dtypes import ARGSPEC, DT, NO_RUST_TYPE, RUST_NAMES, literal_text, narrow_value
+from .dtypes import ARGSPEC, ARGSPEC_OF, DT, NO_RUST_TYPE, RUST_NAMES, literal_text, narrow_value
 from .values import Fail, NeedDtypes
 
 
@@ -114,7 +114,6 @@ class KernelTypes:
     def dtype_key(self, index: int) -> dict[str, str]:
         """{"dtype(x)": "f16", ..}: the combination's dtype of each generic group (its first
         array), as port.toml [entries] keys."""
-        from .dtypes import ARGSPEC_OF
         out = {}
         for g, dt in self.generics:
             first = next(name for name, adt in self.array.items() if adt == dt)

@@ -1,0 +1,19 @@
+"""What translating one Triton kernel builds up: the one object the translator's parts
+(translate.py, accesses.py, exprs.py, helpers.py, ...) read and write, as `t.state`. The
+Translator's other attributes are its inputs: the kernel's source and its cases."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class TritonState:
+    env: dict[str, object] = field(default_factory=dict)   # Triton name -> its value
+    lines: list = field(default_factory=list)              # the derived kernel's lines (Line)
+    depth: int = 1                                         # the indent being written
+    diagnostics: list[dict] = field(default_factory=list)  # what could not be translated
+    notes: list[dict] = field(default_factory=list)        # what was translated with a note
+    written: set[str] = field(default_factory=set)         # pointers the kernel stores through
+    variables: set[str] = field(default_factory=set)       # names a loop carries
+    fresh_count: int = 0                                   # for fresh names
+    helper_depth: int = 0                                  # @triton.jit helpers being inlined
