@@ -19,6 +19,7 @@ import math
 from dataclasses import dataclass
 
 from .arith import divide, product_text, shape_text, sum_text, text_of, text_of as txt
+from .flattened import contiguous_outer, fold_flattened
 from .values import Bound, Fail, Run, Static, Term
 
 PADDING = {0: "ZERO", float("-inf"): "NEG_INF", float("inf"): "POS_INF"}
@@ -60,85 +61,13 @@ def decompose(t, ptr, node) -> Access:
             scalar[dim].append(index_term)
         else:
             axis[dim] = index_term
-    split = _fold_flattened(t, ptr.param, scalar, axis, specs, node) if not strided else set()
+    split = fold_flattened(t, ptr.param, scalar, axis, specs, node) if not strided else set()
     for dim, term in beyond.items():
         if dim not in split:          # beside an arange, or in a gather: no split follows it
             raise Fail(node, "pointer arithmetic", _past_extent(term, specs[0]))
     for dim, value in _unflatten(constant, specs, node):
         scalar[dim].append(Term((value,)))
     return Access(ptr.param, scalar, axis, strided)
-
-
-def _fold_flattened(t, param: str, scalar: list, axis: list, specs, node) -> set[int]:
-    """A scalar index on one dimension may run over the dimensions outside it too, when they
-    are laid out contiguously with it: `q + pid * stride_s` with q of [B, S, H, D] and pid in
-    range(B * S) addresses (pid // S, pid % S, 0, 0), as Triton's flat pointer does. cuTile
-    indexes each dimension within its own extent, so such an index is split: its remainder
-    by the dimension's extent stays there and its quotient joins the outer dimension (which
-    may in turn run over the next one). An index known to stay below the extent (a program
-    id whose grid does, `x % n` with n at most the extent) stays as it is. -> the dimensions
-    whose index is split or known to stay within."""
-    rank = len(axis)
-    strides = [s.effective_strides() for s in specs]
-    handled = set()
-    for dim in range(rank - 1, -1, -1):
-        if axis[dim] is not None or not scalar[dim]:
-            continue
-        outer = _contiguous_outer(dim, strides, specs)
-        if outer is None:
-            continue
-        handled.add(dim)
-        if _within_extent(t, scalar[dim], dim, specs):
-            continue
-        index = sum_text(scalar[dim])
-        extent = f"{param}.shape[{dim}]"
-        index = index if _atomic(index) else f"({index})"
-        if any(isinstance(f, Run) and f.kind == "value" for x in scalar[dim] for f in x.factors):
-            index = f"ct.astype({index}, ct.int32)"     # read from memory: an int64 maybe
-        scalar[dim] = [Term((Run(f"({index} % {extent})", kind="position", is_int=True),))]
-        scalar[outer].append(Term((Run(f"({index} // {extent})", kind="position",
-                                       is_int=True),)))
-        message = (f"an index of {param}'s dimension {dim} may run past its extent into "
-                   f"dimension {outer} (laid out contiguously with it, as Triton's flat pointer "
-                   f"does): split as {index} // {extent} and {index} % {extent}")
-        if all(n["message"] != message for n in t.state.notes):
-            t.note(node, message)
-    return handled
-
-
-def _atomic(code: str) -> bool:
-    return code.isidentifier() or (code.startswith("(") and code.endswith(")")) or \
-        (code.startswith("ct.") and code.endswith(")") and code.count("(") == 1)
-
-
-def _contiguous_outer(dim: int, strides, specs) -> int | None:
-    """The dimension just outside `dim` in memory when it starts where `dim` ends (its
-    stride is dim's stride times dim's extent) in every case and has more than one element in
-    some case; else None."""
-    rank = len(strides[0])
-    for o in range(rank):
-        if o == dim:
-            continue
-        if all(st[o] == st[dim] * spec.shape[dim] and st[dim] > 0
-               for st, spec in zip(strides, specs)):
-            return o if any(spec.shape[o] > 1 for spec in specs) else None
-    return None
-
-
-def _within_extent(t, terms: list, dim: int, specs) -> bool:
-    """The index (a sum of terms) is known to stay below dimension `dim`'s extent in every
-    case: a constant that does, a program id whose launch grid does, `x % n` with n that
-    does."""
-    extents = [spec.shape[dim] for spec in specs]
-    if all(isinstance(f, Static) for x in terms for f in x.factors):
-        values = [sum(math.prod(f.vals[c] for f in x.factors) for x in terms)
-                  for c in range(len(specs))]
-        return all(0 <= v < e for v, e in zip(values, extents))
-    if len(terms) != 1 or len(terms[0].factors) != 1:
-        return False
-    f = terms[0].factors[0]
-    return isinstance(f, Run) and f.upper is not None and \
-        all(u <= e for u, e in zip(f.upper, extents))
 
 
 def _product_values(factors, cases: int) -> list:
@@ -197,7 +126,7 @@ def _check_unit_stride_guess(term: Term, dim: int, specs, node) -> bool:
         scalar = term.axis is None and not any(isinstance(f, Run) and f.is_tile
                                                for f in term.factors)
         if outer and scalar and not wrapped and \
-                _contiguous_outer(dim, [s.effective_strides() for s in specs], specs) is not None:
+                contiguous_outer(dim, [s.effective_strides() for s in specs], specs) is not None:
             return True     # a scalar index past the dimension: _fold_flattened splits it
         if outer and wrapped:
             raise Fail(node, "pointer arithmetic", f"the offset `{wrapped[0].code}` wraps "
