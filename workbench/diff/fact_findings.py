@@ -3,13 +3,13 @@ ops use it), each view entry and each hint, with its direction, origin, unit con
 the machine-code evidence it was judged with (facts.py has the rules)."""
 from __future__ import annotations
 
-from .align import Alignment
+from .align import Alignment, paired_operands
 from .facts import (CALL, GIVEN, IMPLIES, INCOMPARABLE, OWN_ARITHMETIC, PORT, STRONGER,
                     UNIT_RULES, UNKNOWN, WEAKER, FactContext, FactSet, compare_facts, direction,
                     in_units, judge, restricted, unchecked_promise, vouched)
 from .divisibility import multiple_of, proved_divisors
 from .hints import describe, hint_differences, target_hints
-from .subjects import name_of, operand_pairs, subjects, view_layout, zero_offset_aliases
+from .subjects import name_of, subjects, view_layout, zero_offset_aliases
 
 NOISE_BOUNDED = "extra_assume_bounded"
 
@@ -54,7 +54,7 @@ def _assumed(alignment: Alignment, ctx: FactContext, sides: _Sides) -> list[tupl
         if not pair.predicate_diffs:
             continue
         positions = {p for p, _, _ in pair.predicate_diffs}
-        for i, lo, ro in operand_pairs(pair.left, pair.right) or []:
+        for i, lo, ro in paired_operands(pair) or []:
             if i not in positions:
                 continue
             l_root, l_preds = alignment.left_facts.get(lo, (lo, ()))
@@ -117,7 +117,7 @@ def _promises(alignment: Alignment, ctx: FactContext, sides: _Sides, found: list
     uses: dict[str, object] = {}
     for pair in alignment.pairs:
         if pair.left and pair.right:
-            for _, _, ro in operand_pairs(pair.left, pair.right) or []:
+            for _, _, ro in paired_operands(pair) or []:
                 uses.setdefault(alignment.right_facts.get(ro, (ro, ()))[0], pair)
     out = []
     for root, preds in sorted(ctx.port_fixed.items()):

@@ -13,10 +13,10 @@ from pathlib import Path
 
 from ..ir.model import Operation
 from ..ir.printer import op_header
-from .align import CHANGED, EXTRA, MISSING, MOVED, Alignment, OpPair, _attr_text
+from .align import (CHANGED, EXTRA, MISSING, MOVED, Alignment, OpPair, _attr_text,
+                    paired_operands)
 from .fact_findings import fact_findings
 from .facts import FactContext
-from .subjects import operand_pairs
 from .token_order import TOKEN_OPS, TokenOrder, order_difference
 
 CRITICAL, PERF, HINT, ARITHMETIC, NOISE = "critical", "perf", "hint", "arithmetic", "noise"
@@ -229,7 +229,7 @@ def _changed_constants(alignment: Alignment) -> dict[int, tuple[OpPair, OpPair]]
     for pair in alignment.pairs:
         if pair.left is None or pair.right is None or not (missing and extra):
             continue
-        for _, lo, ro in operand_pairs(pair.left, pair.right) or []:
+        for _, lo, ro in paired_operands(pair) or []:
             if lo in missing and ro in extra and \
                     _CONSTANT.match(_attr_text(missing[lo].left)) and \
                     _CONSTANT.match(_attr_text(extra[ro].right)):
