@@ -11,18 +11,22 @@ A loop's carried values are a set, not a sequence: cuTile Python and cutile orde
 differently (cuTile Python by first assignment in the body, cutile by declaration), so a
 paired `for` whose carried values are the same in another order is aligned through that
 permutation (its inits, region arguments, `continue` operands and results), chosen as the
-order under which the body's operands correspond best. A carried value that really differs
-corresponds under no order and still fails.
+order under which the body's operands correspond best (carried.py). A carried value that
+really differs corresponds under no order and still fails.
+
+Over 400 lines because _Aligner is one walk whose steps (pairing, binding, repairing swaps,
+checking operands and arguments) share one state, the value map; its separable part, the
+carried values' order, lives in carried.py.
 """
 from __future__ import annotations
 
-from itertools import permutations, product
 
 from dataclasses import dataclass, field
 
 from ..ir.model import Block, Entry, Module, Operation, split_value_ref, walk_tokens
 from ..ir.printer import print_nodes
 from ..ir.normalize import assume_predicates
+from .carried import apply_carried, carried_order, map_carried
 from .hints import without_hints
 from .myers import opcodes
 from .subjects import mask_layout, operand_pairs, view_layout
@@ -292,9 +296,9 @@ class _Aligner:
 
     # -- pairs ------------------------------------------------------------------------
     def pair(self, left: Operation, right: Operation, status: str, parent: str | None) -> None:
-        perm = self._carried_order(left, right)
+        perm = carried_order(self, left, right) if op_key(left) == op_key(right) else None
         if perm is not None:
-            self._apply_carried(left, right, perm)
+            apply_carried(self, left, right, perm)
         self.pairs.append(OpPair(left, right, status, parent,
                                  operand_order=self.operand_order.get(id(left))))
         self._bind_arguments(left, right)
@@ -303,7 +307,7 @@ class _Aligner:
         for ld, rd in zip(left.definitions(), right.definitions()):
             self.value_map[ld.text] = rd.text
         if perm is not None:
-            self._map_carried(left, right, perm)
+            map_carried(self, left, right, perm)
         for lreg, rreg in zip(left.regions, right.regions):
             self.block(lreg.block, rreg.block, parent=left.name)
         for lreg in left.regions[len(right.regions):]:
@@ -312,87 +316,6 @@ class _Aligner:
         for rreg in right.regions[len(left.regions):]:
             for op in rreg.block.ops:
                 self.pairs.append(OpPair(None, op, EXTRA, left.name))
-
-    # -- loop-carried values -------------------------------------------------------------
-    def _carried(self, op: Operation):
-        """(carried count, the body's `continue`) of a `for` with carried values, else None."""
-        if op.name != "for" or len(op.regions) != 1 or len(op.results) != 1:
-            return None
-        n = op.results[0].count
-        defs = op.definitions()
-        body = op.regions[0].block.ops
-        tail = body[-1] if body and body[-1].name == "continue" else None
-        if n < 2 or len(defs) != n + 1 or len(op.operands()) != n + 3 or tail is None \
-                or len(tail.operands()) != n:
-            return None
-        return n, tail
-
-    def _carried_order(self, left: Operation, right: Operation, limit: int = 120):
-        """The order (left carried index -> right carried index) under which the right loop's
-        carried values correspond best to the left's; None when it is the identity or the
-        loops carry nothing comparable. Inits that map already narrow the candidates; the
-        rest is decided by aligning the body under each candidate and counting operands
-        that do not correspond (ties keep the identity)."""
-        lc, rc = self._carried(left), self._carried(right)
-        if lc is None or rc is None or lc[0] != rc[0] or op_key(left) != op_key(right):
-            return None
-        n = lc[0]
-        l_init = [t.text for t in left.operands()[3:]]
-        r_init = [t.text for t in right.operands()[3:]]
-        choices = []
-        for k in range(n):
-            fit = [j for j in range(n) if self._maps_to(l_init[k], r_init[j])]
-            choices.append(fit or list(range(n)))
-        candidates = [p for p in product(*choices) if len(set(p)) == n]
-        if not candidates:
-            candidates = list(permutations(range(n)))
-        identity = tuple(range(n))
-        if identity in candidates:
-            candidates.remove(identity)
-        candidates = [identity] + candidates[:limit]
-        if len(candidates) == 1:
-            return None
-        scores = [self._trial(left, right, p) for p in candidates]
-        best = candidates[scores.index(min(scores))]
-        return None if best == identity else list(best)
-
-    def _trial(self, left: Operation, right: Operation, perm) -> int:
-        """Operands that do not correspond (and ops left unpaired) in the loop's body when it
-        is aligned with the carried values in this order; the aligner's state is restored."""
-        saved = (self.pairs, dict(self.value_map), dict(self.operand_order))
-        self._bound_cache = None
-        self.pairs = []
-        try:
-            self._apply_carried(left, right, perm)
-            for ld, rd in zip(left.definitions(), right.definitions()):
-                self.value_map[ld.text] = rd.text
-            self._map_carried(left, right, perm)
-            self.block(left.regions[0].block, right.regions[0].block, parent=left.name)
-            score = sum(1 for p in self.pairs if p.left is None or p.right is None)
-            for p in self.pairs:
-                if p.left is not None and p.right is not None:
-                    pairs = self._operand_pairs(p.left, p.right)
-                    score += len(p.left.operands()) if pairs is None else sum(
-                        1 for _, lo, ro in pairs if not self._maps_to(lo, ro))
-            init = self._operand_pairs(left, right) or []
-            score += sum(1 for _, lo, ro in init if not self._maps_to(lo, ro))
-            return score
-        finally:
-            self.pairs, self.value_map, self.operand_order = saved
-            self._bound_cache = None
-
-    def _apply_carried(self, left: Operation, right: Operation, perm) -> None:
-        n = len(perm)
-        self.operand_order[id(left)] = [0, 1, 2] + [3 + perm[k] for k in range(n)]
-        self.operand_order[id(self._carried(left)[1])] = list(perm)
-
-    def _map_carried(self, left: Operation, right: Operation, perm) -> None:
-        """Region arguments and results of the carried values, through the order."""
-        l_defs, r_defs = left.definitions(), right.definitions()
-        l_res, r_res = left.results[0].name, right.results[0].name
-        for k, j in enumerate(perm):
-            self.value_map[l_defs[1 + k].text] = r_defs[1 + j].text
-            self.value_map[f"{l_res}#{k}"] = f"{r_res}#{j}"
 
     def repair_swaps(self, rounds: int = 4) -> None:
         """Re-match ops of equal key whose operands do not correspond: the edit script may
