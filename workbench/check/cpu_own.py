@@ -38,7 +38,8 @@ def check_case(op: Operator, case, sides: list[str], seed: int,
         return result
     values = dict(zip(names, case_args(case.args, np.random.default_rng(seed),
                                        {names.index(n) for n in outputs})))
-    kept_inputs, kept_outputs = _kept(op, case)
+    record = Record.load(op.record["path"]) if op.record is not None else None
+    kept_inputs, kept_outputs = _kept(op, record, case)
     for name, bits in kept_inputs.items():
         values[name][...] = bits.view(values[name].dtype)
     produced, seconds = {}, {}
@@ -47,7 +48,7 @@ def check_case(op: Operator, case, sides: list[str], seed: int,
             produced[side], seconds[side] = run_side(op, case, side, values, outputs, options)
         except SideFailed as failed:
             result["sides"][side] = failed.outcome
-    tolerance = _tolerance(op, case, names, outputs)
+    tolerance = _tolerance(op, record, case, names, outputs)
     expected = _expected(op, values, outputs, produced)
     kept = {n: b.view(values[n].dtype) for n, b in kept_outputs.items()}
     for side, got in produced.items():
@@ -59,22 +60,21 @@ def check_case(op: Operator, case, sides: list[str], seed: int,
     return result
 
 
-def _kept(op: Operator, case) -> tuple[dict, dict]:
+def _kept(op: Operator, record: Record | None, case) -> tuple[dict, dict]:
     """The values a recorded case's first launch kept (inputs, outputs), if it kept any."""
-    if op.record is None:
+    if record is None:
         return {}, {}
-    record = Record.load(op.record["path"])
     first = next(i for i in op.record["launches"] if op.record["case_of"][str(i)] == case.index)
     return record.kept_values(record.launches[first]) or ({}, {})
 
 
-def _tolerance(op: Operator, case, names: list[str], outputs: list[str]) -> float:
+def _tolerance(op: Operator, record: Record | None, case, names: list[str],
+               outputs: list[str]) -> float:
     """The catalog's tolerance for the case's dtype; a recorded kernel's is the loosest its
     outputs allow (the record's own, else their dtypes')."""
-    if op.record is None:
+    if record is None:
         return op.tolerance.get(next(a.dtype for a in case.args if a.is_array),
                                 DEFAULT_TOLERANCE["f32"])
-    record = Record.load(op.record["path"])
     first = record.launches[op.record["launches"][0]]
     own = {a.name: a.tolerance for a in first.runtime if a.tolerance}
     return max((own.get(n) or DEFAULT_TOLERANCE.get(case.args[names.index(n)].dtype, 1e-5)
