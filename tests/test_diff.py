@@ -194,3 +194,19 @@ def test_a_changed_constant_names_both_values():
     assert changed[0].category == "arithmetic" and report.verdict == "FAIL"
     assert not [f for f in report.findings if "missing in the port" in f.detail
                 or "extra in the port" in f.detail]
+
+
+def test_a_changed_use_of_a_shared_constant_names_both_values():
+    """Python divides by one constant N twice (one `constant`, one reshape, two uses); the
+    port changed one use to 512 (its own constant and reshape): one finding with both
+    values (the real IR of a drafted layer norm with a planted fault), not an extra constant
+    in the port and a divf reading other values."""
+    from pathlib import Path
+    folder = Path(__file__).resolve().parent / "fixtures" / "diff"
+    report = diff_texts((folder / "shared_constant.python.tileir").read_text(),
+                        (folder / "shared_constant.port.tileir").read_text())
+    changed = [f for f in report.findings if f.kind == "constant_value"]
+    assert [f.detail for f in changed] == ["`constant` (f32): 7.680000e+02 -> 5.120000e+02"]
+    assert "7.680000e+02" in changed[0].left["text"] and "5.120000e+02" in changed[0].right["text"]
+    assert not [f for f in report.findings if f.kind in ("dataflow", "op")], report.to_text()
+    assert report.verdict == "FAIL"

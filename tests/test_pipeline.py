@@ -21,12 +21,15 @@ def runs(tmp_path, monkeypatch):
 
 def test_rules_draft_of_softmax_passes_and_resumes(runs, cli):
     out = runs / "draft" / "softmax" / "port"
-    result = pipeline.run_pipeline("softmax", "rules", out=out)
+    started = []                    # what the widget's status line shows as a draft runs
+    result = pipeline.run_pipeline("softmax", "rules", out=out,
+                                   progress=lambda *stage: started.append(stage))
     assert result.verdict in ("PASS", "PASS_WITH_NOTES"), result.summary()
     assert (out / "src" / "kernel.rs").exists() and (out / "port.toml").exists()
     stages = [a.stage for a in read_artifacts(result.folder)]
     assert stages == ["analyze", "write_kernel", "write_host", "build", "ir_diff", "gpu_check",
                       "perf", "final"]
+    assert started == [(stage, n, 7) for n, stage in enumerate(stages[:-1], 1)]
     if not has_cuda_driver():           # no GPU: the gate says why it timed nothing
         perf = next(a for a in read_artifacts(result.folder) if a.stage == "perf")
         assert perf.verdict == "SKIPPED" and "no CUDA device" in perf.summary

@@ -173,6 +173,18 @@ def test_family_name_diffs_every_entry(capsys):
     assert main(["diff", "tilegym.softmax"]) == 0
     out = capsys.readouterr().out
     assert out.count("verdict: PASS") == 3 and "unchecked promise" not in out
+    entries = re.findall(r"^verdict: (\w+)", out, re.M)
+    worst = "PASS_WITH_NOTES" if "PASS_WITH_NOTES" in entries else "PASS"
+    assert out.rstrip().endswith(f"== tilegym.softmax: {worst} (the worst of its 3 entries' "
+                                 "verdicts)")
+
+
+def test_a_family_diff_refuses_what_it_cannot_do_before_diffing(capsys):
+    assert main(["diff", "tilegym.softmax", "--case", "99"]) == 2
+    assert "tilegym.softmax has no case 99" in capsys.readouterr().err
+    assert main(["diff", "tilegym.softmax", "--sass"]) == 2
+    err = capsys.readouterr().err
+    assert "--html and --sass show one entry's diff" in err and "tilegym.softmax.tma" in err
 
 
 def test_an_entry_without_case_0_is_diffed_on_its_first_case(capsys):

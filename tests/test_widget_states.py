@@ -1,7 +1,10 @@
 """The widget's states a user meets, in Chromium against a real `jupyter lab` at 1400x1000
-with the file browser open: room for the panes, an edit that survives Draft, a successful
-Draft that shows its verdict, a Rust syntax error as a lint marker on its line, and the
-clickable reasons of an UNSUPPORTED draft. Every port is a copy under runs/tests/."""
+with the file browser open: room for the panes, a check's result that the next action
+replaces, an edit that survives Draft, a successful Draft that shows its stages and elapsed
+time and then its verdict, a Rust syntax error as a lint marker on its line, the clickable
+reasons of an UNSUPPORTED draft, and Export asking for its folder. Every port is a copy
+under runs/tests/."""
+import shutil
 import time
 
 import pytest
@@ -106,6 +109,12 @@ def test_check_without_a_gpu_runs_on_the_cpu_and_says_so(page):
     result_of(root, "check", timeout_s=180)
     title = root.get_by_test_id("wb-result-title").inner_text()
     assert title.startswith("check softmax: OK") and "on the CPU" in title, title
+    # the next action's result replaces it (a diff has none): no check result under it
+    root.get_by_test_id("wb-btn-diff").click()
+    wait_until(root, "e => e.querySelector('[data-testid=wb-status]').dataset.action === 'diff'", 10)
+    idle(root)
+    assert root.get_by_test_id("wb-result").is_hidden()
+    assert verdict(root) in ("PASS", "PASS_WITH_NOTES")
 
 
 def test_an_edit_survives_draft_and_a_draft_shows_its_verdict(page):
@@ -119,6 +128,10 @@ def test_an_edit_survives_draft_and_a_draft_shows_its_verdict(page):
     assert confirm.is_visible() and "unsaved edits" in confirm.inner_text()
     started = time.time()
     root.get_by_test_id("wb-confirm-draft").click()
+    # a draft takes seconds: its stage and the seconds so far show while it runs
+    wait_until(root, "e => /drafting: .* \\(stage \\d+ of \\d+\\)/.test(e.querySelector("
+                     "'[data-testid=wb-status]').textContent) && Number(e.querySelector("
+                     "'[data-testid=wb-elapsed]').dataset.seconds) >= 1", 120)
     result_of(root, "draft")
     idle(root)
     seconds = time.time() - started
@@ -184,3 +197,22 @@ def test_an_unsupported_draft_shows_its_reasons_and_they_jump_to_the_python_line
     line = root.locator('[data-testid=wb-pane-python] .cm-line[data-line="12"]')
     assert "wb-link-origin" in line.get_attribute("class") and line.is_visible()
     shoot(page, root, "unsupported_reasons.png")
+
+
+def test_export_asks_for_a_folder_and_writes_the_crate_there(page):
+    assert widget(page, 1).get_by_test_id("wb-btn-export").is_disabled()     # no port there
+    root = widget(page, 0)
+    folder = WORK / "browser-export"
+    shutil.rmtree(folder, ignore_errors=True)
+    root.get_by_test_id("wb-btn-export").click()
+    field = root.get_by_test_id("wb-export-to")
+    assert root.get_by_test_id("wb-export").is_visible()
+    assert field.input_value() == str(REPO_ROOT / "runs" / "exports" / "softmax")
+    field.fill(str(folder))
+    root.get_by_test_id("wb-export-go").click()
+    assert root.get_by_test_id("wb-export").is_hidden()
+    wait_until(root, "e => e.querySelector('[data-testid=wb-status]').dataset.action === 'export'", 30)
+    idle(root)
+    status = root.get_by_test_id("wb-status").inner_text()
+    assert "runs/tests/browser-export: port_softmax" in status, status
+    assert (folder / "README.md").exists() and (folder / "loader.py").exists()

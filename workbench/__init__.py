@@ -1,5 +1,4 @@
 """cuTile Port Workbench: port cuTile Python kernels to cuTile Rust, checked through Tile IR."""
-from .magics import load_ipython_extension as load
 from .sources.recorder import record as recording
 
 __version__ = "0.1.0"
@@ -7,6 +6,9 @@ __version__ = "0.1.0"
 
 def load_ipython_extension(ipython) -> None:
     """`%load_ext workbench`: the %port, %%cutile and %%rust magics."""
+    # imported here: `import workbench` (workbench.record in a user's script, the GPU host)
+    # must not need IPython, the notebook's dependency
+    from .magics import load_ipython_extension as load
     load(ipython)
 
 

@@ -12,7 +12,9 @@
     %port --record REC.json [--launch N]           the widget for a recorded kernel
 
 `--out DIR` works on the port in DIR; for a catalog operator an empty DIR first gets a copy
-of the catalog's port that builds on its own. %port prints the folders it uses.
+of the catalog's port that builds on its own. A DIR that holds another kernel's port or files
+that are no port is refused (one line saying what is there) unless --force is given.
+%port prints the folders it uses.
 A WorkbenchError or a usage error ends the cell with one line (message and what to do),
 no traceback. Every magic is a thin shell over plain functions (workbench.session, ...).
 """
@@ -31,6 +33,7 @@ from .argspec import parse_arg, parse_const
 from .catalog import all_operators
 from .ir.printer import print_module
 from .ir.stages import python_ir
+from .port.folders import refuse_foreign, stamp
 from .port.recorded import record_operator
 from .resolve import resolve_target
 from .rust.cargo import is_plain_copy
@@ -98,19 +101,16 @@ def _one_line(magic):
 
 def open_target(args):
     """The Operator %port/%%rust name (a %%cutile kernel, a catalog operator, a file or a
-    module kernel) with its port in --out; an empty --out gets a copy of the catalog port."""
+    module kernel, a record's kernel) with its port in --out; an empty --out gets a copy of
+    the catalog port. Everything is checked before anything is copied: the call, --case,
+    and what --out holds (another kernel's port or other files: refused without --force)."""
+    op, cell = _resolved(args)
+    if args.case is not None:
+        op.case(args.case)
+    if args.out:
+        _claim(op, args.force)
     if args.record:
-        if args.target or args.arg or args.const or args.grid:
-            raise WorkbenchError("--record names the kernel, its cases and grids itself",
-                                 "drop the target, --arg, --const and --grid")
-        return record_operator(args.record, args.launch, args.out)
-    cell = _CELL_KERNELS.get(args.target) if args.target not in all_operators() else None
-    if cell:
-        out = args.out or CELLS_DIR.parent / "ports" / f"cell.{args.target}" / "port"
-        op = resolve_target(f"{cell['file']}:{args.target}", args.arg or cell["args"],
-                            args.const or cell["consts"], out, grid=args.grid)
-    else:
-        op = resolve_target(args.target, args.arg, args.const, args.out, grid=args.grid)
+        return op
     if is_plain_copy(op.port_folder):
         op = copy_port(op, op.port_folder)
         print(f"{_shown(op.port_folder)} was a plain copy of a kernels_src port: its Cargo.toml "
@@ -122,6 +122,32 @@ def open_target(args):
             op = copy_port(original, op.port_folder)
             print(f"copied {_shown(original.port_folder)} to {_shown(op.port_folder)}")
     return op
+
+
+def _resolved(args):
+    """(the Operator the arguments name, the %%cutile cell it is from or None)."""
+    if args.record:
+        if args.target or args.arg or args.const or args.grid:
+            raise WorkbenchError("--record names the kernel, its cases and grids itself",
+                                 "drop the target, --arg, --const and --grid")
+        return record_operator(args.record, args.launch, args.out), None
+    cell = _CELL_KERNELS.get(args.target) if args.target not in all_operators() else None
+    if cell:
+        out = args.out or CELLS_DIR.parent / "ports" / f"cell.{args.target}" / "port"
+        return resolve_target(f"{cell['file']}:{args.target}", args.arg or cell["args"],
+                              args.const or cell["consts"], out, grid=args.grid), cell
+    return resolve_target(args.target, args.arg, args.const, args.out, grid=args.grid), None
+
+
+def _claim(op, force: bool) -> None:
+    """--out holds something other than op's port: refused, or with --force marked as op's
+    port from now on (nothing in it is changed; a Draft there keeps what it replaces)."""
+    held = refuse_foreign(op.port_folder, op, force,
+                          f"name an empty or new folder, or add --force to open it as "
+                          f"{op.name}'s port")
+    if held is not None:
+        stamp(op.port_folder, op)
+        print(f"{_shown(op.port_folder)} held {held}: opened as {op.name}'s port (--force)")
 
 
 def _shown(path: Path) -> str:

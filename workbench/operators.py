@@ -5,6 +5,7 @@ build them without importing each other.
 """
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -16,6 +17,15 @@ KERNELS_DIR = REPO_ROOT / "kernels_src"
 PORTS_DIR = REPO_ROOT / "runs" / "ports"      # drafted ports of kernels outside the catalog
 OWN = "own"
 PROVENANCES = ("drafted", "hand-finished", "hand-written")
+# in a drafted or copied port: which kernel it is a port of (port/folders.py reads it)
+DRAFT_MARK = ".draft.json"
+
+
+def draft_home(stem: str, kernel: str, place: str) -> Path:
+    """runs/ports/<stem>.<kernel>-<hash>: where a kernel outside the catalog drafts by
+    default. The hash (8 hex) is of `place`, the kernel's full path (or a recorded kernel's
+    key), so two projects' layernorm.py never share a draft."""
+    return PORTS_DIR / f"{stem}.{kernel}-{hashlib.sha256(place.encode()).hexdigest()[:8]}"
 
 
 def display_path(path: Path) -> str:

@@ -14,12 +14,11 @@ before any verb runs.
 from __future__ import annotations
 
 import ast
-import hashlib
 from pathlib import Path
 
 from .argspec import parse_arg, parse_const, parse_grid
 from .catalog import all_families, all_operators, get_operator
-from .operators import PORTS_DIR, Case, Operator, display_path
+from .operators import PORTS_DIR, Case, Operator, display_path, draft_home
 from .sources.corpus_manifest import corpus_entry
 from .errors import WorkbenchError
 from .sources.kernel import check_arguments, load_kernel
@@ -32,7 +31,8 @@ from .translate.targets import triton_target
 def resolve_target(text: str, args: list[str] = (), consts: list[str] = (),
                    out: str | Path | None = None, grid: str | None = None) -> Operator:
     """The Operator `text` names; `out` is where its port goes (relative to the current
-    directory), by default the catalog's port or runs/ports/<kernel>/port; `grid`
+    directory), by default the catalog's port, runs/ports/<module>.<kernel>/port, or for a
+    file runs/ports/<stem>.<kernel>-<hash of its path>/port (operators.draft_home); `grid`
     (`--grid X,Y,Z`) the launch grid of a kernel target's call.
     A `@triton.jit` kernel (or a name in kernels_src/triton/catalog.toml) is an Operator
     with language="triton": the pipeline translates it first (translate/)."""
@@ -140,9 +140,8 @@ def _adhoc_operator(path: Path, kernel: str, args, consts, module: str | None,
     elif module is not None and params is not None:
         cases = corpus_cases(module, kernel, params)
     label = module or path.name
-    # a file's port folder names the file's place too: two projects' layernorm.py never share
-    where = module or f"{path.stem}-{hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:8]}"
-    folder = PORTS_DIR / f"{where}.{kernel}"
+    folder = PORTS_DIR / f"{module}.{kernel}" if module else \
+        draft_home(path.stem, kernel, str(path.resolve()))
     return Operator(name=kernel, summary=f"{label}:{kernel}", kernel_name=kernel, outputs=(),
                     tolerance={}, cases=cases, folder=folder, kernel_path=path,
                     kernel_module=module)

@@ -11,12 +11,18 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import history
+from .history import HISTORY
 from .catalog import KERNELS_DIR, Operator, display_path, get_operator
 from .errors import WorkbenchError
-from .check.report import ANY, GPU, bench_operators, check_operator
+from .check.report import ANY, bench_operators, check_operator
+from .check.runner import has_cuda_driver
 from .ownership.pairs import operator_diff, side_bytecode
+from .port.export import export_port
+from .port.folders import stamp
 from .port.pipeline import draft_folder, run_pipeline
 from .port.recorded import specializations
+from .port.triton_stages import check_against_triton, translated
 from .rust.cargo import build, folder_tag, is_plain_copy
 from .rust.standalone import make_standalone
 from .sass.diff import diff_sass
@@ -24,7 +30,6 @@ from .sass.stages import sass_of
 from .sources.kernel import load_operator_kernel
 from .specialize import const_branches, explore
 
-HISTORY = ".history"
 
 
 @dataclass
@@ -55,6 +60,7 @@ class PortSession:
         self.case = case if case is not None else (self.op.cases[0].index if self.op.cases else 0)
         self.last_build = None
         self.last_diff: DiffView | None = None
+        self._derived = None            # (what it was translated from, derived Operator)
 
     # -- files --------------------------------------------------------------------------
     @property
@@ -97,19 +103,29 @@ class PortSession:
 
     def keep(self, text: str, why: str, folder: Path | None = None) -> Path | None:
         """Keep `text` as port/.history/kernel.rs.<time>.<why> (nothing for empty text)."""
-        if not text.strip():
-            return None
-        history = (folder or self.op.port_folder) / HISTORY
-        history.mkdir(parents=True, exist_ok=True)
-        stamp = f"{time.strftime('%Y%m%d-%H%M%S')}.{time.time_ns() % 10**6:06d}"
-        kept = history / f"kernel.rs.{stamp}.{why}"
-        kept.write_text(text)
-        return kept
+        return history.keep(folder or self.op.port_folder, text, why)
+
+    def kept_versions(self) -> list[dict]:
+        """The kept versions of the port's kernel.rs, newest first."""
+        return [v.to_json() for v in history.versions(self.op.port_folder)]
+
+    def restore(self, name: str, pane_text: str | None) -> list[Path]:
+        """Make the kept version `name` the port's kernel.rs, keeping first the file it
+        replaces when the pane's text differs (saved), then the pane's text (before-restore,
+        the newest kept version). -> the kept files."""
+        text = history.version(self.op.port_folder, name).text()
+        current = self.rust_source()
+        pane = current if pane_text is None else pane_text
+        kept = [self.keep(current, "saved")] if current != pane else []
+        kept.append(self.keep(pane, "before-restore"))
+        self.rust_file.write_text(text)
+        return [k for k in kept if k]
 
     # -- actions --------------------------------------------------------------------------
-    def draft(self, pane_text: str | None = None, drafter: str = "rules"):
+    def draft(self, pane_text: str | None = None, drafter: str = "rules", progress=None):
         """Draft a port into draft_folder(), keeping first the kernel.rs it replaces and the
-        pane's unsaved text; then work on the drafted port. -> (RunResult, kept files)."""
+        pane's unsaved text; then work on the drafted port. -> (RunResult, kept files).
+        `progress(stage, number, count)` as each stage of the run starts."""
         folder = self.draft_folder()
         kept = []
         replaced = folder / "src" / "kernel.rs"
@@ -117,9 +133,13 @@ class PortSession:
             kept.append(self.keep(replaced.read_text(), "before-draft", folder))
         if pane_text is not None and pane_text != self.rust_source():
             kept.append(self.keep(pane_text, "unsaved", folder))
-        run = run_pipeline(self.op, drafter=drafter, out=folder)
+        run = run_pipeline(self.op, drafter=drafter, out=folder, progress=progress)
         self.op = self.op.with_port(run.port)
         return run, [k for k in kept if k]
+
+    def export(self, dest: Path, force: bool = False, progress=None):
+        """The port as a crate of its own in `dest` (port/export.py) -> Exported."""
+        return export_port(self.op, dest, force=force, progress=progress)
 
     def rebuild(self):
         self.last_build = build(self.op)
@@ -127,27 +147,41 @@ class PortSession:
 
     def diff(self) -> DiffView:
         text = self.rust_source()
-        self.last_diff = DiffView(operator_diff(self.op, self.case), text)
+        self.last_diff = DiffView(operator_diff(self.reference(), self.case), text)
         return self.last_diff
+
+    def reference(self) -> Operator:
+        """The cuTile kernel the port's Tile IR is diffed against: the operator's own, or for
+        a Triton source the kernel derived from it (translated again when the Triton file or
+        the port folder changes)."""
+        if self.op.language != "triton":
+            return self.op
+        key = (self.op.triton.path.read_text(), self.op.port_folder)
+        if self._derived is None or self._derived[0] != key:
+            self._derived = (key, translated(self.op)[0])
+        return self._derived[1]
 
     def check(self):
         """On the GPU where there is one; else on the CPU, through the Tile IR interpreter
-        (its response's device says which ran)."""
-        return check_operator(self.op, [self.case],
-                              on=ANY if self.op.language == "cutile" else GPU)
+        (its response's device says which ran). A Triton source's port is checked against
+        the Triton kernel itself (on the CPU: Triton's interpreter)."""
+        if self.op.language == "triton":
+            return check_against_triton(self.op, cpu=not has_cuda_driver())
+        return check_operator(self.op, [self.case], on=ANY)
 
     def bench(self):
         return bench_operators([self.op])
 
     def specializations(self) -> list[dict]:
         """The JIT -> AOT view: per case, the kernel the JIT compiles and what it assumed."""
-        kernel = load_operator_kernel(self.op)
-        calls = [list(case.args) for case in self.op.cases]
-        texts = [f"case {c.index}: " + " ".join(str(a) for a in c.args) for c in self.op.cases]
+        op = self.reference()
+        kernel = load_operator_kernel(op)
+        calls = [list(case.args) for case in op.cases]
+        texts = [f"case {c.index}: " + " ".join(str(a) for a in c.args) for c in op.cases]
         branches = const_branches(kernel)
         serves = self._recorded_launches()
         rows = []
-        for case, text, args in zip(self.op.cases, texts, calls):
+        for case, text, args in zip(op.cases, texts, calls):
             (spec,) = explore(kernel, [args], case.consts, [text])
             consts = ", ".join(f"{k}={v}" for k, v in case.consts.items())
             rows.append({"call": text, "symbol": spec.symbol, "branches": branches,
@@ -169,7 +203,8 @@ class PortSession:
         return out
 
     def sass(self) -> dict:
-        left, right = (sass_of(side_bytecode(self.op, s, self.case)) for s in ("python", "rust"))
+        left, right = (sass_of(side_bytecode(self.reference(), s, self.case))
+                       for s in ("python", "rust"))
         table = diff_sass(left.instructions, right.instructions, left.summary, right.summary)
         return {"left": left.text, "right": right.text, "rows": table.summary_rows()}
 
@@ -184,6 +219,7 @@ def copy_port(op: Operator, dest: Path) -> Operator:
         kept.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(manifest, kept)
         make_standalone(dest)
+        stamp(dest, op)
         return op.with_port(dest)
     if (dest / "Cargo.toml").exists():
         raise WorkbenchError(f"{dest} already holds a port", "pick an empty folder")
@@ -198,6 +234,7 @@ def copy_port(op: Operator, dest: Path) -> Operator:
         make_standalone(dest)
     else:                  # a copy of a copy: a package name of its own (see standalone_manifest)
         manifest.write_text(_retagged(manifest.read_text(), dest))
+    stamp(dest, op)
     return op.with_port(dest)
 
 

@@ -1,6 +1,6 @@
 """`workbench VERB ...`: every stage printable on demand. The verb table is here; each verb's
 arguments and handler are in the module named for its stage (ir_verbs, port_verbs,
-corpus_verbs, batch_verbs, gpu_verbs, catalog_verbs, record_verbs)."""
+corpus_verbs, batch_verbs, gpu_verbs, catalog_verbs, record_verbs, export_verbs)."""
 from __future__ import annotations
 
 import argparse
@@ -39,6 +39,9 @@ VERBS = (
     VerbEntry("runs", "port_verbs", "show a drafting run stage by stage"),
     VerbEntry("build", "port_verbs", "build ports whose sources changed (lazy, "
               "hot-reloadable)"),
+    VerbEntry("export", "export_verbs", "write a port as a crate of its own (builds outside "
+              "this checkout): sources, vendored C ABI helper, Python loader, README, IR "
+              "goldens"),
     VerbEntry("doctor", "port_verbs", "check the toolchain and say how to fix each problem"),
     VerbEntry("corpus", "corpus_verbs", "TileGym's kernels through analyze, draft, build and IR "
               "diff: a verdict each"),

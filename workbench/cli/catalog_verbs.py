@@ -12,8 +12,8 @@ import json
 from .common import EXIT_OK, Verb
 from ..catalog import all_families
 from ..errors import WorkbenchError
-from ..operators import KERNELS_DIR
 from ..ownership.pairs import operator_diff
+from ..port.verdicts import current_verdicts, recorded_verdicts, verdicts_file
 from ..rust.cargo import code_hash, has_port
 
 OWN_PROVENANCE = "hand-written"
@@ -24,15 +24,6 @@ def _ops_arguments(p) -> None:
     p.add_argument("--markdown", action="store_true", help="the README's table")
     p.add_argument("--refresh", action="store_true",
                    help="rerun every entry's IR diff and record the verdicts")
-
-
-def verdicts_file():
-    return KERNELS_DIR / "verdicts.json"
-
-
-def recorded_verdicts() -> dict:
-    path = verdicts_file()
-    return json.loads(path.read_text()) if path.exists() else {}
 
 
 def refresh_verdicts() -> dict:
@@ -64,10 +55,8 @@ def listing(records: dict) -> list[dict]:
                 verdicts = ["no port"]
             elif record is None:
                 verdicts = ["unknown"]
-            elif record["code"] != code_hash(op):
-                verdicts = ["stale"] * len(record["verdicts"])
             else:
-                verdicts = record["verdicts"]
+                verdicts = current_verdicts(record, op)
             entries.append({"name": op.name, "kernel": op.kernel_name,
                             "provenance": (op.provenance or OWN_PROVENANCE) if has_port(op)
                             else "missing",

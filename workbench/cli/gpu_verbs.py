@@ -14,7 +14,7 @@ from ..check.runner import EXIT_SKIPPED
 from ..check.triton_side import check_triton_port
 from ..errors import WorkbenchError
 from ..port.recorded import record_operator
-from ..port.triton_stages import translate_target
+from ..port.triton_stages import check_against_triton
 
 
 def _check_arguments(p) -> None:
@@ -54,20 +54,6 @@ def _recorded(args):
     return record_operator(args.record, args.launch, args.out)
 
 
-def _check_triton(op, cpu: bool = False):
-    """A recorded Triton kernel: translated as the pipeline does, then its port checked
-    against the Triton kernel itself on the recorded launches' grids (cpu: in Triton's
-    interpreter against the Tile IR interpreter)."""
-    derived, translated, _, _ = translate_target(op.triton, op.port_folder)
-    if not derived.ok:
-        raise WorkbenchError(f"{op.summary}: the translation stopped",
-                             "run `workbench port --record ...` to see where and why")
-    if cpu:
-        from ..check.triton_cpu import check_translation_on_cpu    # the interpreter: slow to import
-        return check_translation_on_cpu(op.triton, translated)
-    return check_triton_port(op.triton, translated)
-
-
 def cmd_check(args) -> int:
     recorded = _recorded(args)
     if recorded is None and not args.op:
@@ -79,7 +65,7 @@ def cmd_check(args) -> int:
     if args.cpu:
         return _check_on_cpu(args, recorded)
     if recorded is not None:
-        response = _check_triton(recorded) if recorded.language == "triton" else \
+        response = check_against_triton(recorded) if recorded.language == "triton" else \
             check_operator(recorded, seed=args.seed)
         print(json.dumps(response.to_json(), indent=1) if args.json
               else format_check(recorded.summary, response))
@@ -106,7 +92,7 @@ def _check_on_cpu(args, recorded) -> int:
         raise WorkbenchError("--shrink takes a catalog operator: a recorded kernel's inputs "
                              "are the record's", "drop --shrink")
     if recorded is not None and recorded.language == "triton":
-        response = _check_triton(recorded, cpu=True)
+        response = check_against_triton(recorded, cpu=True)
     elif args.shrink:
         response = check_on_cpu(args.op, args.case, sides, args.seed, shrink=True)
     elif recorded is None and args.op in all_families():

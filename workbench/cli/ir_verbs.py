@@ -11,7 +11,7 @@ from ..catalog import all_families, load_catalog
 from ..diff import diff_modules
 from ..diff.facts import FactContext
 from ..diff.html import write_html
-from ..diff.verdict import FAIL
+from ..diff.verdict import FAIL, PASS, PASS_WITH_NOTES
 from ..ir.export import export_bytecode
 from ..ir.lexer import ParseError
 from ..ir.normalize import RULES, normalize
@@ -21,7 +21,7 @@ from ..ir.serialize import to_json
 from ..ir.stages import operator_python_ir, python_ir
 from ..ownership.evidence import compare_sass
 from ..ownership.pairs import operator_diff, side_bytecode
-from ..port.triton_stages import translate_target
+from ..port.triton_stages import translated
 from ..resolve import resolve_target
 from ..rust.emit import operator_rust_ir
 from ..sass.diff import diff_sass
@@ -78,7 +78,7 @@ def _ir_module(args):
                              "try `workbench ir softmax`")
     op = target_operator(args)
     if op.language == "triton":
-        op, ttir = _translated(op)
+        op, ttir = translated(op)
         if args.side == "triton":
             if args.stage != "raw" or args.json:
                 raise WorkbenchError("TTIR is Triton's dialect: printed as Triton wrote it",
@@ -90,18 +90,6 @@ def _ir_module(args):
     result = (operator_rust_ir if args.side == "rust" else operator_python_ir)(
         op, case_index(op, args.case))
     return result.module(args.stage, disabled), result.text
-
-
-def _translated(op):
-    """(the derived cuTile kernel's Operator, the Triton kernel's TTIR) of a Triton target,
-    read and translated without importing the kernel's module's other dependencies."""
-    derived, derived_op, ttir, why = translate_target(op.triton, op.port_folder)
-    problems = derived.translation.diagnostics
-    if problems:
-        first = problems[0]
-        raise WorkbenchError(f"{op.triton.label}: line {first['line']}: {first['construct']}: "
-                             f"{first['message']}", "see `workbench port` for every refusal")
-    return derived_op, ttir if ttir is not None else f"// no TTIR: {why}\n"
 
 
 def _print_all_operators(args) -> int:
@@ -148,7 +136,7 @@ def cmd_diff(args) -> int:
         report = diff_modules(left, right, left_label="left", right_label="right")
         title = f"{args.left} vs {args.right}"
     elif args.target and _family_entries(args.target):
-        return _diff_family(args, _family_entries(args.target))
+        return _diff_family(args, args.target, _family_entries(args.target))
     elif args.target or args.record:
         op = target_operator(args)
         args.case = case_index(op, args.case)
@@ -184,17 +172,19 @@ def _family_entries(name: str):
     return ops if len(ops) > 1 else None
 
 
-def _diff_family(args, entries) -> int:
+def _diff_family(args, family: str, entries) -> int:
     """Every entry's diff for one case (each entry's first without --case), judged as a
-    single entry's is: a verdict per entry; the exit code is the worst."""
-    reports, failed = {}, False
+    single entry's is (operator_diff: its promises read from its own port): a verdict per
+    entry, the family's the worst of them; the exit code follows it."""
+    _family_options(args, family, entries)
+    reports = {}
     for op in entries:
         case = case_index(op, args.case)
-        if not any(c.index == case for c in op.cases):
-            reports[op.name] = None           # the entry's launcher does not take this case
-            continue
-        reports[op.name] = (case, operator_diff(op, case))
-        failed |= reports[op.name][1].verdict == FAIL
+        found = any(c.index == case for c in op.cases)
+        # None: the entry's launcher does not take this case
+        reports[op.name] = (case, operator_diff(op, case)) if found else None
+    verdicts = [r[1].verdict for r in reports.values() if r]
+    worst = next((v for v in (FAIL, PASS_WITH_NOTES, PASS) if v in verdicts), "NOT_APPLICABLE")
     if args.json:
         print(json.dumps({name: dict(r[1].to_json(), case=r[0]) if r else
                           {"verdict": "NOT_APPLICABLE"} for name, r in reports.items()}, indent=1))
@@ -203,7 +193,20 @@ def _diff_family(args, entries) -> int:
             print(f"== {name} case {found[0] if found else args.case}")
             print(found[1].to_text(args.noise) if found else
                   "not applicable: this entry's launcher does not take the case")
-    return EXIT_FAIL if failed else EXIT_OK
+        print(f"== {family}: {worst} (the worst of its {len(verdicts)} entries' verdicts)")
+    return EXIT_FAIL if worst == FAIL else EXIT_OK
+
+
+def _family_options(args, family: str, entries) -> None:
+    """What a family's diff cannot do, said before any entry is diffed."""
+    if args.html or args.sass:
+        raise WorkbenchError(f"--html and --sass show one entry's diff, and {family} "
+                             f"has {len(entries)} entries", "name one: " + ", ".join(e.name for e in entries))
+    if args.case is not None and not any(c.index == args.case for e in entries
+                                         for c in e.cases):
+        known = sorted({c.index for e in entries for c in e.cases})
+        raise WorkbenchError(f"{family} has no case {args.case}",
+                             f"pick --case from {', '.join(map(str, known))}")
 
 
 def _sass_for_diff(op, case: int, report) -> dict:

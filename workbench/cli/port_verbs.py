@@ -10,6 +10,7 @@ from ..catalog import load_catalog
 from ..doctor import print_report, run_checks
 from ..operators import display_path
 from ..port.artifacts import read_artifacts
+from ..port.folders import refuse_foreign
 from ..port.pipeline import UNVERIFIED, run_operator, run_pipeline
 from ..resolve import resolve_target
 from ..rust.cargo import build, has_port
@@ -31,8 +32,8 @@ def _port_arguments(p) -> None:
                    help="with --out: copy the operator's port there (a copy that builds on its "
                         "own, outside kernels_src/) instead of drafting one")
     p.add_argument("--force", action="store_true",
-                   help="with --out: draft into a folder that already holds files (a port "
-                        "there is kept in the run folder first)")
+                   help="with --out: draft into a folder that holds something other than "
+                        "this target's own port (what it holds is kept in the run folder first)")
     p.add_argument("--all", action="store_true", help="every catalog operator, unattended")
     p.add_argument("--resume", metavar="RUN_DIR", help="continue a run folder")
     p.add_argument("--from", dest="resume_from", metavar="STAGE",
@@ -51,7 +52,7 @@ def cmd_port(args) -> int:
     else:
         op = target_operator(args)
         op.case(op.cases[0].index if op.cases else 0)   # no call given: say so, draft nothing
-        _refuse_a_full_folder(args)
+        _refuse_a_full_folder(args, op)
         result = run_pipeline(op, args.drafter, model=args.model,
                               out=_out(args), into_catalog=args.into_catalog)
     print(result.summary())
@@ -62,6 +63,9 @@ def cmd_port(args) -> int:
 
 def _port_all(args) -> int:
     rows = []
+    if args.out and not args.force:
+        for name, op in load_catalog().items():
+            refuse_foreign(_out(args) / name / "port", op, False, _FULL_HINT)
     for name, op in load_catalog().items():
         out = _out(args) / name / "port" if args.out else None
         result = run_pipeline(op, args.drafter, model=args.model, out=out,
@@ -88,17 +92,17 @@ def _out(args) -> Path | None:
     return Path(args.out).resolve() if args.out else None
 
 
-def _refuse_a_full_folder(args) -> None:
-    """--out names a folder that holds files: say what is there; --force drafts over it."""
+_FULL_HINT = ("name an empty or new folder, or add --force to draft there anyway (what it "
+              "holds is kept in the run folder first)")
+
+
+def _refuse_a_full_folder(args, op) -> None:
+    """--out names a folder that holds something other than this target's own port: say
+    what; --force drafts there (the pipeline keeps the folder as it was in the run folder).
+    This target's own draft is drafted again, as its default folder is."""
     out = _out(args)
-    if out is None or args.force or not out.is_dir() or not any(out.iterdir()):
-        return
-    held = sorted(p.name for p in out.iterdir())
-    what = ("a port (" + ", ".join(held[:6]) + ")" if (out / "port.toml").exists() else
-            "files that are not a port: " + ", ".join(held[:6]) + (" ..." if len(held) > 6 else ""))
-    raise WorkbenchError(f"{display_path(out)} already holds {what}",
-                         "name an empty or new folder, or add --force to draft over it (a port "
-                         "there is kept in the run folder first)")
+    if out is not None:
+        refuse_foreign(out, op, args.force, _FULL_HINT)
 
 
 # -- runs --------------------------------------------------------------------------------

@@ -79,9 +79,11 @@ def noise_catalog() -> dict[str, dict]:
         return tomllib.load(f)
 
 
-def classify(pair: OpPair, orders=None) -> list[tuple[str, str, str, str | None]]:
+def classify(pair: OpPair, orders=None,
+             explained: frozenset[int] = frozenset()) -> list[tuple[str, str, str, str | None]]:
     """(category, kind, detail, noise_id) for one aligned pair; [] when they agree. `orders`
-    (pair -> its token-order finding or None) reads what a memory op waits for."""
+    (pair -> its token-order finding or None) reads what a memory op waits for; `explained`:
+    operand positions a changed constant already accounts for."""
     if pair.status == MISSING:
         return [_one_sided(pair.left, pair.parent, "missing in the port")]
     if pair.status == EXTRA:
@@ -91,7 +93,7 @@ def classify(pair: OpPair, orders=None) -> list[tuple[str, str, str, str | None]
         found += _changed(pair.left, pair.right)
     if pair.status == MOVED and not pair.operand_mismatch:
         found.append((NOISE, "reordered", f"{pair.left.name} in another order", "reordered"))
-    if pair.operand_mismatch:
+    if pair.operand_mismatch and not set(pair.operand_mismatch) <= explained:
         ordered = orders(pair) if orders and _only_token_differs(pair) else None
         found.append(ordered or _operands(pair))
     return found
@@ -195,16 +197,16 @@ def findings_for(alignment: Alignment, left_lines, right_lines, left_src, right_
                            None, None, "unused_entry_argument"))
     orders = token_orders(alignment)
     changed = _changed_constants(alignment)
-    for left, right in changed.values():
+    for left, right in changed.constants:
         out.append(Finding(ARITHMETIC, "constant_value", _constant_change(left, right),
-                           describe_side(left.left, left_lines, left_src),
-                           describe_side(right.right, right_lines, right_src)))
-    paired = {id(p) for both in changed.values() for p in both}
+                           describe_side(left, left_lines, left_src),
+                           describe_side(right, right_lines, right_src)))
     for pair in alignment.pairs:
-        if id(pair) in paired:
+        if id(pair) in changed.absorbed:
             continue
         checked = checked_overflow_flag(pair, context)
-        for category, kind, detail, noise_id in classify(pair, orders):
+        for category, kind, detail, noise_id in classify(
+                pair, orders, changed.explained.get(id(pair), frozenset())):
             if checked and kind == "attributes":
                 category, kind, detail = HINT, "overflow_flag", checked
             out.append(Finding(category, kind, detail,
@@ -216,34 +218,72 @@ def findings_for(alignment: Alignment, left_lines, right_lines, left_src, right_
     return out
 
 
-def _changed_constants(alignment: Alignment) -> dict[int, tuple[OpPair, OpPair]]:
-    """A constant on the Python side only and one on the port's side only that an aligned
-    op takes at the same operand position: one constant whose value changed (reported as
-    such, not as one missing and one extra). Keyed by the user's pair."""
-    def one_sided(status, side):
-        return {name: p for p in alignment.pairs if p.status == status
-                and getattr(p, side).name == "constant" and p.parent not in REDUCTION_OPS
+@dataclass
+class _ConstantChanges:
+    constants: list[tuple[Operation, Operation]]   # (Python's constant, the port's), per change
+    absorbed: set[int]                  # ids of the pairs these findings stand for
+    explained: dict[int, frozenset[int]]    # id(consumer pair) -> operand positions explained
+
+
+# ops that hand a constant's value on unchanged (to the use that differs)
+_CARRIERS = {"reshape", "broadcast"}
+
+
+def _constant_chain(value: str, defs: dict[str, OpPair], side: str) -> list[OpPair] | None:
+    """The pairs from the op defining `value` back to the constant it carries (through
+    reshapes and broadcasts), the constant last; None when `value` is no constant."""
+    chain = []
+    while value in defs and len(chain) < 4:
+        pair = defs[value]
+        op = getattr(pair, side)
+        chain.append(pair)
+        if op.name == "constant":
+            return chain if _CONSTANT.match(_attr_text(op)) and pair.parent not in \
+                REDUCTION_OPS else None
+        if op.name not in _CARRIERS or not op.operands():
+            return None
+        value = op.operands()[0].text
+    return None
+
+
+def _changed_constants(alignment: Alignment) -> _ConstantChanges:
+    """An aligned op that takes, at one operand position, a constant on the Python side and
+    a constant of another value on the port's side that the port alone has: one constant
+    whose value changed, reported as such (not as an extra constant and an op reading other
+    values). Python's constant may be one-sided too (its value changed everywhere) or shared
+    with other uses (the port changed one use of it)."""
+    def defs(side):
+        return {name: p for p in alignment.pairs if getattr(p, side) is not None
                 for name in getattr(p, side).result_names()}
-    missing, extra = one_sided(MISSING, "left"), one_sided(EXTRA, "right")
-    out = {}
+    left_defs, right_defs = defs("left"), defs("right")
+    changes = _ConstantChanges([], set(), {})
     for pair in alignment.pairs:
-        if pair.left is None or pair.right is None or not (missing and extra):
+        if pair.left is None or pair.right is None:
             continue
-        for _, lo, ro in paired_operands(pair) or []:
-            if lo in missing and ro in extra and \
-                    _CONSTANT.match(_attr_text(missing[lo].left)) and \
-                    _CONSTANT.match(_attr_text(extra[ro].right)):
-                out[id(pair)] = (missing.pop(lo), extra.pop(ro))
-                break
-    return out
+        for i, lo, ro in paired_operands(pair) or []:
+            left = _constant_chain(lo, left_defs, "left")
+            right = _constant_chain(ro, right_defs, "right")
+            if not left or not right or any(p.status != EXTRA or id(p) in changes.absorbed
+                                             for p in right):
+                continue
+            one_sided = all(p.status == MISSING for p in left)
+            a = _CONSTANT.match(_attr_text(left[-1].left))
+            b = _CONSTANT.match(_attr_text(right[-1].right))
+            if a["type"] != b["type"] or a["value"] == b["value"] or \
+                    not (one_sided or i in pair.operand_mismatch):
+                continue
+            changes.constants.append((left[-1].left, right[-1].right))
+            changes.absorbed |= {id(p) for p in right + (left if one_sided else [])}
+            changes.explained[id(pair)] = changes.explained.get(id(pair), frozenset()) | {i}
+    return changes
 
 
 _CONSTANT = re.compile(r"^<(?P<type>\w+):\s*(?P<value>[^>]+)>")
 
 
-def _constant_change(left: OpPair, right: OpPair) -> str:
-    a = _CONSTANT.match(_attr_text(left.left))
-    b = _CONSTANT.match(_attr_text(right.right))
+def _constant_change(left: Operation, right: Operation) -> str:
+    a = _CONSTANT.match(_attr_text(left))
+    b = _CONSTANT.match(_attr_text(right))
     return f"`constant` ({a['type']}): {a['value']} -> {b['value']}"
 
 

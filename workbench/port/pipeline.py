@@ -14,16 +14,18 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..catalog import KERNELS_DIR, REPO_ROOT, Operator, get_operator
+from ..catalog import KERNELS_DIR, REPO_ROOT, Operator, display_path, get_operator
 from ..errors import WorkbenchError
 from .artifacts import Artifact, read_artifacts, read_operator, write_operator
 from .drafters import Drafter
+from .folders import stamp
 from .stages import (RUN_CAPS, STAGE_FUNCTIONS, STAGES, RunContext, stage_diff_analysis,
                      stages_for)
 from .agent import AgentDrafter
 from .rules.drafter import RulesDrafter
 
 RUNS_DIR = REPO_ROOT / "runs"
+PREVIOUS = "previous_port"         # in the run folder: the port folder as the run found it
 
 
 @dataclass
@@ -35,6 +37,9 @@ class RunResult:
 
     def summary(self) -> str:
         lines = [f"run {self.folder.relative_to(REPO_ROOT) if self.folder.is_relative_to(REPO_ROOT) else self.folder}"]
+        if (self.folder / PREVIOUS).is_dir():
+            lines.append(f"  (what {display_path(self.port)} held before is kept in "
+                         f"{display_path(self.folder / PREVIOUS)})")
         for a in self.artifacts:
             lines.append(f"  {a.stage:14} #{a.attempt} {a.verdict:16} {a.summary}")
         lines.append(f"final verdict: {self.verdict}")
@@ -62,11 +67,13 @@ class RunResult:
 def run_pipeline(target: str | Operator, drafter: str | Drafter = "rules",
                  out: Path | None = None, resume: Path | None = None,
                  resume_from: str | None = None, model: str | None = None,
-                 into_catalog: bool = False, runs_dir: Path | None = None) -> RunResult:
+                 into_catalog: bool = False, runs_dir: Path | None = None,
+                 progress=None) -> RunResult:
     """Draft, build, diff and check a port of `target`. The port goes to `out`, else to
     runs/ports/<op>/port for a catalog operator (kernels_src/ itself only with
     `into_catalog`), else to the operator's own port folder. The run folder is
-    <runs_dir>/<op>/<time>, runs_dir by default runs/."""
+    <runs_dir>/<op>/<time>, runs_dir by default runs/. `progress(stage, number, count)`
+    is called as each stage starts (the widget shows it)."""
     op = get_operator(target) if isinstance(target, str) else target
     folder = resume or _new_run_folder(op, runs_dir or RUNS_DIR)
     port = Path(out).expanduser().resolve() if out else draft_folder(op, into_catalog)
@@ -89,7 +96,9 @@ def run_pipeline(target: str | Operator, drafter: str | Drafter = "rules",
     else:
         write_operator(folder, op)
         _keep_existing_port(port, folder)
-    verdict = _run_stages(ctx, first)
+        if not port.resolve().is_relative_to(KERNELS_DIR.resolve()):
+            stamp(port, op)         # the folder is op's draft now: --out tells it from others
+    verdict = _run_stages(ctx, first, progress)
     final = Artifact("final", verdict, f"{op.name}: {verdict}",
                      {"stages": [f"{a.stage}:{a.verdict}" for a in ctx.artifacts]})
     ctx.record(final)
@@ -123,10 +132,13 @@ def draft_folder(op: Operator, into_catalog: bool = False) -> Path:
     return op.port_folder
 
 
-def _run_stages(ctx: RunContext, first: int) -> str:
-    for stage in stages_for(ctx)[first:]:
+def _run_stages(ctx: RunContext, first: int, progress=None) -> str:
+    stages = stages_for(ctx)
+    for number, stage in enumerate(stages[first:], first + 1):
         if ctx.over_cap(stage) and stage in RUN_CAPS:
             return "CAP_REACHED"
+        if progress:
+            progress(stage, number, len(stages))
         artifact = STAGE_FUNCTIONS[stage](ctx)
         if artifact.verdict in ("UNSUPPORTED", "CAP_REACHED", "ERROR"):
             return artifact.verdict
@@ -236,7 +248,7 @@ def _new_run_folder(op: Operator, runs_dir: Path) -> Path:
 def _keep_existing_port(port: Path, folder: Path) -> None:
     """Never overwrite a port without keeping it: the old one goes into the run folder."""
     if port.exists() and any(port.iterdir()):
-        shutil.copytree(port, folder / "previous_port",
+        shutil.copytree(port, folder / PREVIOUS,
                         ignore=shutil.ignore_patterns("target", ".history"))
 
 

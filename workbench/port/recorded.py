@@ -7,11 +7,10 @@ share a compiled kernel), each with the grid the host code launched it on.
 """
 from __future__ import annotations
 
-import hashlib
 from dataclasses import replace
 from pathlib import Path
 
-from ..operators import PORTS_DIR, Case, Operator
+from ..operators import Case, Operator, draft_home
 from ..errors import WorkbenchError
 from ..sources.record import Record, RecordedLaunch, kernel_source_file
 from ..ir.signature import kernel_signature
@@ -33,8 +32,7 @@ def record_operator(record: Record | str | Path, launch: int | None = None,
         raise WorkbenchError("the record is not saved", "save it first: rec.save(PATH)")
     launches = record.launches_of(launch)
     kernel = launches[0].kernel
-    digest = hashlib.sha256(kernel.key.encode()).hexdigest()[:8]
-    folder = PORTS_DIR / f"{Path(kernel.file).stem}.{kernel.name}-{digest}"
+    folder = draft_home(Path(kernel.file).stem, kernel.name, kernel.key)
     path = kernel_source_file(kernel, folder)
     outputs = tuple(dict.fromkeys(n for ln in launches for n in ln.writes))
     if kernel.language == "triton":

@@ -12,6 +12,7 @@ from pathlib import Path
 from ..operators import Operator
 from ..errors import WorkbenchError
 from .artifacts import Artifact
+from ..check.triton_side import check_triton_port
 from ..diff import diff_modules
 from ..ir.stages import operator_python_ir
 from ..ownership.evidence import case_context
@@ -65,6 +66,30 @@ def translate_target(target, port: Path, keep_in: Path | None = None,
     except WorkbenchError as e:
         why = e.message
     return derived, derived_operator(target, derived, port), ttir, why
+
+
+def translated(op: Operator) -> tuple[Operator, str]:
+    """(the derived cuTile kernel's Operator, the Triton kernel's TTIR or a line saying why
+    there is none) of a Triton target, translated as the pipeline does: its source read,
+    never imported. A translation that stops raises with its first refusal."""
+    derived, derived_op, ttir, why = translate_target(op.triton, op.port_folder)
+    problems = derived.translation.diagnostics
+    if problems or not derived.ok:
+        first = problems[0] if problems else {"line": 0, "construct": "translation",
+                                              "message": "stopped"}
+        raise WorkbenchError(f"{op.triton.label}: line {first['line']}: {first['construct']}: "
+                             f"{first['message']}", "see `workbench port` for every refusal")
+    return derived_op, ttir if ttir is not None else f"// no TTIR: {why}\n"
+
+
+def check_against_triton(op: Operator, cpu: bool = False):
+    """A Triton target's port checked against the Triton kernel itself, on the grids of its
+    cases: on the GPU, or (cpu) in Triton's interpreter against the Tile IR interpreter."""
+    derived_op, _ = translated(op)
+    if cpu:
+        from ..check.triton_cpu import check_translation_on_cpu    # the interpreter: slow to import
+        return check_translation_on_cpu(op.triton, derived_op)
+    return check_triton_port(op.triton, derived_op)
 
 
 def stage_translate(ctx) -> Artifact:

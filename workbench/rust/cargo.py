@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, field
 from functools import cache
 from pathlib import Path
 
-from ..operators import KERNELS_DIR, Operator, display_path
+from ..operators import DRAFT_MARK, KERNELS_DIR, Operator, display_path
 from ..errors import ToolTimeout, WorkbenchError
 from ..tools import run_tool
 from .prune import forget_drafts, prune_libraries, record_draft
@@ -157,7 +157,7 @@ def has_port(op: Operator) -> bool:
 def port_sources(op: Operator) -> list[Path]:
     files = [p for p in sorted(op.port_folder.rglob("*")) if p.is_file()
              and "target" not in p.parts and not p.name.endswith((".orig", ".bak", ".md"))
-             and ".history" not in p.parts]
+             and ".history" not in p.parts and p.name != DRAFT_MARK]
     for name in SHARED_INPUTS:
         path = KERNELS_DIR / name
         files += sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else \

@@ -156,29 +156,45 @@ def launch_words(grid, hints: dict) -> list[int]:
     return list(grid + (1,) * (3 - len(grid))) + [int(hints.get(h) or 0) for h in HINT_ORDER]
 
 
+class CallLayout(NamedTuple):
+    """The C call's parameters in the order wb_ffi takes them: plain tensors in the kernel's
+    order, then lists of arrays (their items after the plain tensors, their lengths the first
+    scalars: wb_ffi lists.rs checks every item and builds the device table itself), then the
+    scalars and the ct.Constant values, then `launch_slots` words of grid and hints."""
+    tensors: list          # [(name, TensorRule)]
+    lists: list            # [(name, TensorRule)]
+    scalars: list          # [name]
+    consts: list           # [name]
+    launch_slots: int
+
+
+def call_layout(op: Operator, manifest: PortManifest | None = None) -> CallLayout:
+    kernel = load_operator_kernel(op)
+    manifest = manifest or load_manifest(op)
+    runtime = [(name, manifest.tensors.get(name)) for name in kernel.params
+               if name not in kernel.const_params]
+    return CallLayout(
+        tensors=[(name, rule) for name, rule in runtime if rule is not None and not rule.is_list],
+        lists=[(name, rule) for name, rule in runtime if rule is not None and rule.is_list],
+        scalars=[name for name, rule in runtime if rule is None],
+        consts=[name for name in kernel.params if name in kernel.const_params],
+        # ports of installed kernels take the launch too: grid x, y, z and three hints
+        launch_slots=LAUNCH_SLOTS if manifest.launch else 0)
+
+
 class CallPlan:
     """What a launch needs to know about an operator's parameters, worked out once, and the
     C argument arrays it fills on every call (reused: a launch is a few microseconds of host
     time, and allocating them costs about as much)."""
 
     def __init__(self, op: Operator, manifest: PortManifest | None = None):
-        kernel = load_operator_kernel(op)
-        manifest = manifest or load_manifest(op)
-        runtime = [(name, manifest.tensors.get(name)) for name in kernel.params
-                   if name not in kernel.const_params]
-        self.tensors = [(name, rule) for name, rule in runtime
-                        if rule is not None and not rule.is_list]
-        # lists of arrays (port.toml `list = true`): their items after the plain tensors, their
-        # lengths the first scalars (wb_ffi lists.rs); wb_ffi checks every item and builds the
-        # device table itself, so the table's words are the descriptors it checked
-        self.lists = [(name, rule) for name, rule in runtime if rule is not None and rule.is_list]
-        self.scalars = [name for name, rule in runtime if rule is None]
-        self.consts = [name for name in kernel.params if name in kernel.const_params]
+        layout = call_layout(op, manifest)
+        self.tensors, self.lists = layout.tensors, layout.lists
+        self.scalars, self.consts = layout.scalars, layout.consts
+        self.launch_slots = layout.launch_slots
         self._tensor_array = (WbTensor * max(1, len(self.tensors)))()
         self._tensor_bytes = memoryview(self._tensor_array).cast("B")
         self._scalar_array = (ctypes.c_double * max(1, len(self.lists) + len(self.scalars)))()
-        # ports of installed kernels take the launch too: grid x, y, z and three hints
-        self.launch_slots = LAUNCH_SLOTS if manifest.launch else 0
         self._const_array = (ctypes.c_int64 * max(1, len(self.consts) + self.launch_slots))()
         self._lock = threading.Lock()
 

@@ -143,23 +143,26 @@ def parameters_of(kernel) -> tuple[list[str], set[str]]:
 
 
 def check_arguments(where: str, name: str, params: list[str], const_params: set[str],
-                    args: list, consts: dict) -> None:
+                    args: list, consts: dict, defaults: set[str] = frozenset(),
+                    language: str = "cutile") -> None:
     """A call must give one --arg per runtime parameter, in order, and a --const for each
-    ct.Constant parameter; say what the kernel takes if not."""
+    ct.Constant parameter (a Triton kernel's tl.constexpr); a parameter in `defaults` (a
+    Triton parameter with a default) may be left out. Say what the kernel takes if not."""
     runtime = [p for p in params if p not in const_params]
+    needed = len([p for p in runtime if p not in defaults])
     expected = (f"{name}({', '.join(params)}) takes {len(runtime)} --arg "
                 f"({', '.join(runtime) or 'none'}) and --const for "
                 f"{', '.join(sorted(const_params)) or 'nothing'}")
-    if len(args) != len(runtime):
+    if not needed <= len(args) <= len(runtime):
         raise WorkbenchError(f"{where}: {len(args)} --arg given; {expected}",
                              "give one --arg per runtime parameter, in order")
-    missing, extra = const_params - consts.keys(), consts.keys() - const_params
+    missing, extra = const_params - consts.keys() - defaults, consts.keys() - const_params
     if missing or extra:
         raise WorkbenchError(
             f"{where}: constants do not match: missing {sorted(missing)}, "
             f"unknown {sorted(extra)}; {expected}", "give --const NAME=VALUE for each")
     words = sorted(k for k, v in consts.items() if isinstance(v, str))
-    if words:
+    if words and language == "cutile":
         # cuda.tile's compile API types a constant by its value and has no string type
         raise WorkbenchError(
             f"{where}: --const {words[0]}={consts[words[0]]!r} is text; a cuTile Python "

@@ -14,9 +14,10 @@ from functools import cache
 from pathlib import Path
 
 from ..argspec import parse_arg, parse_const
-from ..operators import KERNELS_DIR, PORTS_DIR, Case, Operator, display_path
+from ..operators import KERNELS_DIR, PORTS_DIR, Case, Operator, display_path, draft_home
 from ..errors import WorkbenchError
 from .reader import TritonSource, is_triton_module, read_triton
+from ..sources.kernel import check_arguments
 from ..sources.locate import kernel_target, module_file
 
 TRITON_CATALOG = KERNELS_DIR / "triton" / "catalog.toml"
@@ -43,12 +44,17 @@ class TritonTarget:
     tolerance: dict = field(default_factory=dict)
     corpus: CorpusKernel | None = None
     summary: str = ""
+    home: Path | None = None        # its draft folder; None: runs/ports/<name>
+
+    def __post_init__(self):
+        if self.home is None:
+            object.__setattr__(self, "home", PORTS_DIR / self.name)
 
     def source(self) -> TritonSource:
         return read_triton(display_path(self.path), self.kernel_name, self.path.read_text())
 
     def operator(self, port: Path | None = None) -> Operator:
-        folder = PORTS_DIR / self.name
+        folder = self.home
         op = Operator(name=self.name, summary=self.summary or f"{self.label} (Triton)",
                       kernel_name=self.kernel_name, outputs=self.outputs,
                       tolerance=dict(self.tolerance), cases=self.cases, folder=folder,
@@ -64,6 +70,7 @@ class TritonTarget:
                           for c in self.cases],
                 "grid": self.grid, "outputs": list(self.outputs),
                 "inplace": list(self.inplace), "tolerance": self.tolerance,
+                "home": str(self.home),
                 "corpus": None if self.corpus is None else {
                     "kernel": self.corpus.target,
                     "args": [str(a) for a in self.corpus.case.args],
@@ -76,7 +83,8 @@ class TritonTarget:
                    _cases(raw["cases"]), raw["grid"], tuple(raw["outputs"]),
                    tuple(raw["inplace"]), dict(raw["tolerance"]),
                    None if corpus is None else CorpusKernel(
-                       corpus["kernel"], _cases([corpus])[0]))
+                       corpus["kernel"], _cases([corpus])[0]),
+                   home=Path(raw["home"]) if raw.get("home") else None)
 
 
 def _cases(raw: list) -> tuple:
@@ -114,8 +122,19 @@ def triton_target(text: str, args=(), consts=(), grid=None) -> TritonTarget | No
     if args or consts:
         cases = (Case(0, tuple(parse_arg(a) for a in args), dict(parse_const(c) for c in consts),
                       grid=grid),)
-    name = f"{where if kind == 'module' else path.stem}.{kernel}"
-    return TritonTarget(name, text, path, kernel, where if kind == "module" else None, cases)
+        _check_call(path, kernel, cases[0])     # before anything is copied or drafted
+    if kind == "module":
+        return TritonTarget(f"{where}.{kernel}", text, path, kernel, where, cases)
+    return TritonTarget(f"{path.stem}.{kernel}", text, path, kernel, None, cases,
+                        home=draft_home(path.stem, kernel, str(path)))
+
+
+def _check_call(path: Path, kernel: str, case: Case) -> None:
+    source = read_triton(display_path(path), kernel, path.read_text())
+    check_arguments(display_path(path), kernel, [p.name for p in source.params],
+                    {p.name for p in source.constexpr_params}, list(case.args), case.consts,
+                    defaults={p.name for p in source.params if p.has_default},
+                    language="triton")
 
 
 @cache

@@ -10,10 +10,18 @@ kernel.rs text it is of (`rust_source`; the front end shows a verdict of other t
 stale). `result` is the last stage result (results.py): reasons, build errors, tables.
 The front end reports the Rust pane's unsaved text in `unsaved`, so that whatever replaces
 the pane (Draft, %%rust, a new widget on the same file) keeps it in port/.history/ first.
+`history` lists those kept versions (the History tab: JupyterLab hides dot-folders), and
+`history_diff` is one of them compared with the pane's text.
+A new action clears the last result first, so a result panel never outlives the verdict it
+was of; `status` carries the action's elapsed seconds, which the front end keeps counting.
+Export asks the user for a folder (`export_to` is the one it offers) and writes the saved
+port there as a crate of its own (port/export.py).
 """
 from __future__ import annotations
 
+import ast
 import threading
+import time
 import weakref
 from pathlib import Path
 
@@ -21,9 +29,11 @@ import anywidget
 import traitlets
 
 from ..operators import display_path
+from ..port.export import default_folder
 from ..session import PortSession, describe_error
 from . import results
 from ..errors import WorkbenchError
+from ..history import compare, version
 
 STATIC = Path(__file__).parent / "static"
 _LIVE: "weakref.WeakSet[PortWidget]" = weakref.WeakSet()
@@ -41,6 +51,7 @@ class PortWidget(anywidget.AnyWidget):
 
     python_source = traitlets.Unicode("").tag(sync=True)
     python_file = traitlets.Unicode("").tag(sync=True)
+    kernel_line = traitlets.Int(0).tag(sync=True)          # the Python pane opens there
     rust_source = traitlets.Unicode("").tag(sync=True)
     rust_file = traitlets.Unicode("").tag(sync=True)
     port_folder = traitlets.Unicode("").tag(sync=True)
@@ -49,11 +60,14 @@ class PortWidget(anywidget.AnyWidget):
     diff = traitlets.Dict({}).tag(sync=True)
     result = traitlets.Dict({}).tag(sync=True)
     status = traitlets.Dict({"busy": False, "action": "", "message": "", "error": "",
-                             "progress": 0.0}).tag(sync=True)
+                             "progress": 0.0, "elapsed": 0.0}).tag(sync=True)
+    history = traitlets.List([]).tag(sync=True)            # kept versions, newest first
+    history_diff = traitlets.Dict({}).tag(sync=True)       # one of them against the pane
     sass_left = traitlets.Unicode("").tag(sync=True)
     sass_right = traitlets.Unicode("").tag(sync=True)
     sass_summary = traitlets.List([]).tag(sync=True)
     specializations = traitlets.List([]).tag(sync=True)
+    export_to = traitlets.Unicode("").tag(sync=True)        # the folder Export offers
 
     def __init__(self, session: PortSession, diff: bool = True, **kwargs):
         super().__init__(**kwargs)
@@ -63,6 +77,7 @@ class PortWidget(anywidget.AnyWidget):
         _LIVE.add(self)
         self._refresh_sources()
         self.specializations = session.specializations()
+        self.export_to = str(default_folder(session.op))
         self.on_msg(self._on_message)
         if kept:
             self.status = dict(self.status, message="unsaved edits of an earlier widget kept "
@@ -97,7 +112,9 @@ class PortWidget(anywidget.AnyWidget):
         self.port_folder = display_path(s.op.port_folder)
         self.has_port = s.has_port
         self.python_source = s.python_source()
+        self.kernel_line = kernel_line(self.python_source, s.op.kernel_name)
         self.rust_source = s.rust_source()
+        self.history = s.kept_versions()
 
     def show_diff(self, view) -> None:
         self.diff = view.to_json()
@@ -106,10 +123,15 @@ class PortWidget(anywidget.AnyWidget):
     def _on_message(self, _widget, content, _buffers) -> None:
         if content.get("type") == "save":
             self._run("save", lambda: self.save(content.get("text", "")))
+        elif content.get("type") == "history":
+            self._on_history(content)
         elif content.get("type") == "action":
             name = content.get("name")
             if name == "draft":
                 self._run("draft", lambda: self.draft(content.get("text")))
+                return
+            if name == "export":
+                self._run("export", lambda: self.export(content.get("to", "")))
                 return
             action = {"rebuild": self._rebuild_and_diff, "diff": self._diff, "check": self._check,
                       "bench": self._bench, "sass": self._sass}.get(name)
@@ -123,26 +145,76 @@ class PortWidget(anywidget.AnyWidget):
                     self.send({"type": "save_refused"})
                 self.status = dict(self.status, error=f"{self.status.get('action')} is running")
                 return
+            self._started = time.monotonic()
             try:
+                if name != "sass":          # SASS is a tab of its own, not a stage result
+                    self.result = {}
                 self.status = {"busy": True, "action": name, "message": f"{name}...",
-                               "error": "", "progress": 0.1}
+                               "error": "", "progress": 0.1, "elapsed": 0.0}
                 message = action() or f"{name}: done"
-                self.status = {"busy": False, "action": name, "message": message, "error": "",
-                               "progress": 1.0}
+                self._finish(name, message)
             except BuildFailed as e:  # the result panel and the pane's markers say where
-                self.status = {"busy": False, "action": name, "message": str(e), "error": "",
-                               "progress": 1.0}
+                self._finish(name, str(e))
             except Exception as e:  # shown in the widget, never raised into the kernel
                 text = describe_error(e)
-                self.status = {"busy": False, "action": name, "message": f"{name} failed",
-                               "error": text, "progress": 1.0}
+                self._finish(name, f"{name} failed", text)
                 self.result = results.error_result(name, text)
             finally:
+                self.history = self.session.kept_versions()
                 self._lock.release()
         if background:
             threading.Thread(target=work, daemon=True).start()
         else:
             work()
+
+    def _elapsed(self) -> float:
+        return round(time.monotonic() - getattr(self, "_started", time.monotonic()), 1)
+
+    def _progress(self, message: str, progress: float) -> None:
+        """The running action's status line (its elapsed time goes with it)."""
+        self.status = dict(self.status, message=message, progress=progress,
+                           elapsed=self._elapsed())
+
+    def _finish(self, name: str, message: str, error: str = "") -> None:
+        seconds = self._elapsed()
+        self.status = {"busy": False, "action": name, "message": f"{message} ({seconds:.1f} s)",
+                       "error": error, "progress": 1.0, "elapsed": seconds}
+
+    # -- history --------------------------------------------------------------------------
+    def _on_history(self, content: dict) -> None:
+        """List the kept versions, compare one with the pane, or restore one (a rebuild)."""
+        op, name, text = content.get("op"), content.get("name", ""), content.get("text")
+        if op == "restore":
+            self._run("restore", lambda: self.restore(name, text))
+            return
+        try:
+            if op == "compare":
+                self.compare(name, text if text is not None else self.session.rust_source())
+                if not self.status.get("busy"):
+                    self.status = dict(self.status, error="")
+        except Exception as e:  # a version deleted meanwhile: say so, never raise
+            self.status = dict(self.status, error=describe_error(e))
+        finally:
+            self.history = self.session.kept_versions()
+
+    def compare(self, name: str, pane_text: str) -> dict:
+        """The kept version `name` (the old text) against the pane's text (the new one)."""
+        kept = version(self.session.op.port_folder, name)
+        self.history_diff = dict(compare(kept.text(), pane_text), name=name, why=kept.why,
+                                 when=kept.when, pane=pane_text)
+        return self.history_diff
+
+    def restore(self, name: str, pane_text: str | None) -> str:
+        """Make a kept version the port's kernel.rs (the pane's text kept first), rebuild
+        and re-diff."""
+        self._needs_port()
+        kept = self.session.restore(name, pane_text)
+        self._refresh_sources(replace=True)
+        self.history_diff = {}
+        message = f"restored {name}"
+        if kept:
+            message += "; kept " + ", ".join(k.name for k in kept)
+        return message + "; " + self._rebuild_and_diff()
 
     def _needs_port(self) -> None:
         if not self.session.has_port:
@@ -162,7 +234,7 @@ class PortWidget(anywidget.AnyWidget):
         """Build the port if it changed, then refresh the Rust side's IR and the diff (a
         failed build raises; the panes keep the last good build's diff, shown as stale)."""
         self._needs_port()
-        self.status = dict(self.status, message="cargo build...", progress=0.3)
+        self._progress("cargo build...", 0.3)
         build = self.session.rebuild()
         if not build.ok:
             self.result = results.build_result(build, self.session.rust_file)
@@ -175,15 +247,15 @@ class PortWidget(anywidget.AnyWidget):
 
     def _diff(self) -> str:
         self._needs_port()
-        self.status = dict(self.status, message="exporting and diffing Tile IR...", progress=0.6)
+        self._progress("exporting and diffing Tile IR...", 0.6)
         self.show_diff(self.session.diff())
         return f"diff: {self.verdict}"
 
     def draft(self, pane_text: str | None = None) -> str:
         """Draft a port (never into kernels_src/), keeping the file it replaces and the
         pane's unsaved text in .history/; show its reasons, and its diff when it built."""
-        self.status = dict(self.status, message="drafting...", progress=0.2)
-        run, kept = self.session.draft(pane_text)
+        self._progress("drafting...", 0.05)
+        run, kept = self.session.draft(pane_text, progress=self._draft_stage)
         self._refresh_sources(replace=True)
         self.result = results.draft_result(run, kept, self.session.python_file,
                                            self.session.rust_file)
@@ -198,6 +270,10 @@ class PortWidget(anywidget.AnyWidget):
             message += "; kept " + ", ".join(k.name for k in kept)
         return message
 
+    def _draft_stage(self, stage: str, number: int, count: int) -> None:
+        self._progress(f"drafting: {stage.replace('_', ' ')} (stage {number} of {count})...",
+                       0.05 + 0.9 * (number - 1) / max(count, 1))
+
     def replace_rust(self, text: str, kept: list[Path]) -> None:
         """The file was replaced from outside (%%rust), its old text and the pane's unsaved
         text kept: show the new text."""
@@ -206,13 +282,27 @@ class PortWidget(anywidget.AnyWidget):
         self.status = dict(self.status, message="replaced by %%rust" + (f"; kept {names}"
                                                                           if names else ""))
 
+    def export(self, folder: str) -> str:
+        """Write the saved port as a crate of its own in `folder` (a relative one is taken
+        from the kernel's working folder); a folder that holds anything is refused."""
+        self._needs_port()
+        if not folder.strip():
+            raise WorkbenchError("no folder to export to", "type a new or empty folder's name")
+        done = self.session.export(Path(folder),
+                                   progress=lambda text, part: self._progress(f"export: {text}", part))
+        dirty = self.unsaved and self.unsaved != self.rust_source
+        return done.summary() + ("; the pane's unsaved edits are not in it (save, then export "
+                                 "again)" if dirty else "")
+
     def _check(self) -> str:
         self._needs_port()
+        self._progress("checking both sides against the reference...", 0.3)
         self.result = results.check_result(self.session.op.name, self.session.check())
         return self.result["title"]
 
     def _bench(self) -> str:
         self._needs_port()
+        self._progress("timing both sides...", 0.3)
         self.result = results.bench_result(self.session.bench())
         return self.result["title"]
 
@@ -226,6 +316,18 @@ class PortWidget(anywidget.AnyWidget):
 
 class BuildFailed(Exception):
     """A failed cargo build: the widget's result panel has its diagnostics."""
+
+
+def kernel_line(source: str, name: str) -> int:
+    """The first line of kernel `name` in `source` (its first decorator), 0 if not found."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return 0
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
+            return min([node.lineno] + [d.lineno for d in node.decorator_list])
+    return 0
 
 
 def port_widget(op: str, case: int = 0) -> PortWidget:

@@ -33,3 +33,21 @@ export function scrollWithin(container, child, center = true) {
   if (r.top >= c.top && r.bottom <= c.bottom) return;
   container.scrollTop = center ? top - (container.clientHeight - r.height) / 2 : top;
 }
+
+/** schedule(fn) -> a handler that runs fn once per microtask, however often it fires
+ *  (several traits usually change together: one re-render for all of them). */
+export function coalescer() {
+  const pending = new Set();
+  let scheduled = false;
+  return (fn) => () => {
+    pending.add(fn);
+    if (scheduled) return;
+    scheduled = true;
+    queueMicrotask(() => {
+      scheduled = false;
+      const fns = [...pending];
+      pending.clear();
+      for (const f of fns) f();
+    });
+  };
+}

@@ -124,6 +124,10 @@ export function makeEditor(opts) {
     baseTheme,
     linkedField,
     lineNumberAttrs,
+    // openAtLine places a line again as lines are measured
+    EditorView.updateListener.of((u) => {
+      if ((u.geometryChanged || u.heightChanged) && u.view.onGeometry) u.view.onGeometry();
+    }),
     EditorView.domEventHandlers({
       mousemove: (event, view) => { hover(lineOfEvent(view, event)); },
       mouseleave: () => { hover(null); },
@@ -182,6 +186,30 @@ export function scrollToLine(view, line) {
     scroller.scrollTop = Math.max(0, top - (scroller.clientHeight - block.height) / 2);
   }
 }
+
+/** Show `line` at the top of the editor (two lines above it too). The widget is often drawn
+ *  before it is on screen, its panes settle their widths later, and the heights of lines
+ *  never drawn are estimates until drawn: so it is placed again whenever the editor's
+ *  geometry changes, until the user scrolls or clicks in it. Only the editor scrolls. */
+export function openAtLine(view, line) {
+  const n = Number(line);
+  if (!Number.isInteger(n) || n < 2 || n > view.state.doc.lines) return () => {};
+  const scroller = view.scrollDOM;
+  const place = () => {
+    const top = view.lineBlockAt(view.state.doc.line(Math.max(1, n - 2)).from).top;
+    if (scroller.clientHeight > 0 && Math.abs(scroller.scrollTop - top) > 1) scroller.scrollTop = top;
+  };
+  const stop = () => {
+    if (view.onGeometry === place) delete view.onGeometry;
+    for (const name of USER_MOVES) scroller.removeEventListener(name, stop);
+  };
+  for (const name of USER_MOVES) scroller.addEventListener(name, stop, { passive: true });
+  view.onGeometry = place;
+  place();
+  setTimeout(stop, 10_000);
+  return stop;
+}
+const USER_MOVES = ["wheel", "pointerdown", "keydown", "touchstart"];
 
 export function setWrap(view, on) {
   view.dispatch({ effects: wrapping.reconfigure(on ? EditorView.lineWrapping : []) });

@@ -41,12 +41,19 @@ export function meaning(f) {
   return MEANING[f.kind] || BY_CATEGORY[f.category] || "";
 }
 
+/** "7.680000e+02" -> "768": a constant's value as a reader writes it. */
+function number(text) {
+  const value = Number(text);
+  return /e[+-]\d+$/i.test(text) && Number.isFinite(value) ? String(value) : text;
+}
+
 const CHANGE = /^(`[^`]+`[^:]*?):\s+(.*?)\s+->\s+(.*)$/;
 
 /** {subject, python, port}: the two sides of a finding, from its detail ("`op`: A -> B")
  *  or, for an op on one side only, from that side's IR line. */
 export function sides(f) {
   const m = CHANGE.exec(String(f.detail || ""));
+  if (m && f.kind === "constant_value") return { subject: m[1], python: number(m[2]), port: number(m[3]) };
   if (m) {
     return { subject: m[1], python: m[2].replace(/^assumes\s+/, ""), port: m[3] };
   }

@@ -5,9 +5,10 @@
 // in `unsaved`, Draft asks first, and only a replacement the kernel announced (after keeping
 // the unsaved text in .history/) replaces them.
 
-import { h } from "./dom.js";
-import { lintLines, makeEditor, replaceDoc, scrollToLine, setLint, setWrap, showLinked } from "./editors.js";
+import { coalescer, h } from "./dom.js";
+import { lintLines, makeEditor, openAtLine, replaceDoc, scrollToLine, setLint, setWrap, showLinked } from "./editors.js";
 import { flatFindings, linesIn } from "./findings.js";
+import { HistoryView } from "./history.js";
 import { IrDiffView } from "./irdiff.js";
 import { PaneLayout } from "./layout.js";
 import { LinkIndex, emptyLinks, sortedList } from "./linking.js";
@@ -35,6 +36,7 @@ function render({ model, el }) {
     act: (name) => act(name), save: () => save(),
     setLayout: (mode) => layout.setMode(mode), setWrap: (on) => wrapLines(on),
     confirmDraft: () => send({ type: "action", name: "draft", text: rustText() }),
+    exportTo: (to) => send({ type: "action", name: "export", to }),
   });
   const error = h("pre.wb-error", { "data-testid": "wb-error", role: "alert" });
   const resultView = new ResultView({ onReason: (x) => showReason(x), onDiagnostic: (d) => showDiagnostic(d) });
@@ -50,7 +52,7 @@ function render({ model, el }) {
     h("header.wb-pane-head", null, h("span.wb-pane-title", { text: "Rust port" }), rustFile, dirtyMark), rustBody);
 
   const tabs = {};
-  for (const [name, label] of [["ir", "IR diff"], ["sass", "SASS"], ["specialize", "JIT \u2192 AOT"]]) {
+  for (const [name, label] of [["ir", "IR diff"], ["sass", "SASS"], ["specialize", "JIT \u2192 AOT"], ["history", "History"]]) {
     tabs[name] = h("button.wb-tab", { type: "button", "data-testid": `wb-tab-${name}`, onClick: () => setTab(name) }, label);
   }
   const irView = new IrDiffView({
@@ -61,20 +63,25 @@ function render({ model, el }) {
   });
   const sassView = new SassView();
   const specView = new SpecializeView();
-  const views = { ir: irView, sass: sassView, specialize: specView };
-  const irBody = h("div.wb-pane-body.wb-ir-body", null, irView.el, sassView.el, specView.el);
+  const historyView = new HistoryView({
+    refresh: () => send({ type: "history", op: "list" }),
+    compare: (name) => send({ type: "history", op: "compare", name, text: rustText() }),
+    restore: (name) => send({ type: "history", op: "restore", name, text: rustText() }),
+  });
+  const views = { ir: irView, sass: sassView, specialize: specView, history: historyView };
+  const irBody = h("div.wb-pane-body.wb-ir-body", null, irView.el, sassView.el, specView.el, historyView.el);
   const irPane = h("section.wb-pane.wb-pane-ir", { "data-testid": "wb-pane-ir" },
     h("header.wb-pane-head.wb-tabs", null, ...Object.values(tabs)), irBody);
 
   const grid = h("div.wb-grid", null, pyPane, rustPane, irPane);
-  const root = h("div.wb-root", null, bar.el, bar.confirm, error, resultView.el, grid);
+  const root = h("div.wb-root", null, bar.el, bar.confirm, bar.exportBar, error, resultView.el, grid);
   el.classList.add("wb-host");
   el.setAttribute("data-testid", "wb-root");
   el.replaceChildren(root);
   const layout = new PaneLayout(grid, { py: pyPane, rust: rustPane, ir: irPane }, (mode) => {
     el.setAttribute("data-layout", mode);
     root.dataset.layout = mode;
-  });
+  }, root);
   root.append(layout.grip);
   bar.setLayoutChoice(layout.state.mode);
   bar.setWrapChoice(layout.state.wrap);
@@ -94,7 +101,7 @@ function render({ model, el }) {
     onHover: (line) => hoverLinks(line === null ? null : index.fromSource("rust", line)),
     onClick: (line) => pin({ kind: "rust", line }),
     onSave: () => save(),
-    onChange: () => { updateDirty(); renderVerdict(); reportUnsaved(); },
+    onChange: () => { updateDirty(); renderVerdict(); reportUnsaved(); historyView.paneChanged(rustText()); },
   });
   // Keep JupyterLab's own shortcuts (Ctrl-S saves the notebook) out of the editors.
   rustView.dom.setAttribute("data-lm-suppress-shortcuts", "true");
@@ -114,6 +121,7 @@ function render({ model, el }) {
     irView.setWrap(on);
   }
 
+  let stopOpening = () => {};  // the Python pane goes to the kernel until the user moves it
   let expectReplace = false;   // the kernel kept the pane's text and announced a replacement
   let pendingSave = false;     // Ctrl-S while another action ran: saved when it ends
   let previousSaved = savedRust;
@@ -122,6 +130,8 @@ function render({ model, el }) {
       // Draft replaces the pane: with unsaved edits, ask first (they are kept either way)
       if (isDirty()) bar.askDraft();
       else send({ type: "action", name: "draft", text: rustText() });
+    } else if (name === "export") {
+      bar.askExport(String(get(model, "export_to", "")));   // where to: asked in a bar
     } else if (name === "rebuild" && isDirty()) {
       // Rebuild builds what the pane shows: unsaved edits are saved first (old file kept)
       save();
@@ -211,6 +221,7 @@ function render({ model, el }) {
     hovered = null;
     const links = apply();
     if (!pinned) return;
+    stopOpening();        // the panes scroll to the links now, not to the kernel
     // bring the linked lines into view in the panes that were not clicked
     if (p.kind !== "python" && links.python.size) scrollToLine(pyView, Math.min(...links.python));
     if (p.kind !== "rust" && links.rust.size) scrollToLine(rustView, Math.min(...links.rust));
@@ -238,6 +249,7 @@ function render({ model, el }) {
   let tab = "ir";
   function setTab(name) {
     tab = name;
+    renderHistory();
     for (const [key, button] of Object.entries(tabs)) {
       button.classList.toggle("wb-active", key === tab);
       button.setAttribute("aria-selected", String(key === tab));
@@ -248,6 +260,7 @@ function render({ model, el }) {
     if (tab === "sass" && !get(model, "sass_summary", []).length && !busy() && get(model, "has_port", false)) {
       send({ type: "action", name: "sass" });
     }
+    if (tab === "history") send({ type: "history", op: "list" });   // files change outside too
   }
 
   function renderFiles() {
@@ -257,7 +270,8 @@ function render({ model, el }) {
     rustFile.title = `${rustFile.textContent} (port folder ${get(model, "port_folder", "")})`;
   }
   function renderPython() {
-    replaceDoc(pyView, String(get(model, "python_source", "")));
+    // a new file opens at its kernel, not at line 1 (the same file keeps its scroll)
+    if (replaceDoc(pyView, String(get(model, "python_source", "")))) stopOpening = openAtLine(pyView, get(model, "kernel_line", 0));
   }
   function renderRust() {
     const incoming = String(get(model, "rust_source", ""));
@@ -318,6 +332,11 @@ function render({ model, el }) {
     })));
     if (!get(model, "has_port", false)) renderDiff();
   }
+  function renderHistory() {
+    if (tab !== "history") return;
+    historyView.render({ versions: get(model, "history", []), folder: get(model, "port_folder", ""),
+      diff: get(model, "history_diff", {}), paneText: rustText(), busy: busy(), hasPort: Boolean(get(model, "has_port", false)) });
+  }
   function renderSass() {
     sassView.render({
       summary: get(model, "sass_summary", []),
@@ -327,19 +346,7 @@ function render({ model, el }) {
   }
 
   // Several traits usually change together: coalesce into one re-render per task.
-  const pending = new Set();
-  let scheduled = false;
-  const schedule = (fn) => () => {
-    pending.add(fn);
-    if (scheduled) return;
-    scheduled = true;
-    queueMicrotask(() => {
-      scheduled = false;
-      const fns = [...pending];
-      pending.clear();
-      for (const f of fns) f();
-    });
-  };
+  const schedule = coalescer();
   on("python_file rust_file port_folder", schedule(renderFiles));
   on("python_source", schedule(renderPython));
   on("rust_source", schedule(renderRust));
@@ -348,6 +355,7 @@ function render({ model, el }) {
   on("result", schedule(renderResult));
   on("sass_left sass_right sass_summary", schedule(renderSass));
   on("specializations", schedule(() => specView.render(get(model, "specializations", []))));
+  on("history history_diff port_folder status has_port", schedule(renderHistory));
 
   renderFiles();
   renderStatus();
@@ -358,6 +366,7 @@ function render({ model, el }) {
   updateDirty();
   setTab("ir");
   layout.apply(true);
+  stopOpening = openAtLine(pyView, get(model, "kernel_line", 0));
 
   // ---- debug / test API ----------------------------------------------------------------
   el.wbEditor = rustView;
@@ -371,6 +380,7 @@ function render({ model, el }) {
       reportUnsaved(true);      // the kernel keeps what the pane held when the view goes
     } catch (_) { /* the model is already closed */ }
     for (const d of disposers) d();
+    bar.stop();
     layout.destroy();
     pyView.destroy();
     rustView.destroy();

@@ -1,6 +1,7 @@
 // The IR diff: the Python IR and the Rust IR side by side, one row per alignment pair, with
 // the lines the alignment leaves out (entry header, region headers, braces, folded assumes)
-// shown as grey "context" rows in their places.
+// shown as grey "context" rows in their places. In a pane too narrow for two columns of IR
+// (side by side on a laptop), each row shows the Python line over the Rust line instead.
 
 import { h, clear, scrollWithin } from "./dom.js";
 import { meaning, sides } from "./findings.js";
@@ -10,6 +11,7 @@ import { renderTileIR } from "./tileir.js";
 const STATUS_GLYPH = { same: "", changed: "~", moved: "\u21c5", missing: "\u2212", extra: "+", context: "" };
 const CATEGORY_RANK = { critical: 4, arithmetic: 3, hint: 2, noise: 1 };
 const CATEGORIES = ["critical", "arithmetic", "hint", "noise"];
+const TWO_COLUMNS_FROM = 880;   // px of pane: two columns of IR of >= ~55 characters each
 
 function toLine(v) {
   const n = typeof v === "number" ? v : Number.parseInt(v, 10);
@@ -106,8 +108,9 @@ export class IrDiffView {
     this.byRight = new Map();
     this.marked = [];
     this.header = h("div.wb-ir-head", null,
-      h("span.wb-ir-num"), h("span.wb-ir-colhead", { text: "Python \u2192 Tile IR" }),
-      h("span.wb-ir-mid"), h("span.wb-ir-num"), h("span.wb-ir-colhead", { text: "Rust \u2192 Tile IR" }));
+      h("span.wb-ir-num", { "data-side": "left" }), h("span.wb-ir-colhead.wb-ir-left", { text: "Python \u2192 Tile IR" }),
+      h("span.wb-ir-mid"), h("span.wb-ir-num", { "data-side": "right" }),
+      h("span.wb-ir-colhead.wb-ir-right", { text: "Rust \u2192 Tile IR" }));
     this.body = h("div.wb-ir-rows", { "data-testid": "wb-ir-rows" });
     this.scroller = h("div.wb-ir-scroll", null, this.header, this.body);
     this.findingsHead = h("div.wb-findings-head");
@@ -120,6 +123,11 @@ export class IrDiffView {
       move: (height, delta) => this.setFindingsHeight(height - delta),
     });
     this.el = h("div.wb-ir-view", null, this.scroller, this.findingsSplit, this.findingsBox);
+    this.columns = new ResizeObserver(() => {
+      const width = this.el.getBoundingClientRect().width;
+      if (width > 0) this.el.dataset.columns = width >= TWO_COLUMNS_FROM ? "2" : "1";
+    });
+    this.columns.observe(this.el);
 
     const rowOf = (event) => {
       const rowEl = event.target instanceof Element ? event.target.closest(".wb-ir-row") : null;
@@ -208,6 +216,8 @@ export class IrDiffView {
       h("span.wb-ir-num", { "data-side": "left", text: row.left ?? "" }), leftCode, mid,
       h("span.wb-ir-num", { "data-side": "right", text: row.right ?? "" }), rightCode);
       if (cat) el.classList.add("wb-has-finding", `wb-fcat-${cat}`);
+      if (row.left === null) el.classList.add("wb-no-left");
+      if (row.right === null) el.classList.add("wb-no-right");
       if (row.left !== null) this.byLeft.set(row.left, [...(this.byLeft.get(row.left) || []), index]);
       if (row.right !== null) this.byRight.set(row.right, [...(this.byRight.get(row.right) || []), index]);
       return el;
@@ -230,13 +240,18 @@ export class IrDiffView {
     const order = [...fs].sort((a, b) => (CATEGORY_RANK[b.category] || 0) - (CATEGORY_RANK[a.category] || 0));
     for (const f of order) {
       const two = sides(f);
+      // one or two lines each, so that a few fit; a click opens one whole (and its meaning)
       const item = h(`div.wb-finding.wb-fcat-${f.category}`, {
         "data-category": f.category,
         "data-kind": f.kind,
         "data-left-line": f.left_line ?? "",
         "data-right-line": f.right_line ?? "",
-        title: f.detail,
-        onClick: () => this.cb.onFinding(f),
+        title: `${f.detail}\n${meaning(f)}`,
+        onClick: () => {
+          for (const other of this.findingsList.querySelectorAll(".wb-open")) if (other !== item) other.classList.remove("wb-open");
+          item.classList.add("wb-open");
+          this.cb.onFinding(f);
+        },
       },
       h(`span.wb-chip.wb-fcat-${f.category}`, { text: f.category }),
       h("span.wb-finding-kind", { text: f.kind }),

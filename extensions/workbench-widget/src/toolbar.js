@@ -1,5 +1,7 @@
-// The toolbar: the actions, Save, the status line with its progress bar, the layout and
-// wrap switches and the verdict badge; and the bar that asks before Draft replaces edits.
+// The toolbar: the actions, Save, the status line with its progress bar and the running
+// action's elapsed time, the layout and wrap switches and the verdict badge; the bar
+// that asks before Draft replaces edits, and the one that asks where Export writes the
+// port's crate.
 
 import { h } from "./dom.js";
 
@@ -9,8 +11,9 @@ const ACTIONS = [
   ["diff", "Diff", "Diff the Tile IR of both sides"],
   ["check", "Check", "Run both kernels and compare outputs (needs a GPU)"],
   ["bench", "Bench", "Time both kernels (needs a GPU)"],
+  ["export", "Export", "Write the port as a crate of its own that builds outside this checkout (asks for the folder)"],
 ];
-const NEEDS_PORT = new Set(["rebuild", "diff", "check", "bench", "save"]);
+const NEEDS_PORT = new Set(["rebuild", "diff", "check", "bench", "export", "save"]);
 const VERDICT_CLASS = { PASS: "pass", PASS_WITH_NOTES: "notes", FAIL: "fail" };
 
 export function makeToolbar(cb) {
@@ -29,8 +32,17 @@ export function makeToolbar(cb) {
   const statusText = h("span.wb-status-text");
   const progressFill = h("span.wb-progress-fill");
   const progress = h("span.wb-progress", { role: "progressbar" }, progressFill);
+  const elapsed = h("span.wb-elapsed", { "data-testid": "wb-elapsed", title: "time since the action started" });
   const status = h("div.wb-status", { "data-testid": "wb-status", "aria-live": "polite" },
-    spinner, statusText, progress);
+    spinner, statusText, elapsed, progress);
+  // the kernel sends the elapsed seconds with each status; the count goes on between them
+  let since = 0;
+  let ticker = null;
+  const tick = () => {
+    const seconds = Math.floor((performance.now() - since) / 1000);
+    elapsed.textContent = `${seconds} s`;
+    elapsed.dataset.seconds = String(seconds);
+  };
   const verdict = h("span.wb-verdict", { "data-testid": "wb-verdict" });
 
   const layoutSelect = h("select.wb-select", { title: "Layout of the panes", "data-testid": "wb-layout",
@@ -54,9 +66,25 @@ export function makeToolbar(cb) {
       onClick: () => { confirm.hidden = true; } }, "Cancel"));
   confirm.hidden = true;
 
+  const exportTo = h("input.wb-select.wb-export-to", { type: "text", size: 36, "data-testid": "wb-export-to",
+    title: "A new or empty folder, relative to the notebook's folder" });
+  const exportBar = h("div.wb-confirm", { "data-testid": "wb-export", role: "dialog" },
+    h("span", { text: "Export the port, its loader, README and IR goldens as a crate of its own, to the folder" }), exportTo,
+    h("button.wb-btn.wb-btn-primary", { type: "button", "data-testid": "wb-export-go",
+      onClick: () => { exportBar.hidden = true; cb.exportTo(exportTo.value.trim()); } }, "Export"),
+    h("button.wb-btn", { type: "button", "data-testid": "wb-export-cancel",
+      onClick: () => { exportBar.hidden = true; } }, "Cancel"));
+  exportBar.hidden = true;
+
   return {
-    el, confirm,
+    el, confirm, exportBar,
     askDraft() { confirm.hidden = false; },
+    stop() { clearInterval(ticker); },
+    askExport(folder) {
+      if (!exportTo.value) exportTo.value = folder;
+      exportBar.hidden = false;
+      exportTo.focus();
+    },
     note(text) { statusText.textContent = text; },
     setLayoutChoice(mode) { layoutSelect.value = mode || "auto"; },
     setWrapChoice(on) { wrapBox.checked = Boolean(on); },
@@ -81,6 +109,13 @@ export function makeToolbar(cb) {
       status.setAttribute("data-busy", String(busy));
       status.setAttribute("data-action", s.action || "");
       statusText.textContent = s.message || (busy && s.action ? `${s.action}\u2026` : "");
+      clearInterval(ticker);
+      elapsed.hidden = !busy;
+      if (busy) {
+        since = performance.now() - 1000 * (Number(s.elapsed) || 0);
+        tick();
+        ticker = setInterval(tick, 1000);
+      }
       statusText.title = statusText.textContent;
       const p = Number(s.progress);
       const determinate = busy && Number.isFinite(p) && p > 0;
