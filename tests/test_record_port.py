@@ -96,6 +96,12 @@ def test_port_from_a_record_is_checked_against_the_user_s_kernel_on_the_cpu(reco
     # no GPU here: the pipeline's check ran both sides' Tile IR in the interpreter, and says so
     assert "gpu_check      #1 PASS             on the CPU (no CUDA device)" in result.stdout
     assert result.returncode == 0
+    # one entry serves both calls: N (1000, 4096) is a const generic the kernel computes
+    # with, not a literal of one call
+    kernel = out / "src" / "kernel.rs"
+    source = kernel.read_text()
+    assert source.count("#[cutile::entry") == 1 and "const N: i32" in source
+    assert "1000" not in source and "4096" not in source
     check = cli("check", "--record", str(recorded), "--out", str(out), timeout=600)
     assert check.returncode == 3 and "skipped: no CUDA device (add --cpu" in check.stdout
     on_cpu = cli("check", "--cpu", "--record", str(recorded), "--out", str(out), timeout=600)
@@ -104,12 +110,11 @@ def test_port_from_a_record_is_checked_against_the_user_s_kernel_on_the_cpu(reco
     assert on_cpu.stdout.count("python ok; rust ok rel.err 0.00e+00; rust-vs-python 0.00e+00") \
         == 2
     # a planted fault in the port: the check fails, and names its owner from the IR diff
-    kernel = out / "src" / "kernel.rs"
-    kernel.write_text(kernel.read_text().replace("1000.0f32", "500.0f32", 1))
+    kernel.write_text(source.replace("scalar_to_tile(N)", "scalar_to_tile(TILE)", 1))
     planted = cli("check", "--cpu", "--record", str(recorded), "--out", str(out), timeout=600)
     assert planted.returncode == 1, planted.stdout + planted.stderr
     assert "owner of case 0 (wrong values): kernel: the Tile IR differs: [arithmetic] " \
-        "constant_value: `constant` (f32): 1.000000e+03 -> 5.000000e+02" in planted.stdout
+        "constant_value: `constant` (f32): 1.000000e+03 -> 1.024000e+03" in planted.stdout
     # the pipeline's stages on it: the check fails on the CPU, and the fix goes to the kernel
     ctx = RunContext(record_operator(recorded, out=out), tmp_path / "run", out, drafter=None)
     ctx.folder.mkdir()
@@ -145,23 +150,40 @@ def test_the_check_compares_every_array_with_the_user_s_kernel():
         compare_arrays(launch, skipped, theirs, torch)["reason"]
 
 
-def test_an_entry_chosen_by_a_float_constant_has_its_arm(tmp_path):
-    """Constants travel as i64, a float as its f64's bits: a port split by a float
-    constant dispatches on those bits (the drafter once left such arms out, and every call
-    of TileGym's rms_norm port failed "has no entry")."""
+def _float_eps_draft(source: str, epsilons: list[float]):
     from workbench.port.analyze import analyze
     from workbench.port.rules import draft
-    source = EXAMPLE.read_text().replace("eps, N:", "N:").replace(
+    source = source.replace("eps, N:", "N:").replace(
         "TILE: ct.Constant[int]):", "TILE: ct.Constant[int], eps: ct.Constant[float]):")
     cases = [Case(i, tuple(parse_arg(a) for a in (f"f32[8,{n}]", f"f32[{n}]", f"f32[8,{n}]")),
-                  {"N": n, "TILE": tile, "eps": 1e-6}) for i, (n, tile) in
-             enumerate([(1000, 1024), (64, 64)])]
+                  {"N": n, "TILE": tile, "eps": eps}) for i, (n, tile, eps) in
+             enumerate([(1000, 1024, epsilons[0]), (64, 64, epsilons[1])])]
     drafted = draft(analyze(source, "my_norm.py", "rms_norm_kernel", cases), source,
                     "rms_norm_kernel")
     assert drafted.ok, drafted.diagnostics
-    bits = struct.unpack("<q", struct.pack("<d", 1e-6))[0]
-    lib = drafted.files["src/lib.rs"]
-    assert f"(1000, {bits},) => launch_" in lib and f"(64, {bits},) => launch_" in lib
+    return drafted.files
+
+
+def test_a_float_constant_is_one_generic_of_its_f32_bits():
+    """eps as a ct.Constant[float] with two values: one entry, which takes eps's f32 bits as
+    an i32 const generic (cutile's are integers), from the f64 bits the C call carries."""
+    files = _float_eps_draft(EXAMPLE.read_text(), [1e-6, 1e-5])
+    assert files["src/kernel.rs"].count("#[cutile::entry") == 1
+    assert "const EPS_BITS: i32" in files["src/kernel.rs"] and "1e-06" not in files["src/kernel.rs"]
+    assert '"bits(eps)"' in files["port.toml"] and "[entries]" not in files["port.toml"]
+    assert "(f64::from_bits(call.consts[2] as u64) as f32).to_bits()" in files["src/lib.rs"]
+
+
+def test_an_entry_chosen_by_a_float_constant_has_its_arm():
+    """Constants travel as i64, a float as its f64's bits: a port split by a float
+    constant (here a test reads its value) dispatches on those bits (the drafter once left
+    such arms out, and every call of TileGym's rms_norm port failed "has no entry")."""
+    source = EXAMPLE.read_text().replace(
+        "mean_square + eps", "(mean_square + eps if eps > 0.0 else mean_square)")
+    files = _float_eps_draft(source, [1e-6, 1e-5])
+    bits = [struct.unpack("<q", struct.pack("<d", eps))[0] for eps in (1e-6, 1e-5)]
+    lib = files["src/lib.rs"]
+    assert f"({bits[0]},) => launch_" in lib and f"({bits[1]},) => launch_" in lib
 
 
 def _kernel() -> RecordedKernel:

@@ -24,6 +24,7 @@ from .port.pipeline import draft_folder, run_pipeline
 from .port.recorded import specializations
 from .port.triton_stages import check_against_triton, translated
 from .rust.cargo import build, folder_tag, is_plain_copy
+from .rust.manifest import load_manifest
 from .rust.standalone import make_standalone
 from .sass.diff import diff_sass
 from .sass.stages import sass_of
@@ -180,11 +181,13 @@ class PortSession:
         texts = [f"case {c.index}: " + " ".join(str(a) for a in c.args) for c in op.cases]
         branches = const_branches(kernel)
         serves = self._recorded_launches()
+        roles = self._constant_roles(kernel, branches)
         rows = []
         for case, text, args in zip(op.cases, texts, calls):
             (spec,) = explore(kernel, [args], case.consts, [text])
             consts = ", ".join(f"{k}={v}" for k, v in case.consts.items())
             rows.append({"call": text, "symbol": spec.symbol, "branches": branches,
+                         "constants": roles,
                          "facts": [f"{f.name}: {f.words()}" for f in spec.arrays]
                          + [f"const generics: {consts or 'none'}"]
                          + [f"serves {label}" for label in serves.get(case.index, [])]})
@@ -192,6 +195,17 @@ class PortSession:
         for row in rows:
             row["group"] = groups.setdefault(row["symbol"], len(groups))
         return rows
+
+    def _constant_roles(self, kernel, branches: list[str]) -> list[str]:
+        """Per ct.Constant, how the port takes it (none before the port exists)."""
+        if not kernel.const_params:
+            return []
+        try:
+            manifest = load_manifest(self.op)
+        except WorkbenchError:
+            return []
+        constants = [p for p in kernel.params if p in kernel.const_params]
+        return manifest.constant_roles(constants, branches)
 
     def _recorded_launches(self) -> dict[int, list[str]]:
         """case -> the recorded launches it serves (calls the JIT compiles once share one)."""

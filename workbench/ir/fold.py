@@ -4,7 +4,11 @@ constant it is (a port's `N as f32` where cuTile Python writes `N * 1.0`), and `
 integer constant the wider constant it is (a port's i64 splat of an i32 generic, which cutile
 0.4 cannot write as a constant: its const generics are i32 and it casts no i32 to i64), and
 `ftof` of a float constant the constant of the new type when the conversion is exact (a
-port's f32 literal converted to f16 / bf16 / tf32 / fp8, which cutile-rs spells no literal of).
+port's f32 literal converted to f16 / bf16 / tf32 / fp8, which cutile-rs spells no literal of),
+`bitcast` of an i32 constant to f32 the float of those bits (a float ct.Constant, which a
+port takes as an i32 generic of its f32 bits), and `addf`/`subf`/`mulf`/`divf` of two
+scalar constants their rounded result (what cuTile Python folded in Python, `1.0 / N`, a port
+computes on 0-d tiles from its const generics).
 
 cuTile Python folds a Python number into a splat constant (`offsets + 1000` is
 `constant <i32: 1000> : tile<1024xi32>`); cutile writes the scalar constant and broadcasts it
@@ -13,8 +17,11 @@ the first.
 """
 from __future__ import annotations
 
+import math
+import struct
 from copy import copy
 
+from .floats import BYTECODE_TYPES, printed, rounded
 from .model import Module, Operation, split_value_ref
 from .lexer import group, tokenize
 
@@ -27,7 +34,10 @@ def rule_fold_splat(module: Module) -> None:
                 defs[name] = op
         for op in entry.walk():
             _fold_itof(op, defs)
+            _fold_bitcast(op, defs)
             _fold_ftof(op, defs)
+            _fold_arith(op, defs)
+            _fold_exti(op, defs)        # a generic widened, then broadcast (a gather's padding)
         for op in entry.walk():
             _fold(op, defs)
         for op in entry.walk():
@@ -52,23 +62,6 @@ def _fold_itof(op: Operation, defs: dict) -> None:
     op.refresh()
 
 
-# Tile IR float type -> cuda.tile's bytecode type (its own encoder decides a value's bits)
-FTOF_TYPES = {"f16": "F16", "bf16": "BF16", "tf32": "TF32", "f32": "F32",
-              "f8E4M3FN": "F8E4M3FN", "f8E5M2": "F8E5M2"}
-
-
-def _encoded(value: float, dtype: str) -> float | None:
-    """`value` as a constant of `dtype` holds it (cuTile's own encoding), None if unknown."""
-    from cuda.tile._bytecode.float import float_from_bits, float_to_bits
-    from cuda.tile._bytecode.type import SimpleType
-    if dtype == "f64":
-        return value
-    if dtype not in FTOF_TYPES:
-        return None
-    ty = getattr(SimpleType, FTOF_TYPES[dtype])
-    return float_from_bits(float_to_bits(value, ty), ty)
-
-
 def _fold_ftof(op: Operation, defs: dict) -> None:
     """`ftof` of a float constant is the constant of the new type only when the conversion is
     exact (the value is one of the new type's): then no rounding mode matters. A port writes
@@ -83,25 +76,76 @@ def _fold_ftof(op: Operation, defs: dict) -> None:
     result = getattr(op.body[-1], "text", "") if op.body else ""
     dtype = result.rsplit("x", 1)[-1][:-1] if "x" in result[5:] else result[5:-1]
     try:
-        value = _encoded(float(items[2]), items[0]) if len(items) == 3 else None
+        value = rounded(float(items[2]), items[0]) if len(items) == 3 else None
     except ValueError:
         return
-    if value is None or _encoded(value, dtype) != value:
+    if value is None or rounded(value, dtype) != value:
         return
-    text = _printed(value, dtype)
+    text = printed(value, dtype)
+    if text is None:
+        return
     body = f"<{dtype}: {text}> : {result}"
     op.name = "constant"
     op.body = group(tokenize(body, 0), 0, body)
     op.refresh()
 
 
-def _printed(value: float, dtype: str) -> str:
-    """A float constant's value as tileirdisasm prints it: 7 significant digits for f32 /
-    f64, 6 (padded to the same width) for the narrower types."""
-    if dtype in ("f32", "f64"):
-        return f"{value:.6e}"
-    mantissa, exponent = f"{value:.5e}".split("e")
-    return f"{mantissa}0e{exponent}"
+def _fold_bitcast(op: Operation, defs: dict) -> None:
+    """`bitcast` of an i32 constant to f32 is the float constant of those bits (a port's
+    float ct.Constant, which it takes as an i32 generic of its f32 bits)."""
+    if op.name != "bitcast" or len(op.operands()) != 1:
+        return
+    const = defs.get(split_value_ref(op.operands()[0].text)[0])
+    value = _int_constant(const) if const is not None else None
+    result = op.body[-1] if op.body else None
+    if value is None or _scalar_dtype(result) != "f32" or _scalar_dtype(const.body[-1]) != "i32":
+        return
+    text = printed(struct.unpack("<f", struct.pack("<i", value))[0], "f32")
+    if text is not None:
+        _make_constant(op, f"<f32: {text}> : {result.text}")
+
+
+# scalar float arithmetic: a port computes on 0-d tiles what cuTile Python folded in Python
+# (`1.0 / N`); one IEEE operation rounded once to the result type, as computed in float64 and
+# rounded (float64 holds the exact result's rounding for every type up to f32)
+ARITH = {"addf": lambda a, b: a + b, "subf": lambda a, b: a - b,
+         "mulf": lambda a, b: a * b, "divf": lambda a, b: a / b if b else None}
+
+
+def _fold_arith(op: Operation, defs: dict) -> None:
+    if op.name not in ARITH or len(op.operands()) != 2:
+        return
+    result = op.body[-1] if op.body else None
+    dtype = _scalar_dtype(result)
+    if dtype not in ("f32", "f16", "bf16", "f64"):
+        return
+    values = [_float_constant(defs.get(split_value_ref(o.text)[0])) for o in op.operands()]
+    if None in values:
+        return
+    exact = ARITH[op.name](*values)
+    value = rounded(exact, dtype) if exact is not None and math.isfinite(exact) else None
+    text = printed(value, dtype) if value is not None else None
+    if text is not None:
+        _make_constant(op, f"<{dtype}: {text}> : {result.text}")
+
+
+def _float_constant(const: Operation | None) -> float | None:
+    if const is None or const.name != "constant" or not const.body or \
+            not hasattr(const.body[0], "items") or _scalar_dtype(const.body[-1]) is None:
+        return None
+    items = [getattr(t, "text", "") for t in const.body[0].items]
+    if len(items) != 3 or items[0] not in BYTECODE_TYPES and items[0] != "f64":
+        return None
+    try:
+        return rounded(float(items[2]), items[0])     # the printed digits name one value
+    except ValueError:
+        return None
+
+
+def _make_constant(op: Operation, body: str) -> None:
+    op.name = "constant"
+    op.body = group(tokenize(body, 0), 0, body)
+    op.refresh()
 
 
 def _fold_exti(op: Operation, defs: dict) -> None:

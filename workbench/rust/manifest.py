@@ -5,6 +5,7 @@ accepts. One place, read by the IR emitter and by the launcher's argument checks
     entry = "softmax"                      # the #[cutile::entry] fn
     generics = ["dtype(x)", "TILE_COLS"]   # in declaration order: a tensor's dtype or a constant
                                            # (int(FLAG): a bool constant as an i32 generic, 0/1;
+                                           # bits(EPS): a float constant as its f32 bits, i32;
                                            # divides(x.shape[0]): true where the JIT states
                                            # that divisibility of x, of every item of a list)
     [tensors.x]                            # one table per array parameter, Python names
@@ -48,6 +49,7 @@ the IR diff names the entry's arguments by it:
 from __future__ import annotations
 
 import re
+import struct
 import tomllib
 from dataclasses import dataclass
 
@@ -89,6 +91,28 @@ class PortManifest:
             chosen = re.sub(r"\{dtype\((\w+)\)\}", lambda m: runtime[m[1]].dtype, chosen)
         return chosen
 
+    def constant_roles(self, constants: list[str], branches: list[str] = ()) -> list[str]:
+        """How the port takes each ct.Constant, and why (the JIT -> AOT view): cuTile
+        Python compiles each value on demand; a port declares what it serves."""
+        split = {name for assignment, _ in self.entries for name, _ in assignment}
+        roles = []
+        for name in constants:
+            if name in split:
+                why = "an `if` tests it" if name in branches else \
+                    "a use needs its value when the port is drafted"
+                roles.append(f"{name}: one entry per value ({why})")
+            elif name in self.generics:
+                roles.append(f"{name}: const generic: one entry serves every value (cutile "
+                             "specializes it at each launch's compile, as the JIT does)")
+            elif f"bits({name})" in self.generics:
+                roles.append(f"{name}: const generic of its f32 bits (const generics are "
+                             "integers): one entry serves every value")
+            elif f"int({name})" in self.generics:
+                roles.append(f"{name}: const generic 0/1: one entry serves both values")
+            else:
+                roles.append(f"{name}: not taken by the port")
+        return roles
+
     def lists(self) -> tuple[str, ...]:
         """The parameters the entry takes as lists of arrays, in order."""
         return tuple(name for name, rule in self.tensors.items() if rule.is_list)
@@ -99,12 +123,15 @@ class PortManifest:
         for item in self.generics:
             match = re.fullmatch(r"dtype\((\w+)\)", item)
             as_int = re.fullmatch(r"int\((\w+)\)", item)
+            as_bits = re.fullmatch(r"bits\((\w+)\)", item)
             divides = DIVIDES.fullmatch(item)
             if divides:
                 values.append(str(divisible(runtime[divides[1]], divides[2])).lower())
             elif match:          # cutile's element type names differ from argspec's for fp8
                 dtype = runtime[match[1]].dtype
                 values.append(CUTILE_NAMES.get(dtype, dtype))
+            elif as_bits and as_bits[1] in case.consts:
+                values.append(str(f32_bits(case.consts[as_bits[1]])))
             elif as_int and as_int[1] in case.consts:
                 values.append(str(int(case.consts[as_int[1]])))
             elif item in case.consts:
@@ -114,6 +141,11 @@ class PortManifest:
                 raise WorkbenchError(f"port.toml: generic {item!r} is neither dtype(param) nor "
                                      "a constant of the case", "fix the port's port.toml")
         return values
+
+
+def f32_bits(value: float) -> int:
+    """A float constant's f32 bit pattern as the i32 a `bits(NAME)` generic takes."""
+    return struct.unpack("<i", struct.pack("<f", float(value)))[0]
 
 
 CUTILE_NAMES = {"f8e4m3": "f8e4m3fn"}

@@ -41,6 +41,13 @@ export class SpecializeView {
     const groups = new Set(list.map((r) => r.group)).size;
     this.el.append(h("div.wb-spec-note", {
       text: `${list.length} call(s) compile ${groups} kernel(s); one letter per kernel.` }));
+    const roles = (list[0] && list[0].constants) || [];
+    if (roles.length) {
+      this.el.append(h("div.wb-spec-constants", { "data-testid": "wb-spec-constants" },
+        h("div.wb-spec-note", { text: "How the port takes each constant:" }),
+        roles.map((r) => h("div.wb-spec-fact", { text: r }))));
+      return;
+    }
     const branches = list[0] && list[0].branches;
     if (branches && branches.length) {
       this.el.append(h("div.wb-spec-note", {

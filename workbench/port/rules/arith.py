@@ -14,7 +14,8 @@ import ast
 import operator
 
 from .dtypes import is_signed
-from .values import Const, Fail, Lit, NeedConstants, Scalar, Seq, Static, Tile, Value
+from .values import (Const, ConstFloat, Fail, FloatParam, Lit, NeedConstants, Scalar, Seq,
+                     Static, Tile, Value)
 
 AST_BINOPS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "truediv",
               ast.FloorDiv: "floordiv", ast.Mod: "mod", ast.Pow: "pow",
@@ -31,6 +32,7 @@ CONST_RUST = {"add": "+", "sub": "-", "mul": "*", "floordiv": "/", "mod": "%",
 CONST_PY = {"add": "+", "sub": "-", "mul": "*", "floordiv": "//", "mod": "%",
             "bitwise_and": "&", "bitwise_or": "|", "bitwise_xor": "^",
             "bitwise_lshift": "<<", "bitwise_rshift": ">>"}
+GENERIC = (Const, ConstFloat, FloatParam)     # values of the const generics
 OPERATOR = {"add": "+", "sub": "-", "mul": "*", "truediv": "/"}
 FUSABLE = {"float16", "bfloat16", "float32", "float64"}     # cuTile's unrestricted floats
 FLOAT_FN = {"add": "addf", "sub": "subf", "mul": "mulf", "truediv": "divf"}
@@ -67,7 +69,12 @@ def const_fold(fn: str, a: Value, b: Value, node) -> Value:
         (ra, pa, na), (rb, pb, nb) = parts(a), parts(b)
         return Value(Const(f"({ra} {CONST_RUST[fn]} {rb})", f"({pa} {CONST_PY[fn]} {pb})",
                            tuple(dict.fromkeys(na + nb))))
-    names = tuple(dict.fromkeys(sum((v.kind.names for v in (a, b) if isinstance(v.kind, Const)), ())))
+    names = tuple(dict.fromkeys(sum((v.kind.names for v in (a, b)
+                                     if isinstance(v.kind, GENERIC)), ())))
+    if fn in OPERATOR and all(isinstance(v.kind, GENERIC) or
+                              type(getattr(v.kind, "value", None)) in (int, float)
+                              for v in (a, b)):
+        return Value(ConstFloat(fn, (a, b), names))
     raise NeedConstants(names, node, f"`{fn}` of constants gives a non-integer value")
 
 
@@ -86,6 +93,8 @@ class Arithmetic:
             if op is ast.USub:
                 return Value(Const(f"(-{v.kind.rust})", f"(-{v.kind.python})", v.kind.names))
             return Value(Lit(self.static_value(v, "a constant expression")))
+        if isinstance(v.kind, (ConstFloat, FloatParam)) and op is ast.USub:
+            return Value(ConstFloat("mul", (Value(Lit(-1.0)), v), v.kind.names))
         if op is ast.USub:
             return self.negate(v, node, hint)
         if op is ast.Invert:
@@ -131,7 +140,7 @@ class Arithmetic:
     def binary(self, fn: str, a: Value, b: Value, node, hint=None, rounding=None, ftz=False,
                nan=False, nodes=None) -> Value:
         nodes = nodes or (node, node)
-        static = (Lit, Const)
+        static = (Lit, *GENERIC)
         if isinstance(a.kind, static) and isinstance(b.kind, static):
             return const_fold(fn, a, b, node)
         force_float = fn == "truediv"
@@ -157,6 +166,8 @@ class Arithmetic:
             return None
         texts = []
         for v in (a, b):
+            if isinstance(v.kind, (ConstFloat, FloatParam)):
+                return None          # computed on tiles (as_tile)
             if isinstance(v.kind, Scalar):
                 if v.kind.dtype != dt:
                     return None

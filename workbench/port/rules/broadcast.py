@@ -8,9 +8,12 @@ tile of its final shape at the top of the kernel (materialize_constants); a floa
 0-d constant built where it is used, then reshaped and broadcast."""
 from __future__ import annotations
 
+import re
+
+from .arith import NAMES, OPERATOR
 from .dtypes import DT, PromotionError, bits, promote_dt
-from .values import (Const, Fail, Lit, NeedConstants, Scalar, Tile, Value, broadcast_shape,
-                     shape_text)
+from .values import (Const, ConstFloat, Fail, FloatParam, Lit, NeedConstants, Scalar, Tile,
+                     Value, bits_generic, broadcast_shape, shape_text)
 
 
 class Broadcasting:
@@ -22,6 +25,8 @@ class Broadcasting:
             return ("loose", v.kind.value)
         if isinstance(v.kind, Const):
             return ("loose", 1)          # an int constant: loosely typed like a literal int
+        if isinstance(v.kind, (ConstFloat, FloatParam)):
+            return ("loose", 1.0)
         return v.kind.dtype
 
     def common_dtype(self, values: list[Value], node, what: str, force_float=False) -> DT:
@@ -127,11 +132,8 @@ class Broadcasting:
             return self.fit(c, shape, node)
         if isinstance(v.kind, Lit):
             return self.constant_tile(v.kind.value, dt, shape, node, at=v.kind.at)
-        if isinstance(v.kind, Const):
-            # a tile constant needs the value itself (cutile's constant() takes no const
-            # generic): the entry is split on the constants it reads
-            value = self.static_value(v, "a ct.Constant used as a tile value")
-            return self.constant_tile(value, dt, shape, node)
+        if isinstance(v.kind, (Const, ConstFloat, FloatParam)):
+            return self.fit(self.generic_tile(v, dt, node), shape, node)
         if isinstance(v.kind, Scalar):
             t = self.scalar_tile(v, node)
             if v.kind.dtype != dt:
@@ -139,6 +141,32 @@ class Broadcasting:
                              self.conversion(t, dt, node))
             return self.fit(t, shape, node)
         raise Fail(node, "operand", "not a tile, scalar or literal")
+
+    def generic_tile(self, v: Value, dt: DT, node) -> Value:
+        """An expression of const generics as a 0-d tile of `dt`, computed in the kernel:
+        cutile folds it at each launch's compile, as cuTile Python folds the constant it
+        stands for, so one entry serves every value of the constants."""
+        if isinstance(v.kind, Const):
+            i32 = self.types.of_name("int32")
+            c = self.cached(("generic", v.kind.rust), lambda: self.let_prologue(
+                "c_" + re.sub(r"\W+", "_", v.kind.rust).strip("_").lower(), Tile(i32, ()),
+                f"scalar_to_tile({v.kind.rust})"))
+            return self.convert(c, dt, node)
+        if isinstance(v.kind, FloatParam):
+            if not dt.floating or dt.uniform == "float64":
+                raise NeedConstants(v.kind.names, node, f"float constant {v.kind.name} used as "
+                                    f"{dt.uniform or 'a mixed dtype'} (its f32 bits do not hold it)")
+            f32 = self.types.of_name("float32")
+            bits = bits_generic(v.kind.name)
+            word = self.generic_tile(Value(Const(bits, bits, ())), self.types.of_name("int32"), node)
+            c = self.cached(("generic", v.kind.name), lambda: self.let_prologue(
+                v.kind.name.lower(), Tile(f32, ()), f"bitcast({word.expr})"))
+            return self.convert(c, dt, node)
+        if isinstance(v.kind, ConstFloat):
+            a, b = (self.generic_tile(o, dt, node) for o in v.kind.operands)
+            return self.let(NAMES.get(v.kind.fn, "c"), Tile(dt, ()),
+                            f"{a.expr} {OPERATOR[v.kind.fn]} {b.expr}")
+        return self.constant_tile(v.kind.value, dt, (), node)
 
     def fit(self, v: Value, shape: tuple, node) -> Value:
         src = v.kind.shape

@@ -11,7 +11,7 @@ import traceback
 from pathlib import Path
 
 from .module_scope import NotStatic, static_eval
-from .values import (ArrayRef, Const, DType, Fail, Lit, NeedConstants, NeedDtypes, Scalar,
+from .values import (ArrayRef, Const, ConstFloat, DType, FloatParam, Fail, Lit, NeedConstants, NeedDtypes, Scalar,
                      Seq, Static, Tile, Value)
 
 
@@ -103,6 +103,12 @@ class Control:
                 raise NeedConstants(missing, node, what)
             return eval(compile(kind.python, "<constant>", "eval"), {"__builtins__": {}},
                         dict(self.const_values))
+        if isinstance(kind, FloatParam):      # this entry does not fix it: split on it
+            raise NeedConstants(kind.names, node, what)
+        if isinstance(kind, ConstFloat):
+            a, b = (self.value_python(o, node, what) for o in kind.operands)
+            return {"add": a + b, "sub": a - b, "mul": a * b}.get(kind.fn) if kind.fn != "truediv" \
+                else a / b
         if isinstance(kind, Seq):
             return tuple(self.value_python(i, node, what) for i in kind.items)
         if isinstance(kind, DType):

@@ -25,8 +25,8 @@ from .state import DraftState
 from .tokens import inplace_arrays
 from .types import KernelTypes
 from .while_loop import WhileLoops
-from .values import (RESERVED, ArrayRef, Const, DType, Fail, Func, Lit, Scalar, Seq, Static,
-                     Stmt, Tile, Value, shape_text)
+from .values import (RESERVED, ArrayRef, Const, ConstFloat, DType, Fail, FloatParam, Func, Lit,
+                     Scalar, Seq, Static, Stmt, Tile, Value, is_float_constant, shape_text)
 
 
 class Translator(Control, RuntimeIf, Inline, Attributes, Arithmetic, Broadcasting, Loops,
@@ -49,6 +49,8 @@ class Translator(Control, RuntimeIf, Inline, Attributes, Arithmetic, Broadcastin
                 self.state.env[p.name] = Value(Scalar(self.scalar_dtype(p)), p.name, origin="param")
             elif p.name in self.const_values and type(self.const_values[p.name]) is not int:
                 self.state.env[p.name] = Value(Lit(self.const_values[p.name], param=p.name))
+            elif is_float_constant(p):
+                self.state.env[p.name] = Value(FloatParam(p.name), p.name, origin="constant")
             else:
                 self.state.env[p.name] = Value(Const(p.name, p.name, (p.name,)), p.name,
                                          origin="constant")
@@ -225,7 +227,8 @@ class Translator(Control, RuntimeIf, Inline, Attributes, Arithmetic, Broadcastin
         carried = self.state.loop_stack and name in self.state.loop_stack[-1]["carried"]
         if carried and isinstance(value.kind, (Lit, Const)):
             value = self.carried_constant(name, value, stmt)
-        if isinstance(value.kind, (ArrayRef, Lit, DType, Const, Seq, Static, Func)):
+        if isinstance(value.kind, (ArrayRef, Lit, DType, Const, ConstFloat, FloatParam, Seq,
+                                   Static, Func)):
             if carried:
                 raise Fail(stmt, "assignment", f"{name} is loop-carried but assigned a "
                                                "compile-time value")
@@ -374,3 +377,9 @@ class Translator(Control, RuntimeIf, Inline, Attributes, Arithmetic, Broadcastin
     def generic_constants(self) -> list:
         """The ct.Constant parameters that are `const NAME: i32` generics (integers)."""
         return [p for p in self.spec.constants if all(type(v) is int for v in p.values)]
+
+    def bits_constants(self) -> list:
+        """The float ct.Constant parameters this entry takes as `const NAME_BITS: i32`
+        generics (those no entry split fixes)."""
+        return [p for p in self.spec.constants
+                if is_float_constant(p) and p.name not in self.const_values]

@@ -20,7 +20,7 @@ from .render_toml import render_cargo, render_port_toml
 from .launch_form import partition_names, takes_launch
 from .types import KernelTypes
 from .dtypes import ARGSPEC_OF
-from .values import NeedConstants, NeedDtypes
+from .values import NeedConstants, NeedDtypes, is_float_constant
 from ...rust.library import symbol_stem
 
 MAX_SPLITS = 8
@@ -101,8 +101,10 @@ def translate_entries(spec: KernelSpec, source: str) -> list[tuple[str, Translat
     fn, scope = kernel_fn(spec, source)
     types = KernelTypes.of(spec)
     tested = const_branch_names(fn, [c.name for c in spec.constants])
-    # a bool or float constant is no const generic: every entry fixes its value
-    tested = [c.name for c in spec.constants if c.name in tested or not is_int_constant(c)]
+    # a bool constant is no const generic: every entry fixes its value (a float one is
+    # an f32-bits generic, split only where a use needs its value)
+    tested = [c.name for c in spec.constants
+              if c.name in tested or not (is_int_constant(c) or is_float_constant(c))]
     by_dtype = False
     for _ in range(MAX_SPLITS):
         try:
@@ -179,7 +181,8 @@ def draft(spec: KernelSpec, source: str, op_name: str) -> Draft:
     files = {"Cargo.toml": render_cargo(ident, where),
              "port.toml": render_port_toml(spec, ident, types, split, launch,
                                            partition_names(spec, translators),
-                                           _abi_promises(translators))
+                                           _abi_promises(translators),
+                                           [c.name for c in translators[0].bits_constants()])
              if spec.arrays else "",
              "src/kernel.rs": render_kernel([(name, t) for name, t, _ in entries], spec,
                                             ident),

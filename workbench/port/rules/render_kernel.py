@@ -8,7 +8,7 @@ from .branches import entry_key
 from .core import Translator
 from .launch_form import partitioned
 from .ops_gather import HELPERS
-from .values import shape_text
+from .values import bits_generic, shape_text
 
 
 def entry_params(t: Translator, spec: KernelSpec) -> list[str]:
@@ -38,13 +38,17 @@ def shared_token(spec: KernelSpec, t: Translator) -> list[str]:
 def render_entry(t: Translator, spec: KernelSpec, name: str) -> list[str]:
     """One `#[cutile::entry]` fn, indented for the module."""
     generics = [f"{g}: ElementType" for g, _ in t.types.generics] + \
-        [f"const {c.name}: i32" for c in t.generic_constants()]
+        [f"const {c.name}: i32" for c in t.generic_constants()] + \
+        [f"const {bits_generic(c.name)}: i32" for c in t.bits_constants()]
     body = shared_token(spec, t)
     for s in t.state.prologue + t.state.blocks[0]:
         body += s.render("")
     attr = entry_attribute(t.state.unchecked, spec.hints, getattr(spec, "target_hints", {}))
     fn = "pub unsafe fn" if t.state.unchecked else "pub fn"
     lines = [f"    // NOTE {note}" for note in t.state.notes]
+    for c in t.bits_constants():
+        lines.append(f"    // {bits_generic(c.name)}: the f32 bits of the float constant {c.name} "
+                     "(const generics are integers); one entry serves every value.")
     if t.const_values:
         lines.append(f"    // The specialization {entry_key(t.const_values)}: its constant branches "
                      "folded away.")

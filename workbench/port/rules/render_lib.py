@@ -62,8 +62,12 @@ def render_launch(t: Translator, spec: KernelSpec, op_name: str, fn_name: str, e
         args.append((p.name, p.name))
     order = {p.name: i for i, p in enumerate(spec.params)}
     args.sort(key=lambda a: order[a[0]])
+    index = {c.name: i for i, c in enumerate(spec.constants)}
+    # a float constant travels as its f64's bits (const_word); the entry takes its f32 bits
     generics = ", ".join([f"{g}::DTYPE.as_str().to_string()" for g, _ in types.generics]
-                         + [f"{const_var(spec, c.name)}.to_string()" for c in t.generic_constants()])
+                         + [f"{const_var(spec, c.name)}.to_string()" for c in t.generic_constants()]
+                         + [f"((f64::from_bits(call.consts[{index[c.name]}] as u64) as f32)"
+                            ".to_bits() as i32).to_string()" for c in t.bits_constants()])
     outs = [p for p in spec.arrays if partitioned(t, p.name)]
     if launch:
         grid = (f"    // the caller's grid and hints (port.toml launch = true): cutile checks "

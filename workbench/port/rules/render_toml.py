@@ -52,14 +52,17 @@ def case_dtypes(spec: KernelSpec) -> list[str]:
 def render_port_toml(spec: KernelSpec, op_name: str, types: KernelTypes,
                      entries: list[tuple[str, dict]] | None = None,
                      launch: bool = False, partitions: list[str] | None = None,
-                     promises: dict[str, set[str]] | None = None) -> str:
+                     promises: dict[str, set[str]] | None = None,
+                     bits: list[str] = ()) -> str:
     """`entries`: (entry name, constant assignment) per split entry; None: one entry.
     `launch`: the port takes its grid and hints from the caller (rules/launch_form.py), and
     `partitions` are the outputs taken as partitions (None: not the same in every entry);
     the IR diff names the entry's arguments by them (evidence.argument_names). `promises`:
-    array -> what the port's code assumes of it, which wb_ffi checks on every call."""
+    array -> what the port's code assumes of it, which wb_ffi checks on every call. `bits`:
+    the float constants the entries take as f32-bits generics."""
     generics = [f'"{g}"' for g in types.dtype_generics()] + \
-        [f'"{c.name}"' for c in spec.constants if all(type(v) is int for v in c.values)]
+        [f'"{c.name}"' for c in spec.constants if all(type(v) is int for v in c.values)] + \
+        [f'"bits({c})"' for c in bits]
     entry = entries[0][0] if entries else spec.kernel_name
     lines = ["# How catalog cases map onto the Rust entry (see workbench/port/manifest.py).",
              "# Drafted by workbench/port/rules.",

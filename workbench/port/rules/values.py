@@ -50,6 +50,40 @@ class Const:
 
 
 @dataclass
+class ConstFloat:
+    """`+ - * /` of `ct.Constant` integers and literals with a float value (`1.0 / N`):
+    loosely typed like a float literal. The port computes it on 0-d tiles of the type it
+    meets, from the const generics; cutile folds that at each launch's compile as cuTile
+    Python folds the Python number, so no entry is split on the constants' values."""
+    fn: str                    # add, sub, mul or truediv
+    operands: tuple            # two Values: Lit, Const or ConstFloat
+    names: tuple[str, ...]     # the constants it reads
+
+
+@dataclass
+class FloatParam:
+    """A float `ct.Constant` parameter that the port takes as an i32 const generic holding
+    its f32 bits (`EPS_BITS`; cutile's const generics are integers): loosely typed like a
+    float literal, a bitcast of the generic where it is used. cutile folds it at each
+    launch's compile, as cuTile Python folds the constant, so one entry serves every value."""
+    name: str                  # the Python parameter
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return (self.name,)
+
+
+def bits_generic(name: str) -> str:
+    """The const generic holding float constant `name`'s f32 bits."""
+    return f"{name.upper()}_BITS"
+
+
+def is_float_constant(c) -> bool:
+    """A ct.Constant that is a Python float in every case: a bits generic (FloatParam)."""
+    return bool(c.values) and all(type(v) is float for v in c.values)
+
+
+@dataclass
 class ArrayRef:
     name: str
     rank: int
