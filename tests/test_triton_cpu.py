@@ -62,6 +62,36 @@ def test_the_widget_on_a_triton_source_diffs_the_derived_kernel_and_checks_again
     response = session.check()
     assert response.status == "ok", response
     assert "TRITON_INTERPRET=1" in response.device["name"]
+    # Bench times the port against the Triton kernel, which needs a GPU: it says so
+    bench = session.bench()
+    assert bench == {"status": "skipped", "reason": "no CUDA device (the bench times the port "
+                                                    "against the Triton kernel on a GPU)"}
+
+
+def test_a_triton_bench_is_reported_with_the_triton_kernel_as_the_reference():
+    from workbench.check.report import format_bench, triton_bench_report
+    from workbench.check.runner import CheckResponse
+    from workbench.ui.results import bench_result
+    timed = {"ok": True, "median_us": 12.0}
+    response = CheckResponse("ok", results=[
+        {"case": 0, "label": "case 0", "sides": {"triton": {**timed, "cupti_us": 10.0},
+                                                  "rust": {**timed, "cupti_us": 8.0}}},
+        {"case": 1, "label": "case 1", "sides": {"triton": {**timed, "cupti_us": 9.0},
+                                                  "rust": {"ok": False, "reason": "fault"}}}],
+        device={"name": "H200"})
+    report = triton_bench_report(response, "rope")
+    assert [(r["index"], r["parity"], r["clock"]) for r in report["rows"]] == \
+        [(0, 1.25, "cupti"), (1, None, "")]
+    assert "parity geomean rope: 1.250" in format_bench(report)
+    assert report["status"] == "fail" and report["parity_overall"] == 1.25
+    shown = bench_result(report)
+    assert shown["tables"][0]["columns"][1] == "Triton kernel (\u00b5s)"
+    assert shown["tables"][0]["rows"][1] == ["case 1", "9.00", "FAIL", ""]
+    failed = triton_bench_report(CheckResponse("error", "the worker died"))
+    assert bench_result(failed)["tables"][0]["rows"] == [["the Triton bench", "", "",
+                                                          "error: the worker died"]]
+    assert "the Triton bench" in format_bench(failed) and "ERROR the worker died" in \
+        format_bench(failed)
 
 
 def test_the_old_rope_mistake_planted_in_the_derived_kernel_still_fails(tmp_path):

@@ -22,7 +22,7 @@ from .port.export import export_port
 from .port.folders import stamp
 from .port.pipeline import draft_folder, run_pipeline
 from .port.recorded import specializations
-from .port.triton_stages import check_against_triton, translated
+from .port.triton_stages import bench_against_triton, check_against_triton, translated
 from .rust.cargo import build, folder_tag, is_plain_copy
 from .rust.manifest import load_manifest
 from .rust.standalone import make_standalone
@@ -171,6 +171,9 @@ class PortSession:
         return check_operator(self.op, [self.case], on=ANY)
 
     def bench(self):
+        """Both sides timed on the GPU (a Triton source's port against the Triton kernel)."""
+        if self.op.language == "triton":
+            return bench_against_triton(self.op)
         return bench_operators([self.op])
 
     def specializations(self) -> list[dict]:

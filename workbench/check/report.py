@@ -149,6 +149,31 @@ def bench_operators(ops: list[Operator | str]) -> dict:
             "parity_geomean": geomeans, "parity_overall": overall}
 
 
+def triton_bench_report(response: CheckResponse, name: str = "") -> dict:
+    """bench_operators' report of a Triton port's timing (check_triton_port, mode bench): the
+    Triton kernel is the reference side, in the rows' "python" place, named by "reference"."""
+    if response.status == "skipped":
+        return {"status": "skipped", "reason": response.reason}
+    report = {"status": "fail", "device": response.device, "ceilings": response.ceilings,
+              "rows": [], "parity_geomean": {}, "parity_overall": None,
+              "reference": "Triton kernel"}
+    if response.status != "ok":
+        report["rows"].append({"op": name or "the Triton bench", "error": response.reason})
+        return report
+    for result in response.results:
+        triton, rust = result["sides"].get("triton", {}), result["sides"].get("rust", {})
+        parity, clock = _parity(triton, rust)
+        report["rows"].append({"op": name, "case": result.get("label", ""),
+                               "index": result["case"], "python": triton, "rust": rust,
+                               "parity": parity, "clock": clock, "bytes": 0, "flops": 0})
+    parities = [row["parity"] for row in report["rows"] if row["parity"]]
+    if parities:
+        report["parity_overall"] = geomean(parities)
+        report["parity_geomean"] = {name: report["parity_overall"]}
+    report["status"] = "ok" if len(parities) == len(report["rows"]) else "fail"
+    return report
+
+
 def _parity(python: dict, rust: dict) -> tuple[float | None, str]:
     """time(Python kernel) / time(Rust port). Kernel device time from CUPTI where both
     sides have it: CUDA events around launches also count the GPU waiting for a host that

@@ -14,7 +14,7 @@ from ..check.runner import EXIT_SKIPPED
 from ..check.triton_side import check_triton_port
 from ..errors import WorkbenchError
 from ..port.recorded import record_operator
-from ..port.triton_stages import check_against_triton
+from ..port.triton_stages import bench_against_triton, check_against_triton
 
 
 def _check_arguments(p) -> None:
@@ -129,7 +129,8 @@ def cmd_bench(args) -> int:
             return EXIT_SKIPPED
         print(json.dumps(report, indent=1) if args.json else format_family_bench(report))
         return EXIT_OK if report["status"] == "ok" else EXIT_FAIL
-    report = bench_operators(args.ops)
+    report = bench_against_triton(recorded) if recorded is not None and \
+        recorded.language == "triton" else bench_operators(args.ops)
     if report["status"] == "skipped":
         print(f"skipped: {report['reason']}")
         return EXIT_SKIPPED

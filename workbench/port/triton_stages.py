@@ -12,6 +12,8 @@ from pathlib import Path
 from ..operators import Operator
 from ..errors import WorkbenchError
 from .artifacts import Artifact
+from ..check.report import triton_bench_report
+from ..check.runner import has_cuda_driver
 from ..check.triton_side import check_triton_port
 from ..diff import diff_modules
 from ..ir.stages import operator_python_ir
@@ -90,6 +92,17 @@ def check_against_triton(op: Operator, cpu: bool = False):
         from ..check.triton_cpu import check_translation_on_cpu    # the interpreter: slow to import
         return check_translation_on_cpu(op.triton, derived_op)
     return check_triton_port(op.triton, derived_op)
+
+
+def bench_against_triton(op: Operator) -> dict:
+    """A Triton target's port timed against the Triton kernel itself on a GPU (CUPTI), as
+    `bench` reports a cuTile port; skipped with the reason where there is no GPU."""
+    if not has_cuda_driver():
+        return {"status": "skipped", "reason": "no CUDA device (the bench times the port "
+                                               "against the Triton kernel on a GPU)"}
+    derived_op, _ = translated(op)
+    return triton_bench_report(check_triton_port(op.triton, derived_op, mode="bench"),
+                               op.name)
 
 
 def stage_translate(ctx) -> Artifact:

@@ -123,11 +123,12 @@ def bench_result(report: dict) -> dict:
         rows.append([row["case"], _us(py), _us(rs),
                      f"{row['parity']:.3f}" if row.get("parity") else ""])
     overall = report.get("parity_overall")
+    reference = report.get("reference", "Python kernel")
     title = "bench" + (f": parity {overall:.3f}" if overall else f": {report['status']}")
     return result("bench", title, report["status"] == "ok", tables=[{
         "title": f"device time on {report.get('device', {}).get('name', 'the GPU')} "
-                 "(parity: Python time / port time)",
-        "columns": ["case", "Python kernel (\u00b5s)", "Rust port (\u00b5s)", "parity"],
+                 f"(parity: {reference.split()[0]} time / port time)",
+        "columns": ["case", f"{reference} (\u00b5s)", "Rust port (\u00b5s)", "parity"],
         "rows": rows}])
 
 
