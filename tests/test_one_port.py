@@ -168,3 +168,19 @@ def test_a_recorded_layer_norm_is_one_entry_for_calls_of_other_n_and_eps(tmp_pat
         "every value",
         "TILE: const generic: one entry serves every value (cutile specializes it at each "
         "launch's compile, as the JIT does)"]
+
+
+def test_a_constant_a_divisibility_fact_is_stated_from_splits_the_entries():
+    """`k += STRIDE`, scattered each step: cuTile states `assume div_by` on k from STRIDE's
+    value (8 for 24, 16 for 48), so the port needs an entry per value; STEPS, a loop bound
+    only, stays a generic of both."""
+    from pathlib import Path
+    path = Path(__file__).resolve().parent / "fixtures" / "drafter" / "divisibility.py"
+    cases = [Case(i, (parse_arg("i32[8]"),), {"STEPS": 8, "STRIDE": stride})
+             for i, stride in enumerate([24, 48])]
+    files = drafted(path.read_text(), cases, "strided_starts")
+    kernel = files["src/kernel.rs"]
+    assert re.findall(r"pub (?:unsafe )?fn (\w+)<", kernel) == \
+        ["strided_starts_stride_24", "strided_starts_stride_48"]
+    assert "assume_div_by::<_, 8>(k)" in kernel and "assume_div_by::<_, 16>(k)" in kernel
+    assert kernel.count("const STEPS: i32") == 2

@@ -132,6 +132,13 @@ class Broadcasting:
             return self.fit(c, shape, node)
         if isinstance(v.kind, Lit):
             return self.constant_tile(v.kind.value, dt, shape, node, at=v.kind.at)
+        if isinstance(v.kind, Const) and set(v.kind.names) <= set(self.const_values):
+            # the entry fixes the value (a divisibility fact cuTile states from it split it)
+            value = self.static_value(v, "a ct.Constant used as a tile value")
+            return self.constant_tile(value, dt, shape, node)
+        if isinstance(v.kind, Const) and not dt.floating and shape:
+            return self.cached(("generic", v.kind.rust, dt, tuple(shape)),
+                               lambda: self.generic_int_tile(v, dt, shape, node))
         if isinstance(v.kind, (Const, ConstFloat, FloatParam)):
             return self.fit(self.generic_tile(v, dt, node), shape, node)
         if isinstance(v.kind, Scalar):
@@ -151,6 +158,7 @@ class Broadcasting:
             c = self.cached(("generic", v.kind.rust), lambda: self.let_prologue(
                 "c_" + re.sub(r"\W+", "_", v.kind.rust).strip("_").lower(), Tile(i32, ()),
                 f"scalar_to_tile({v.kind.rust})"))
+            self.state.generic_ints[c.expr] = v.kind.names      # read by divisibility.py
             return self.convert(c, dt, node)
         if isinstance(v.kind, FloatParam):
             if not dt.floating or dt.uniform == "float64":
@@ -167,6 +175,21 @@ class Broadcasting:
             return self.let(NAMES.get(v.kind.fn, "c"), Tile(dt, ()),
                             f"{a.expr} {OPERATOR[v.kind.fn]} {b.expr}")
         return self.constant_tile(v.kind.value, dt, (), node)
+
+    def generic_int_tile(self, v: Value, dt: DT, shape: tuple, node) -> Value:
+        """An integer of the const generics as a tile of a shape, made at the kernel's top:
+        where cuTile makes an integer constant of a shape (materialize_constants)."""
+        c = self.generic_tile(v, self.types.of_name("int32"), node)
+        if c.kind.dtype != dt:
+            c = self.let_prologue(f"{c.expr}_{self.rust_dtype(dt).lower()}", Tile(dt, ()),
+                                  self.conversion(c, dt, node))
+        ones = ("1",) * len(shape)
+        c = self.let_prologue(f"{c.expr}_r", Tile(dt, ones),
+                              f"{c.expr}.reshape(shape![{shape_text(ones)}])")
+        if ones == tuple(shape):
+            return c
+        return self.let_prologue(f"{c.expr.removesuffix('_r')}_b", Tile(dt, tuple(shape)),
+                                 f"{c.expr}.broadcast(shape![{shape_text(shape)}])")
 
     def fit(self, v: Value, shape: tuple, node) -> Value:
         src = v.kind.shape

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from math import gcd
 
-from .values import Stmt
+from .values import NeedConstants, Stmt
 
 MAX_DIVBY = 1024
 INT_TYPE = re.compile(r"^(?:Tile<)?[iu](8|16|32|64)\b")
@@ -32,9 +32,13 @@ KEEPS = {"scalar_to_tile", "exti", "reshape", "broadcast", "broadcast_scalar"}
 class Fact:
     div: int                  # 0: the value 0, which every integer divides
     const: int | None = None  # an exact scalar constant (cuTile states nothing on it)
+    # the const generics whose values would change `div` (a port computes them on tiles;
+    # cuTile knows their values): a fact stated from them needs the entry split on them
+    needs: frozenset = frozenset()
 
     def unify(self, other: "Fact") -> "Fact":
-        return Fact(gcd(self.div, other.div), self.const if self.const == other.const else None)
+        return Fact(gcd(self.div, other.div), self.const if self.const == other.const else None,
+                    _needs(self, other))
 
     def assumed(self) -> int:
         """The N of the `assume div_by<N>` cuTile writes for this fact (1: none)."""
@@ -44,6 +48,13 @@ class Fact:
 
 
 UNKNOWN = Fact(1)
+
+
+def _needs(a: Fact, b: Fact) -> frozenset:
+    """What a gcd of the two depends on: nothing once one side divides by 1 for certain."""
+    if (a.div == 1 and not a.needs) or (b.div == 1 and not b.needs):
+        return frozenset()
+    return a.needs | b.needs
 
 
 def assume_text(n: int, expr: str) -> str:
@@ -84,7 +95,7 @@ class Evaluator:
                                self.node(node.right, ty, env))
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
             x = self.node(node.operand, ty, env)
-            return Fact(x.div, None if x.const is None else -x.const)
+            return Fact(x.div, None if x.const is None else -x.const, x.needs)
         if isinstance(node, ast.Call):
             return self.call(node, ty, env)
         return UNKNOWN
@@ -96,8 +107,8 @@ class Evaluator:
             const = a.const + b.const if isinstance(op, ast.Add) else \
                 a.const - b.const if isinstance(op, ast.Sub) else a.const * b.const
         if isinstance(op, ast.Mult):
-            return Fact(a.div * b.div, const)
-        return Fact(gcd(a.div, b.div), const)
+            return Fact(a.div * b.div, const, a.needs | b.needs)
+        return Fact(gcd(a.div, b.div), const, _needs(a, b))
 
     def call(self, node: ast.Call, ty: str, env) -> Fact:
         fn = node.func
@@ -110,7 +121,7 @@ class Evaluator:
             return x
         if fn.id == "trunci":
             bits = int(INT_TYPE.match(ty).group(1))
-            return Fact(gcd(x.div, 1 << bits))
+            return Fact(gcd(x.div, 1 << bits), needs=x.needs)
         return UNKNOWN
 
 
@@ -118,8 +129,9 @@ class Divisibility:
     """Walks one entry's statements, as cuTile's dataflow analysis walks its blocks, and
     collects where the assumes go; apply() writes them."""
 
-    def __init__(self, constants: dict[str, int]):
+    def __init__(self, constants: dict[str, int], generic_ints: dict[str, tuple] = None):
         self.eval = Evaluator(constants)
+        self.generic_ints = generic_ints or {}
         self.types: dict[str, str] = {}
         self.wrap: dict[int, tuple[Stmt, int]] = {}         # a let/assign -> its N
         self.tops: dict[int, tuple[list[Stmt], list]] = {}   # a loop body -> its (var, N)s
@@ -129,7 +141,8 @@ class Divisibility:
         for s in stmts:
             if s.kind == "let":
                 self.types[s.name] = s.ty
-                env[s.name] = self.eval.of(s.expr, s.ty, env)
+                env[s.name] = Fact(1, needs=frozenset(self.generic_ints[s.name])) \
+                    if s.name in self.generic_ints else self.eval.of(s.expr, s.ty, env)
                 sites[s.name] = s
             elif s.kind == "assign" and s.name in self.types:
                 env[s.name] = self.eval.of(s.expr, self.types[s.name], env)
@@ -146,6 +159,8 @@ class Divisibility:
     def candidate(self, name: str, env: dict, sites: dict) -> None:
         """A value a pointer store reads: cuTile states its fact where it is made."""
         fact, site = env.get(name), sites.get(name)
+        if fact is not None and site not in (None, "top"):
+            _stated(fact)
         if fact is None or fact.assumed() == 1 or site is None or site == "top":
             return                   # nothing to state, or stated at the loop body's top
         if isinstance(site, Stmt):
@@ -187,6 +202,8 @@ class Divisibility:
         if s.loop_var:
             inner[s.loop_var] = UNKNOWN
         if record:
+            for n in carried:
+                _stated(top[n])
             self.tops[id(s)] = (s.body, [(n, top[n].assumed()) for n in carried
                                          if top[n].assumed() > 1])
         self.body(s, inner, {**sites, **{n: "top" for n in carried}}, record)
@@ -211,6 +228,13 @@ class Divisibility:
                             for v, n in facts]
 
 
+def _stated(fact: Fact) -> None:
+    """A fact cuTile states: one that depends on a const generic's value needs the value."""
+    if fact.needs:
+        raise NeedConstants(sorted(fact.needs), None, "a divisibility fact cuTile states "
+                            f"from the value of {', '.join(sorted(fact.needs))}")
+
+
 def assigned(stmts: list[Stmt]) -> set[str]:
     """The `let mut` names a block reassigns (what a loop carries)."""
     out = set()
@@ -222,10 +246,13 @@ def assigned(stmts: list[Stmt]) -> set[str]:
     return out
 
 
-def state_divisibility(blocks: list[list[Stmt]], constants: dict[str, object]) -> None:
-    """Adds cuTile's `assume div_by<N>` to an entry's blocks (the prologue, then the body)."""
+def state_divisibility(blocks: list[list[Stmt]], constants: dict[str, object],
+                       generic_ints: dict[str, tuple] = None) -> None:
+    """Adds cuTile's `assume div_by<N>` to an entry's blocks (the prologue, then the body).
+    `generic_ints`: the lets holding int const generics as tiles; a fact that depends on
+    one raises NeedConstants (the entry is split on its value, which cuTile knew)."""
     ints = {k: v for k, v in constants.items() if type(v) is int}
-    walk = Divisibility(ints)
+    walk = Divisibility(ints, generic_ints)
     env, sites = {}, {}
     for block in blocks:
         walk.block(block, env, sites, True)

@@ -89,7 +89,7 @@ def translate_once(spec, fn, scope, types, tested, by_dtype=False):
         eliminate_dead_tokens(blocks, set(t.state.token_vars.values()) | set(t.state.stored_vars.values()),
                               t.fresh)
         eliminate_dead_lets(blocks)
-        state_divisibility(blocks, t.const_values)
+        state_divisibility(blocks, t.const_values, t.state.generic_ints)
         out.append((entry_name(spec.kernel_name, key) if key else spec.kernel_name, t, key))
     return out
 

@@ -3,7 +3,7 @@ conversion (`ct.astype`, `Tile.astype`, `ct.bitcast`)."""
 from __future__ import annotations
 
 from .registry import Family
-from .values import Const, DType, Fail, Lit, Scalar, Tile, Value, shape_text
+from .values import Const, ConstFloat, DType, Fail, FloatParam, Lit, Scalar, Tile, Value, shape_text
 
 FAMILY = Family("create")
 
@@ -32,8 +32,9 @@ def filled(t, node, hint, shape, value: Value, dt, what: str) -> Value:
         return t.let(hint or "full", kind, t.constant_expr(text, shape, node))
     if isinstance(value.kind, Const):      # constant() takes no const generic: split on it
         return filled(t, node, hint, shape, Value(Lit(t.static_value(value, what))), dt, what)
-    if isinstance(value.kind, (Scalar, Tile)) and getattr(value.kind, "shape", ()) == ():
-        return t.as_tile(value, dt, shape, node)
+    if isinstance(value.kind, (ConstFloat, FloatParam)) or (
+            isinstance(value.kind, (Scalar, Tile)) and getattr(value.kind, "shape", ()) == ()):
+        return t.as_tile(value, dt, shape, node)       # a float of the generics: computed
     raise Fail(node, what, "the fill value must be a literal or a scalar")
 
 

@@ -22,6 +22,7 @@ class DraftState:
     blocks: list[list[Stmt]] = field(default_factory=lambda: [[]])   # innermost last
     regions: list[int] = field(default_factory=list)          # per open loop/branch: its block
     prologue: list[Stmt] = field(default_factory=list)        # constants cuTile puts at the top
+    generic_ints: dict[str, tuple] = field(default_factory=dict)  # let -> the int generics it holds
     scope_ids: list[int] = field(default_factory=lambda: [0])  # the open scopes, innermost last
     next_scope: int = 1
     cache: dict[tuple, tuple[int, Value]] = field(default_factory=dict)  # key -> (scope, value)
