@@ -19,6 +19,16 @@ class Verb:
     handler: Callable[[argparse.Namespace], int]
 
 
+def add_kernel_call(parser: argparse.ArgumentParser, default: str = "") -> None:
+    """--arg/--const: a kernel target's call (`default`: what stands for it when not given)."""
+    parser.add_argument("--arg", action="append", default=[], metavar="SPEC",
+                        help="with a kernel target, one per runtime parameter in order: "
+                             "DTYPE[SHAPE][:strides=(..)][:offset=N] or DTYPE[=VALUE]"
+                             + (f" (default: {default})" if default else ""))
+    parser.add_argument("--const", action="append", default=[], metavar="NAME=VALUE",
+                        help="with a kernel target, one per ct.Constant parameter")
+
+
 def add_target(parser: argparse.ArgumentParser, required: bool = True,
                port: bool = True) -> None:
     """TARGET plus the --arg/--const of a kernel target and --case of a catalog one."""
@@ -26,11 +36,7 @@ def add_target(parser: argparse.ArgumentParser, required: bool = True,
                         help="a catalog operator, FILE.py:KERNEL or MODULE:KERNEL")
     parser.add_argument("--case", type=int, default=None,
                         help="which case of the operator (default: its first)")
-    parser.add_argument("--arg", action="append", default=[], metavar="SPEC",
-                        help="with a kernel target, one per runtime parameter in order: "
-                             "DTYPE[SHAPE][:strides=(..)][:offset=N] or DTYPE[=VALUE]")
-    parser.add_argument("--const", action="append", default=[], metavar="NAME=VALUE",
-                        help="with a kernel target, one per ct.Constant parameter")
+    add_kernel_call(parser)
     parser.add_argument("--grid", metavar="X[,Y[,Z]]",
                         help="with a kernel target: the launch grid, for its check (a Triton "
                              "kernel is checked against Triton itself on it)")

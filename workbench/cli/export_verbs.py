@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import WorkbenchError
-from .common import EXIT_OK, Verb, add_record, target_operator
+from .common import EXIT_OK, Verb, add_kernel_call, add_record, target_operator
 from ..port.export import export_port
 
 
@@ -17,11 +17,7 @@ def _export_arguments(p) -> None:
     p.add_argument("--force", action="store_true",
                    help="export into a folder that holds files (they are kept whole as "
                         "DIR.kept-<time> first)")
-    p.add_argument("--arg", action="append", default=[], metavar="SPEC",
-                   help="with a kernel target, one per runtime parameter in order (default: "
-                        "the calls of its last drafting run)")
-    p.add_argument("--const", action="append", default=[], metavar="NAME=VALUE",
-                   help="with a kernel target, one per ct.Constant parameter")
+    add_kernel_call(p, default="the calls of its last drafting run")
     p.add_argument("--out", metavar="DIR",
                    help="the port's folder, where it is not the target's default")
     add_record(p)
