@@ -167,13 +167,14 @@ class PortSession:
         (its response's device says which ran). A Triton source's port is checked against
         the Triton kernel itself (on the CPU: Triton's interpreter)."""
         if self.op.language == "triton":
-            return check_against_triton(self.op, cpu=not has_cuda_driver())
+            return check_against_triton(self.op, cpu=not has_cuda_driver(),
+                                        derived_op=self.reference())
         return check_operator(self.op, [self.case], on=ANY)
 
     def bench(self):
         """Both sides timed on the GPU (a Triton source's port against the Triton kernel)."""
         if self.op.language == "triton":
-            return bench_against_triton(self.op)
+            return bench_against_triton(self.op, derived_op=self.reference())
         return bench_operators([self.op])
 
     def specializations(self) -> list[dict]:

@@ -84,23 +84,24 @@ def translated(op: Operator) -> tuple[Operator, str]:
     return derived_op, ttir if ttir is not None else f"// no TTIR: {why}\n"
 
 
-def check_against_triton(op: Operator, cpu: bool = False):
+def check_against_triton(op: Operator, cpu: bool = False, derived_op: Operator | None = None):
     """A Triton target's port checked against the Triton kernel itself, on the grids of its
-    cases: on the GPU, or (cpu) in Triton's interpreter against the Tile IR interpreter."""
-    derived_op, _ = translated(op)
+    cases: on the GPU, or (cpu) in Triton's interpreter against the Tile IR interpreter.
+    `derived_op`: its translation where the caller holds one (else translated here)."""
+    derived_op = derived_op or translated(op)[0]
     if cpu:
         from ..check.triton_cpu import check_translation_on_cpu    # the interpreter: slow to import
         return check_translation_on_cpu(op.triton, derived_op)
     return check_triton_port(op.triton, derived_op)
 
 
-def bench_against_triton(op: Operator) -> dict:
+def bench_against_triton(op: Operator, derived_op: Operator | None = None) -> dict:
     """A Triton target's port timed against the Triton kernel itself on a GPU (CUPTI), as
     `bench` reports a cuTile port; skipped with the reason where there is no GPU."""
     if not has_cuda_driver():
         return {"status": "skipped", "reason": "no CUDA device (the bench times the port "
                                                "against the Triton kernel on a GPU)"}
-    derived_op, _ = translated(op)
+    derived_op = derived_op or translated(op)[0]
     return triton_bench_report(check_triton_port(op.triton, derived_op, mode="bench"),
                                op.name)
 
