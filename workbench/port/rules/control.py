@@ -10,6 +10,7 @@ import ast
 import traceback
 from pathlib import Path
 
+from .arith import PY_FOLD
 from .module_scope import NotStatic, static_eval
 from .values import (ArrayRef, Const, ConstFloat, DType, FloatParam, Fail, Lit, NeedConstants, NeedDtypes, Scalar,
                      Seq, Static, Tile, Value)
@@ -106,9 +107,7 @@ class Control:
         if isinstance(kind, FloatParam):      # this entry does not fix it: split on it
             raise NeedConstants(kind.names, node, what)
         if isinstance(kind, ConstFloat):
-            a, b = (self.value_python(o, node, what) for o in kind.operands)
-            return {"add": a + b, "sub": a - b, "mul": a * b}.get(kind.fn) if kind.fn != "truediv" \
-                else a / b
+            return PY_FOLD[kind.fn](*(self.value_python(o, node, what) for o in kind.operands))
         if isinstance(kind, Seq):
             return tuple(self.value_python(i, node, what) for i in kind.items)
         if isinstance(kind, DType):
