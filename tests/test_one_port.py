@@ -184,3 +184,24 @@ def test_a_constant_a_divisibility_fact_is_stated_from_splits_the_entries():
         ["strided_starts_stride_24", "strided_starts_stride_48"]
     assert "assume_div_by::<_, 8>(k)" in kernel and "assume_div_by::<_, 16>(k)" in kernel
     assert kernel.count("const STEPS: i32") == 2
+
+
+def test_tilegym_s_rms_norm_through_its_own_host_code(tmp_path, cli):
+    """A kernel this project did not write, called by its package's own host function
+    (tilegym.ops.cutile.rms_norm on CPU tensors): recorded, ported (EPS and OFFSET are
+    f32-bits generics), and its Tile IR and numbers match on both calls (the interpreter once
+    made a 0-d bitcast 1-d, and the port's 0-d Rstd store failed)."""
+    script = tmp_path / "use_rms.py"
+    script.write_text(
+        "import torch\nfrom tilegym.ops.cutile.rms_norm import rms_norm\n"
+        "for rows, n, dtype in [(64, 1000, torch.float16), (16, 4096, torch.float32)]:\n"
+        "    rms_norm(torch.randn(rows, n, dtype=dtype), (n,), torch.randn(n, dtype=dtype), 1e-6)\n")
+    record = tmp_path / "rms.json"
+    recorded = cli("record", str(script), "--out", str(record))
+    assert recorded.returncode == 0, recorded.stdout + recorded.stderr
+    ported = cli("port", "--record", str(record), "--out", str(tmp_path / "port"), timeout=1800)
+    assert "ir_diff        #1 PASS_WITH_NOTES  case 0: PASS_WITH_NOTES, case 1: PASS_WITH_NOTES" \
+        in ported.stdout, ported.stdout + ported.stderr
+    assert "gpu_check      #1 PASS             on the CPU (no CUDA device)" in ported.stdout
+    kernel = (tmp_path / "port" / "src" / "kernel.rs").read_text()
+    assert "const EPS_BITS: i32, const OFFSET_BITS: i32>" in kernel

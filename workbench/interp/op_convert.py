@@ -79,7 +79,9 @@ def build_bitcast(op, text, c):
     dtype = result.dtype
     if source.dtype.itemsize != dtype.itemsize:
         raise Fault(f"bitcast {source.elem} -> {result.elem} changes the width", kind=UnsupportedOp)
-    return c.make(op, lambda s, v: (np.ascontiguousarray(v[0]).view(dtype),), text.operands()[:1])
+    # ascontiguousarray makes a 0-d value 1-d: keep its shape
+    return c.make(op, lambda s, v: (
+        np.ascontiguousarray(v[0]).view(dtype).reshape(np.shape(v[0])),), text.operands()[:1])
 
 
 def build_pointer_cast(op, text, c):
