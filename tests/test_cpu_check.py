@@ -23,7 +23,8 @@ def elements(specs) -> int:
 
 @pytest.mark.parametrize("name", cpu_targets())
 def test_every_case_of_every_catalog_operator_shrunk_is_correct_on_the_cpu(name):
-    """Every case, shrunk to a small one with its structure (check/shrink.py), both sides."""
+    """Every case, shrunk to a small one with its structure (check/shrink.py), both sides;
+    one no smaller shape keeps runs a sample of its blocks."""
     family = all_families()[name]
     if not all(is_built(op) for op in family.entries):
         pytest.skip(f"{name}'s ports are not built (scripts/setup builds them)")
@@ -34,8 +35,9 @@ def test_every_case_of_every_catalog_operator_shrunk_is_correct_on_the_cpu(name)
     assert ran, f"{name}: no case ran"
     for result in response.results:
         assert result["shrunk"], result          # says what the case became
-        if result not in ran:                    # too large even shrunk: said why
-            assert all("budget" in s["reason"] for s in result["sides"].values()), result
+        if result not in ran:                    # too large even shrunk and sampled
+            assert all("check a smaller case" in s["reason"]
+                       for s in result["sides"].values()), result
             continue
         assert set(result["sides"]) == {"python", "rust"}
         assert all(side["ok"] and side["rel_error"] is not None
@@ -81,13 +83,36 @@ def test_a_port_that_pads_with_zero_fails_on_the_cpu_as_on_the_gpu(tmp_path):
     assert not result["cross"]["ok"]
 
 
-def test_a_case_over_the_budget_is_skipped_with_what_to_do(cli):
-    op = get_operator("softmax")
-    big = next(c for c in op.cases if elements(c.args) > ELEMENT_BUDGET)
-    result = cli("check", "softmax", "--cpu", "--case", str(big.index))
-    assert result.returncode == 3, result.stderr
-    assert "over the CPU interpreter's budget" in result.stdout
-    assert "smaller case" in result.stdout and "on the CPU" in result.stdout
+def test_a_case_over_the_budget_runs_a_sample_of_its_blocks(monkeypatch, tmp_path):
+    """Past the budget a case runs a sample of its blocks (the first, the last, others
+    spread between), the same ones on both sides, compared where they wrote; a port that
+    launches a different grid still fails."""
+    from workbench.check import cpu_common
+    monkeypatch.setattr(cpu_common, "ELEMENT_BUDGET", 20_000)    # case 0: 512 K elements
+    monkeypatch.setattr(cpu_common, "SAMPLE_ELEMENTS", 20_000)
+    response = check_on_cpu("softmax", [0])
+    assert response.status == "ok", response.to_json()
+    (result,) = response.results
+    assert "[sampled: 3.9% of each launch's blocks]" in result["label"]
+    for side in ("python", "rust"):
+        assert result["sides"][side]["ok"] and result["sides"][side]["rel_error"] < 1e-6
+        assert result["sides"][side]["note"] == "compared where the sampled blocks wrote"
+    assert result["launches"]["rust"]["kernels"][0]["grid"] == [256, 1, 1]
+    assert result["cross"]["ok"]
+    halved = check_on_cpu(fixture_op("half_grid", tmp_path), [0])
+    assert halved.status == "fail" and not halved.results[0]["sides"]["rust"]["ok"]
+
+
+def test_a_case_past_what_the_cpu_check_makes_is_skipped_with_what_to_do(monkeypatch):
+    from workbench.check import cpu_common, cpu_own
+    from workbench.check.report import format_check
+    for module in (cpu_common, cpu_own):
+        monkeypatch.setattr(module, "SAMPLE_LIMIT", 100_000)
+    response = check_on_cpu("softmax", [0])
+    assert response.status == "skipped"
+    shown = format_check("softmax", response)
+    assert "0.5 M elements, over the 0.1 M the CPU check makes arrays for" in shown, shown
+    assert "smaller case" in shown and "on the CPU" in shown
 
 
 def test_check_cpu_on_the_command_line_reports_both_sides(cli):
@@ -117,3 +142,58 @@ def test_the_notebook_check_without_a_gpu_runs_on_the_cpu_and_says_so(monkeypatc
     assert response.status == "ok" and response.device["kind"] == "cpu"
     shown = check_result("softmax", response)
     assert "on the CPU" in shown["title"] and shown["ok"]
+
+
+@pytest.mark.parametrize("name, shows", [
+    ("oob_store", "outside every array"),
+    ("half_grid", "NaN where the reference has a value"),
+])
+def test_a_planted_host_fault_fails_on_the_cpu_as_on_the_gpu(tmp_path, name, shows):
+    """The port's own C call (lib.rs) runs on the CPU through the recording CUDA driver, so a
+    bug in the launch it makes fails there: a stretched row stride stores outside the
+    output, a halved output leaves half the rows unwritten. The kernel and its Tile IR are
+    softmax's, so the owner is the host side."""
+    from workbench.check.report import check_operator
+    op = fixture_op(name, tmp_path)
+    response = check_operator(op, [0], on="cpu")
+    assert response.status == "fail"
+    (result,) = response.results
+    assert result["sides"]["python"]["ok"]
+    rust = result["sides"]["rust"]
+    assert not rust["ok"] and shows in rust["reason"], rust
+    assert rust["host"].startswith("the port's host code (lib.rs) ran")
+    (owner,) = response.owners
+    assert owner["owner"] == "host", owner
+    if name == "half_grid":
+        assert "grid (256, 1, 1) (python) vs (128, 1, 1) (rust)" in owner["summary"]
+
+
+def test_the_port_call_on_the_cpu_is_the_port_s_own(tmp_path):
+    """What runs is lib.rs: its argument checks refuse a call as they would on a GPU, and the
+    launch reported is the one cutile made for it."""
+    import numpy as np
+    from workbench.check.cpu_common import SideFailed
+    from workbench.check.host_cpu import run_port_host
+    op = get_operator("softmax")
+    x = np.random.default_rng(0).standard_normal((8, 1000)).astype(np.float32)
+    out = np.full_like(x, np.nan)
+    launches = run_port_host(op, {"x": x, "out": out}, {"TILE_COLS": 1024}, None, None)
+    assert [run["grid"] for run in launches] == [[8, 1, 1]]
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    np.testing.assert_allclose(out, e / e.sum(axis=1, keepdims=True), rtol=1e-5)
+    with pytest.raises(SideFailed) as refused:
+        run_port_host(op, {"x": x, "out": out}, {"TILE_COLS": 512}, None, None)
+    assert "a row must fit one tile" in refused.value.outcome["reason"]
+
+
+def test_without_a_c_compiler_the_cpu_check_runs_the_kernel_alone_and_says_so(monkeypatch):
+    from workbench.check import cpu_own
+    from workbench.check.cuda_stub import NoHostRun
+
+    def no_compiler(*args, **kwargs):
+        raise NoHostRun("no C compiler (cc) to build the recording CUDA driver")
+    monkeypatch.setattr(cpu_own, "run_port_host", no_compiler)
+    response = check_on_cpu("softmax", [2])
+    assert response.status == "ok"
+    rust = response.results[0]["sides"]["rust"]
+    assert rust["host"].startswith("the port's kernel alone: its host code did not run")

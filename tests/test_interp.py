@@ -316,3 +316,20 @@ def test_every_op_in_the_catalog_goldens_is_covered():
     used = {op.name for path in KERNELS_DIR.rglob("python.case*.tileir")
             for op in parse(path.read_text()).walk()}
     assert used and used <= covered_ops(), sorted(used - covered_ops())
+
+
+def test_a_sample_of_blocks_is_the_same_on_both_sides_and_refuses_what_it_cannot_cut():
+    """Options.sample: the first and the last block and others spread between, the same
+    ones for the same grid; a persistent grid too small to sample, or a sample whose first
+    block says it would run too long, is refused with what to do."""
+    from workbench.interp import OverBudget
+    from workbench.interp.execute import _within_time, sampled_blocks
+    blocks = sampled_blocks((1000, 1, 1), 0.005)
+    assert blocks == [(0, 0, 0), (250, 0, 0), (500, 0, 0), (749, 0, 0), (999, 0, 0)]
+    assert sampled_blocks((1000, 1, 1), 0.005) == blocks
+    assert sampled_blocks((4, 3, 2), 0.5)[-1] == (3, 2, 1)
+    assert len(sampled_blocks((4, 3, 2), None)) == 24
+    with pytest.raises(OverBudget, match="a grid of 2 blocks cannot be sampled down"):
+        sampled_blocks((2, 1, 1), 0.05)
+    with pytest.raises(OverBudget, match="would take about 200 s"):
+        _within_time(2.0, 100)

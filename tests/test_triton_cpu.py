@@ -113,8 +113,9 @@ def test_the_old_rope_mistake_planted_in_the_derived_kernel_still_fails(tmp_path
     (result,) = response.results
     assert result["sides"]["triton"]["ok"]
     assert not result["sides"]["derived"]["ok"]
-    assert "tile index (0, 64, 0, 0) is outside the view's index space" in \
-        result["sides"]["derived"]["reason"]
+    # the second batch's tiles lie outside the view: they load padding and store nothing,
+    # as on the GPU, so half the output is not the rotated input
+    assert "out_ptr: relative error" in result["sides"]["derived"]["reason"]
     assert result["sides"]["rust"] == {"skipped": True, "reason": "no port"}
 
 

@@ -7,8 +7,10 @@ verdicts per case and side, and of the planted faults.
     .venv/bin/python tools/gpu_interp.py table interp_agreement.json > bench/interp_gpu.md
 
 INTERP_TARGETS=a,b picks operators (default: the own operators, every TileGym family, the
-planted fixtures). Each operator is checked on the cases the CPU budget takes (a family: its
-smallest case), so both sides of the table ran the same cases.
+planted fixtures). Each operator is checked on the cases the CPU check makes (an own
+operator: all of them up to SAMPLE_LIMIT elements, past the budget a sample of the blocks; a
+family: its smallest case), so both sides of the table ran the same cases. The CPU side runs
+the ports' host code (carry kernels_src/target/cuda_stub: the recording driver, built here).
 """
 from __future__ import annotations
 
@@ -28,13 +30,14 @@ def _elements(specs) -> int:
 
 
 def cpu_cases(name: str) -> list[int]:
-    """An own operator's cases within the CPU budget; a family's smallest case."""
+    """An own operator's cases the CPU check makes (past its budget it runs a sample of the
+    blocks); a family's smallest case."""
     from workbench.catalog import all_families
-    from workbench.check.cpu_common import ELEMENT_BUDGET
+    from workbench.check.cpu_common import SAMPLE_LIMIT
     from workbench.tilegym_catalog import family_rules
     family = all_families()[name]
     if family.source == "own":
-        return [c.index for c in family.entries[0].cases if _elements(c.args) <= ELEMENT_BUDGET]
+        return [c.index for c in family.entries[0].cases if _elements(c.args) <= SAMPLE_LIMIT]
     problems = family_rules(name).problems
     return [min(range(len(problems)),
                 key=lambda i: _elements(t.spec for t in problems[i].tensors.values()))]

@@ -19,14 +19,21 @@ DEVICE = {"name": "CPU: the Tile IR interpreter (no GPU used)", "kind": "cpu"}
 # Elements over all of a case's arrays the interpreter takes on (seconds on 2 cores for
 # an element-wise kernel); a larger case is skipped with the reason.
 ELEMENT_BUDGET = 1 << 23
+# Past the budget a case runs a sample of its blocks (cpu_own.py), about this many elements'
+# worth; past SAMPLE_LIMIT it is not made at all (its arrays and the float64 reference would
+# take gigabytes).
+SAMPLE_ELEMENTS = 1 << 21
+SAMPLE_LIMIT = 1 << 27
 
 
 class SideFailed(Exception):
-    """A side that could not give outputs: its JSON (a failure, or skipped with the reason)."""
+    """A side that could not give outputs: its JSON (a failure, or skipped with the reason),
+    and the launches it made before it failed ({name, grid}), where it made any."""
 
-    def __init__(self, outcome: dict):
+    def __init__(self, outcome: dict, kernels: list | None = None):
         super().__init__(outcome.get("reason", ""))
         self.outcome = outcome
+        self.kernels = kernels or []
 
 NUMPY_DTYPES = {
     "f64": np.float64, "f32": np.float32, "f16": np.float16, "bf16": ml_dtypes.bfloat16,
@@ -179,24 +186,68 @@ def too_large(arrays: list) -> str:
     return too_many(sum(a.numel() if hasattr(a, "numel") else a.size for a in arrays))
 
 
-def too_many(count: int) -> str:
-    """Why `count` elements are over the CPU budget ('' if they fit)."""
-    if count <= ELEMENT_BUDGET:
+def too_many(count: int, limit: int | None = None) -> str:
+    """Why `count` elements are over the CPU's `limit` (default: the budget; '' if they
+    fit)."""
+    limit = ELEMENT_BUDGET if limit is None else limit
+    if count <= limit:
         return ""
-    return (f"{count / 1e6:.1f} M elements, over the CPU interpreter's budget of "
-            f"{ELEMENT_BUDGET / 1e6:.1f} M: check a smaller case (--case), or on a GPU")
+    what = (f"the {limit / 1e6:.1f} M the CPU check makes arrays for (it samples the blocks "
+            f"of a case past {ELEMENT_BUDGET / 1e6:.1f} M)" if limit == SAMPLE_LIMIT else
+            f"the CPU interpreter's budget of {limit / 1e6:.1f} M")
+    return (f"{count / 1e6:.1f} M elements, over {what}: check a smaller case (--case), "
+            "or on a GPU")
 
 
-def compared(got: dict, expected: dict, outputs: list[str], tolerance: float) -> dict:
-    """Every output of `expected` compared; the worst relative error, every reason."""
-    worst, reasons, ok = 0.0, [], True
+def sample_fraction(count: int) -> float | None:
+    """The fraction of its blocks a case of `count` elements runs (None: all of them)."""
+    return SAMPLE_ELEMENTS / count if count > ELEMENT_BUDGET else None
+
+
+def written(produced: dict, outputs: list[str]) -> dict:
+    """Where a sampled run wrote (outputs start as NaN): the Python side's float outputs'
+    finite-or-written elements (the port's where the Python side gave none); None for an
+    output whose unwritten elements cannot be told (integers start as 0)."""
+    side = produced.get("python") or next(iter(produced.values()), {})
+    masks = {}
+    for name in outputs:
+        if name in side:
+            values = side[name] if isinstance(side[name], list) else [side[name]]
+            floats = all(v.is_floating_point() if hasattr(v, "is_floating_point")
+                         else is_float(np.asarray(v).dtype) for v in values)
+            masks[name] = ~np.isnan(flat64(side[name])) if floats else None
+    return masks
+
+
+def compared(got: dict, expected: dict, outputs: list[str], tolerance: float,
+             where: dict | None = None) -> dict:
+    """Every output of `expected` compared; the worst relative error, every reason. `where`:
+    by output, the elements to compare (a sampled run's); an output mapped to None is not
+    compared (the note says so), one whose mask selects nothing fails."""
+    worst, reasons, ok, left_out = 0.0, [], True, []
     for name in outputs:
         if name not in expected:
             continue
-        result = compare(flat64(got[name]), flat64(expected[name]), tolerance)
+        out, ref = flat64(got[name]), flat64(expected[name])
+        if where is not None:
+            mask = where.get(name)
+            if mask is None:
+                left_out.append(name)
+                continue
+            if not mask.any():
+                ok = False
+                reasons.append(f"{name}: the sampled blocks wrote none of it")
+                continue
+            out, ref = out[mask], ref[mask]
+        result = compare(out, ref, tolerance)
         ok &= result.ok
         worst = None if worst is None or result.rel_error is None else max(worst,
                                                                           result.rel_error)
         if not result.ok:
             reasons.append(f"{name}: {result.reason}" if len(outputs) > 1 else result.reason)
-    return {"ok": ok, "rel_error": worst, "tolerance": tolerance, "reason": "; ".join(reasons)}
+    outcome = {"ok": ok, "rel_error": worst, "tolerance": tolerance,
+               "reason": "; ".join(reasons)}
+    if where is not None:
+        outcome["note"] = "compared where the sampled blocks wrote" + (
+            f"; {', '.join(left_out)} (integers) only between the two sides" if left_out else "")
+    return outcome

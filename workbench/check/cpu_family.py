@@ -4,6 +4,7 @@ kernel (the `python` side) and the port (`rust`), compared with the family's flo
 (its reference.py, run by torch on the CPU) and with each other."""
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import inspect
 import math
@@ -13,8 +14,8 @@ import numpy as np
 
 from ..catalog import Family
 from ..errors import WorkbenchError
-from ..interp import (InterpError, Options, Partitioned, UnsupportedOp, bind_args,
-                      compile_entry, run_program)
+from ..interp import (InterpError, Options, OverBudget, Partitioned, UnsupportedOp,
+                      bind_args, compile_entry, run_program)
 from ..ir.stages import operator_python_ir
 from ..rust.cargo import has_port
 from ..rust.emit import operator_rust_ir
@@ -22,8 +23,10 @@ from ..rust.partitions import partition_tiles
 from ..tilegym_catalog import family_rules
 from .chain import chain_label
 from .compare import DEFAULT_TOLERANCE
-from .cpu_common import (SideFailed, as_numpy, compared, make_array, response_of, too_large,
-                         torch_cpu)
+from .cpu_common import (SAMPLE_LIMIT, SideFailed, as_numpy, compared, make_array, response_of,
+                         sample_fraction, too_many, torch_cpu, written)
+from .cuda_stub import NoHostRun
+from .host_cpu import HOST_NOTE, run_port_host
 from .family import clone, make_tensors
 from .shrink import spec_facts
 from ..sources.kernel import load_operator_kernel
@@ -68,49 +71,82 @@ def _check(rules, label, ops, launches, index, sides, seed, options, torch) -> d
     result = {"case": index, "entry": label, "label": f"{label} case {index}",
               "sides": {}, "cross": None}
     arrays = [a for t in pristine.values() for a in (t if isinstance(t, list) else [t])]
-    budget = too_large(arrays)
-    if budget:
-        result["sides"] = {s: {"skipped": True, "reason": budget} for s in sides}
+    count = sum(a.numel() for a in arrays)
+    if too_many(count, SAMPLE_LIMIT):
+        result["sides"] = {s: {"skipped": True, "reason": too_many(count, SAMPLE_LIMIT)}
+                           for s in sides}
         return result
-    produced, seconds = {}, {}
+    # too large to run whole: a sample of the last launch's blocks (a chain's earlier
+    # launches run whole: the last one reads all they wrote)
+    last_options = options
+    if sample_fraction(count):
+        last_options = dataclasses.replace(options or Options(), sample=sample_fraction(count))
+        result["label"] += f" [sampled: {last_options.sample:.1%} of the last launch's blocks]"
+    produced, seconds, how = {}, {}, {}
     for side in sides:
         tensors = {n: clone(t) for n, t in pristine.items()}
         try:
-            seconds[side] = sum(_run(op, index, launch, tensors, side, options)
-                                for op, launch in zip(ops, launches))
+            runs = [_run(op, index, launch, tensors, side,
+                         last_options if step == len(ops) - 1 else options)
+                    for step, (op, launch) in enumerate(zip(ops, launches))]
+            seconds[side] = sum(run[0] for run in runs)
+            how[side] = next((run[1] for run in runs if run[1]), "")
             produced[side] = {n: tensors[n] for n in outputs}
         except SideFailed as failed:
             result["sides"][side] = failed.outcome
     expected = _reference(rules, problem, pristine, torch)
     tolerance = ops[-1].tolerance.get(problem.dtype, DEFAULT_TOLERANCE["f32"])
+    where = written(produced, outputs) if last_options is not options else None
     for side, got in produced.items():
-        result["sides"][side] = {**compared(got, expected, outputs, tolerance),
+        result["sides"][side] = {**compared(got, expected, outputs, tolerance, where),
                                  "seconds": seconds[side]}
+        if how[side]:
+            result["sides"][side]["host"] = how[side]
     if "python" in produced and "rust" in produced:
         result["cross"] = compared(produced["rust"], produced["python"], outputs, tolerance)
     return result
 
 
-def _run(op, index: int, launch, tensors: dict, side: str, options) -> float:
-    """One launch on `tensors` (written in place); the seconds the interpreter ran."""
+def _run(op, index: int, launch, tensors: dict, side: str, options) -> tuple[float, str]:
+    """One launch on `tensors` (written in place): the seconds the interpreter ran, and how
+    the side ran (the Rust side: the port's own C call, host_cpu.py, where it can run here)."""
     args = _launch_args(launch, tensors)
+    note = ""
     try:
         if side == "python":
             module = _ir(operator_python_ir, op, index, side).module()
         else:
             if not has_port(op):
                 raise SideFailed({"skipped": True, "reason": f"{op.name} has no port"})
+            try:
+                return _run_port(op, launch, args, options), HOST_NOTE
+            except NoHostRun as e:
+                note = f"the port's kernel alone: its host code did not run ({e})"
             module = _ir(operator_rust_ir, op, index, side).module()
             args = _partitioned(op, index, args)
         program = compile_entry(module)
         memory, params = bind_args(program, args)
         start = time.perf_counter()
         run_program(program, memory, params, launch.grid, options)
-    except UnsupportedOp as e:
+    except (UnsupportedOp, OverBudget) as e:
         raise SideFailed({"skipped": True, "reason": str(e).splitlines()[0]}) from None
     except (InterpError, WorkbenchError) as e:
         raise SideFailed({"ok": False, "rel_error": None, "reason": f"{op.name}: {e}"}) from None
-    return time.perf_counter() - start
+    return time.perf_counter() - start, note
+
+
+def _run_port(op, launch, args: list, options) -> float:
+    """The port's C call on the launch's arrays (in place), as the GPU check makes it."""
+    kernel = load_operator_kernel(op)
+    names = [p for p in kernel.params if p not in kernel.const_params]
+    try:
+        launches = run_port_host(op, dict(zip(names, args)), launch.consts, launch.grid,
+                                 options, launch.hints)
+    except SideFailed as failed:
+        if "reason" in failed.outcome and not failed.outcome.get("skipped"):
+            failed.outcome["reason"] = f"{op.name}: {failed.outcome['reason']}"
+        raise
+    return sum(run["seconds"] for run in launches)
 
 
 def _partitioned(op, index: int, args: list) -> list:

@@ -3,17 +3,19 @@ inputs, both sides run by the interpreter, each compared with the float64 refere
 kernel has none: the port is compared with the user's own kernel, the Python side)."""
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import inspect
 import math
 import time
+from typing import NamedTuple
 
 import numpy as np
 
 from ..catalog import Operator
 from ..errors import WorkbenchError
-from ..interp import (InterpError, Options, Partitioned, UnsupportedOp, bind_args,
-                      compile_entry, run_program)
+from ..interp import (InterpError, Options, OverBudget, Partitioned, UnsupportedOp,
+                      bind_args, compile_entry, run_program)
 from ..ir.stages import operator_python_ir
 from ..rust.cargo import has_port
 from ..rust.emit import operator_rust_ir
@@ -22,7 +24,10 @@ from ..rust.partitions import partition_tiles
 from ..sources.kernel import load_operator_kernel
 from ..sources.record import Record
 from .compare import AGAINST_RECORDED, DEFAULT_TOLERANCE
-from .cpu_common import SideFailed, case_args, compared, copied, poisoned, too_many
+from .cpu_common import (SAMPLE_LIMIT, SideFailed, case_args, compared, copied, poisoned,
+                         sample_fraction, too_many, written)
+from .cuda_stub import NoHostRun
+from .host_cpu import HOST_NOTE, kernels, run_port_host
 
 
 def check_case(op: Operator, case, sides: list[str], seed: int,
@@ -31,30 +36,41 @@ def check_case(op: Operator, case, sides: list[str], seed: int,
     names = [p for p in kernel.params if p not in kernel.const_params]
     outputs = [n for n in names if n in op.outputs]
     result = {"case": case.index, "label": case.label(), "sides": {}, "cross": None}
-    budget = too_many(sum(math.prod(a.shape) * (a.length or 1) for a in case.args
-                          if a.is_array or a.is_list))
-    if budget:              # said before any array is made: a big case costs nothing
-        result["sides"] = {s: {"skipped": True, "reason": budget} for s in sides}
+    count = sum(math.prod(a.shape) * (a.length or 1) for a in case.args
+                if a.is_array or a.is_list)
+    if too_many(count, SAMPLE_LIMIT):   # said before any array is made: it costs nothing
+        result["sides"] = {s: {"skipped": True, "reason": too_many(count, SAMPLE_LIMIT)}
+                           for s in sides}
         return result
+    if sample_fraction(count):      # too large to run whole: a sample of its blocks
+        options = dataclasses.replace(options or Options(), sample=sample_fraction(count))
+        result["label"] += f" [sampled: {options.sample:.1%} of each launch's blocks]"
     values = dict(zip(names, case_args(case.args, np.random.default_rng(seed),
                                        {names.index(n) for n in outputs})))
     record = Record.load(op.record["path"]) if op.record is not None else None
     kept_inputs, kept_outputs = _kept(op, record, case)
     for name, bits in kept_inputs.items():
         values[name][...] = bits.view(values[name].dtype)
-    produced, seconds = {}, {}
+    produced, runs, launched = {}, {}, {}
     for side in sides:
         try:
-            produced[side], seconds[side] = run_side(op, case, side, values, outputs, options)
+            runs[side] = run_side(op, case, side, values, outputs, options)
+            produced[side], launched[side] = runs[side].values, runs[side].kernels
         except SideFailed as failed:
             result["sides"][side] = failed.outcome
+            launched[side] = failed.kernels
     tolerance = _tolerance(op, record, case, names, outputs)
     expected = _expected(op, values, outputs, produced)
     kept = {n: b.view(values[n].dtype) for n, b in kept_outputs.items()}
+    where = written(produced, outputs) if options and options.sample else None
     for side, got in produced.items():
         result["sides"][side] = _judged(op, side, got, expected or kept, produced, outputs,
-                                        tolerance)
-        result["sides"][side]["seconds"] = seconds[side]
+                                        tolerance, where)
+        result["sides"][side]["seconds"] = runs[side].seconds
+        if runs[side].host:
+            result["sides"][side]["host"] = runs[side].host
+    # the launches each side made, as the GPU check records them (the owner compares them)
+    result["launches"] = {side: {"kernels": made} for side, made in launched.items() if made}
     if "python" in produced and "rust" in produced:
         result["cross"] = compared(produced["rust"], produced["python"], outputs, tolerance)
     return result
@@ -82,51 +98,86 @@ def _tolerance(op: Operator, record: Record | None, case, names: list[str],
 
 
 def _judged(op: Operator, side: str, got: dict, expected: dict | None, produced: dict,
-            outputs: list[str], tolerance: float) -> dict:
-    """A side against the float64 reference. A recorded kernel has none: the user's own
-    kernel (the Python side) is judged against what it wrote on the GPU when the call was
-    recorded (where the record kept it), and the port against the user's kernel, as on the
-    GPU."""
+            outputs: list[str], tolerance: float, where: dict | None) -> dict:
+    """A side against the float64 reference (`where`: only at those elements, a sampled
+    run's). A recorded kernel has none: the user's own kernel (the Python side) is judged
+    against what it wrote on the GPU when the call was recorded (where the record kept it),
+    and the port against the user's kernel, as on the GPU."""
     if op.record is None:
-        return compared(got, expected, outputs, tolerance) if expected is not None else \
-            {"ok": True, "rel_error": None, "reason": "ran; no reference to compare with"}
+        return compared(got, expected, outputs, tolerance, where) if expected is not None \
+            else {"ok": True, "rel_error": None, "reason": "ran; no reference to compare with"}
     if side == "python":
         if not expected:
             return {"ok": True, "rel_error": None, "note": "the recorded kernel: the reference"}
-        return {**compared(got, expected, outputs, tolerance),
+        return {**compared(got, expected, outputs, tolerance, where),
                 "note": AGAINST_RECORDED}
-    reference = produced.get("python") or expected
-    if not reference:
+    reference = produced.get("python")
+    if reference is not None:           # the same blocks ran on both sides: every element
+        return compared(got, reference, outputs, tolerance)
+    if not expected:
         return {"ok": True, "rel_error": None, "reason": "ran; no reference to compare with"}
-    return compared(got, reference, outputs, tolerance)
+    return compared(got, expected, outputs, tolerance, where)
+
+
+class SideRun(NamedTuple):
+    values: dict            # the side's arrays by name, after the run
+    seconds: float          # the interpreter's time
+    host: str               # how the side ran, where it matters (the Rust side's host code)
+    kernels: list           # the launches: {name, grid}
 
 
 def run_side(op: Operator, case, side: str, values: dict, outputs: list[str],
-             options: Options | None, grid: tuple | None = None) -> tuple[dict, float]:
-    """One side run on its own copy of the inputs (`values` in the kernel's parameter order):
-    its arrays by name, and the seconds the interpreter ran. `grid`: the launch's, where the
-    caller has it (a Triton kernel's), else the case's or the port's own."""
+             options: Options | None, grid: tuple | None = None) -> SideRun:
+    """One side run on its own copy of the inputs (`values` in the kernel's parameter order).
+    `grid`: the launch's, where the caller has it (a Triton kernel's), else the case's or the
+    port's own. The Rust side is the port's own C call (host_cpu.py), its kernel alone only
+    where that cannot run here (`host` says so)."""
     mine = {n: poisoned(v) if n in outputs else copied(v) for n, v in values.items()}
-    try:
-        if side == "python":
-            module = operator_python_ir(op, case.index).module()
-            args = list(mine.values())
-            grid = grid or python_grid(op, case, mine)
-        else:
-            if not has_port(op):
-                raise SideFailed({"skipped": True, "reason": "no port"})
-            module = operator_rust_ir(op, case.index).module()
-            args, own_grid = rust_launch(op, case, mine, grid)
-            grid = grid or own_grid
+    if side == "rust":
+        if not has_port(op):
+            raise SideFailed({"skipped": True, "reason": "no port"})
+        try:
+            launch_grid = grid or (_guarded(lambda: python_grid(op, case, mine))
+                                   if load_manifest(op).launch else None)
+            launches = run_port_host(op, mine, case.consts, launch_grid, options)
+            return SideRun(mine, sum(launch["seconds"] for launch in launches), HOST_NOTE,
+                           kernels(launches))
+        except NoHostRun as e:
+            note = f"the port's kernel alone: its host code did not run ({e})"
+        module = _guarded(lambda: operator_rust_ir(op, case.index).module())
+        args, own_grid = _guarded(lambda: rust_launch(op, case, mine, grid))
+        return _interpreted(mine, module, args, grid or own_grid, options, note)
+    module = _guarded(lambda: operator_python_ir(op, case.index).module())
+    grid = grid or _guarded(lambda: python_grid(op, case, mine))
+    return _interpreted(mine, module, list(mine.values()), grid, options, "")
+
+
+def _interpreted(values: dict, module, args: list, grid: tuple, options: Options | None,
+                 host: str) -> SideRun:
+    seconds = _interpret(module, args, grid, options)
+    grid = [int(g) for g in grid] + [1] * (3 - len(grid))
+    return SideRun(values, seconds, host, [{"name": module.entries[0].symbol, "grid": grid}])
+
+
+def _interpret(module, args: list, grid: tuple, options: Options | None) -> float:
+    """Run the module's entry on `args` over `grid`; the seconds it ran."""
+    def run() -> float:
         program = compile_entry(module)
         memory, params = bind_args(program, args)
         start = time.perf_counter()
         run_program(program, memory, params, grid, options)
-    except UnsupportedOp as e:
+        return time.perf_counter() - start
+    return _guarded(run)
+
+
+def _guarded(work):
+    """work(), with the interpreter's and the workbench's errors as the side's outcome."""
+    try:
+        return work()
+    except (UnsupportedOp, OverBudget) as e:
         raise SideFailed({"skipped": True, "reason": str(e).splitlines()[0]}) from None
     except (InterpError, WorkbenchError) as e:
         raise SideFailed({"ok": False, "rel_error": None, "reason": str(e)}) from None
-    return mine, time.perf_counter() - start
 
 
 def python_grid(op: Operator, case, values: dict) -> tuple:
@@ -168,8 +219,9 @@ def _expected(op: Operator, values: dict, outputs: list[str], produced: dict) ->
     spec = importlib.util.spec_from_file_location(f"wb_cpu_ref_{op.name}", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    given = {n: torch.from_numpy(np.asarray(v, np.float64)) if isinstance(v, np.ndarray) else v
-             for n, v in values.items()}
     names = inspect.signature(module.reference).parameters
-    out = module.reference(**{n: given[n] for n in names})
+    # only what the reference takes: a NaN-filled f16 output converts about 60x slower
+    given = {n: torch.from_numpy(np.asarray(values[n], np.float64))
+             if isinstance(values[n], np.ndarray) else values[n] for n in names}
+    out = module.reference(**given)
     return {outputs[0]: out.numpy()}

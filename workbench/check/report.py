@@ -97,6 +97,8 @@ def format_check(name: str, response: CheckResponse) -> str:
     if response.status == "skipped":
         return check_headline(name, response)
     lines = [check_headline(name, response)]
+    hosts = {side.get("host") for r in response.results for side in r["sides"].values()}
+    lines += [f"  rust side: {note}" for note in sorted(hosts - {None})]
     for result in response.results:
         cells = side_cells(result)
         if result.get("cross"):

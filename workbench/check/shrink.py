@@ -38,7 +38,7 @@ from pathlib import Path
 from ..argspec import ALIGN_BYTES, SHAPE_DIVISOR, ArgSpec
 from ..catalog import Family, Operator
 from ..tilegym_catalog import FamilyRules, kernel_params
-from .cpu_common import too_many
+from .cpu_common import SAMPLE_LIMIT, too_many
 
 PASSES = 3
 BIG_SM = 1 << 20          # an SM count no problem fills: the grid a persistent launch walks
@@ -302,7 +302,7 @@ def shrink_operator(op: Operator) -> Shrunk:
                tuple(sorted(case.hints.items())))
         change = describe(list(case.args), list(args), list(params))
         result.notes[case.index] = change or "kept as is: no smaller shape keeps its structure"
-        budget = too_many(_elements(args))
+        budget = too_many(_elements(args), SAMPLE_LIMIT)     # past the budget: sampled
         if budget:
             result.skipped[case.index] = f"{budget} (no smaller shape keeps its structure)"
         elif key in seen:

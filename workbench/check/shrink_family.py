@@ -9,7 +9,7 @@ from ..catalog import Family, Operator
 from ..launchrules import IN, INOUT, Rules, problem_from_toml
 from ..operators import Case
 from ..tilegym_catalog import NUM_SM, FamilyRules, family_rules
-from .cpu_common import too_many
+from .cpu_common import SAMPLE_LIMIT, too_many
 from .shrink import (BIG_SM, Launched, Shrunk, describe, extent_groups, fingerprint,
                      mapped_spec, runtime_params, shrink_values, spec_facts)
 
@@ -109,7 +109,7 @@ def shrink_family(family: Family) -> Shrunk:
         if num_sm != NUM_SM and any(l is not None and l.walked for l in original):
             change += f"{'; ' if change else ''}SMs {NUM_SM} -> {num_sm}"
         result.notes[index] = change or "kept as is: no smaller shape keeps its structure"
-        budget = too_many(sum(t.numel() for t in small.tensors.values()))
+        budget = too_many(sum(t.numel() for t in small.tensors.values()), SAMPLE_LIMIT)
         key = (tuple(sorted((n, t.label()) for n, t in small.tensors.items())),
                tuple(sorted(small.options.items(), key=str)), num_sm)
         if budget:

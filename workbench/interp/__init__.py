@@ -29,7 +29,8 @@ The check on the CPU (workbench/check/cpu.py, `workbench check OP --cpu`) runs c
 
 Errors are InterpError (a WorkbenchError): UnsupportedOp (an op or form not implemented),
 AssumeViolated (an `assume` fact the values break: it names the fact, the value and the IR
-line), MemoryFault (an access outside every array, or misaligned). Each names the op, its IR
+line), MemoryFault (an access outside every array, or misaligned), OverBudget (a sampled run,
+Options.sample, that cannot be sampled down or would take too long). Each names the op, its IR
 line and, where the IR has debug locations, the kernel's source line.
 
 What it does not model: the GPU's rounding of approximate math (`rounding<approx>`,
@@ -39,7 +40,7 @@ here), and concurrency (blocks never overlap, so a race between blocks cannot sh
 from __future__ import annotations
 
 from ..ir.model import Module
-from .errors import AssumeViolated, InterpError, MemoryFault, UnsupportedOp
+from .errors import AssumeViolated, InterpError, MemoryFault, OverBudget, UnsupportedOp
 from .execute import run_program
 from .params import Partitioned, bind_args
 from .program import Program, compile_entry
@@ -48,7 +49,7 @@ from .state import Options
 
 __all__ = ["run_entry", "compile_entry", "run_program", "bind_args", "covered_ops", "Options",
            "Partitioned", "Program", "InterpError", "UnsupportedOp", "AssumeViolated",
-           "MemoryFault"]
+           "MemoryFault", "OverBudget"]
 
 
 def run_entry(module: Module | Program, grid, args, entry: str | None = None,

@@ -20,6 +20,11 @@ class UnsupportedOp(InterpError):
     """An op (or a form of one) the interpreter does not implement: refused, never guessed."""
 
 
+class OverBudget(InterpError):
+    """More work than the CPU check takes on, found once the grid is known: refused with what
+    to do, never cut short silently."""
+
+
 class AssumeViolated(InterpError):
     """An `assume` fact that the actual values break (the GPU would run undefined code)."""
 

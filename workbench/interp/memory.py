@@ -66,6 +66,26 @@ def _bytes_at(address: int, size: int) -> np.ndarray:
     return np.frombuffer((ctypes.c_char * size).from_address(address), dtype=np.uint8)
 
 
+def _merged_spans(arrays: list[tuple[np.ndarray, str]]) -> list[list]:
+    """[lo, hi, labels, keep] of each array's root buffer, overlapping buffers merged."""
+    spans: list[list] = []
+    for array, label in arrays:
+        root = _root(array)
+        lo, hi = _bounds(root)
+        spans.append([lo, hi, [label], [root, array]])
+    spans.sort(key=lambda s: (s[0], s[1]))
+    merged: list[list] = []
+    for span in spans:
+        last = merged[-1] if merged else None
+        if last is not None and span[0] < last[1]:
+            last[1] = max(last[1], span[1])
+            last[2] += span[2]
+            last[3] += span[3]
+        else:
+            merged.append(span)
+    return merged
+
+
 class Memory:
     def __init__(self):
         self.regions: list[Region] = []
@@ -77,23 +97,23 @@ class Memory:
     def for_arrays(cls, arrays: list[tuple[np.ndarray, str]]) -> "Memory":
         """Memory holding each array's underlying buffer; buffers that overlap share a region."""
         memory = cls()
-        spans: list[list] = []            # [lo, hi, labels, keep]
-        for array, label in arrays:
-            root = _root(array)
-            lo, hi = _bounds(root)
-            spans.append([lo, hi, [label], [root, array]])
-        spans.sort(key=lambda s: (s[0], s[1]))
-        merged: list[list] = []
-        for span in spans:
-            last = merged[-1] if merged else None
-            if last is not None and span[0] < last[1]:
-                last[1] = max(last[1], span[1])
-                last[2] += span[2]
-                last[3] += span[3]
-            else:
-                merged.append(span)
-        for lo, hi, labels, keep in merged:
+        for lo, hi, labels, keep in _merged_spans(arrays):
             memory._add(_bytes_at(lo, hi - lo), ", ".join(labels), real=lo, keep=keep)
+        return memory
+
+    @classmethod
+    def at_real_addresses(cls, arrays: list[tuple[np.ndarray, str]],
+                          blocks: list[tuple[int, int, str]] = ()) -> "Memory":
+        """Memory whose virtual addresses are the real ones: for a kernel whose pointers the
+        host code computed (a port's lib.rs run through the recording driver), including
+        pointers it wrote into memory. `blocks`: (address, bytes, label) of memory that is
+        no array's (the driver's allocations)."""
+        memory = cls()
+        spans = _merged_spans(list(arrays)) + [[a, a + n, [label], []] for a, n, label in blocks]
+        for lo, hi, labels, keep in sorted(spans, key=lambda s: s[0]):
+            region = Region(lo, _bytes_at(lo, hi - lo), ", ".join(labels), lo, keep)
+            memory.regions.append(region)
+            memory._bases.append(lo)
         return memory
 
     def _add(self, data: np.ndarray, label: str, real: int, keep: list) -> Region:

@@ -20,9 +20,13 @@ class Options:
     check_assumes: check every `assume` fact against the actual values (an AssumeViolated
         error names the fact, the value and the IR line); False trusts them.
     print: where `print_tko` writes (default: stdout).
+    sample: run only this fraction of each grid's blocks (execute.sampled_blocks: the first,
+        the last, and others spread over the grid, the same ones for the same grid), for a
+        case too large to run whole; None (default): every block.
     """
     poison: bool = False
     check_assumes: bool = True
+    sample: float | None = None
     print: Callable[[str], None] = field(default=lambda text: print(text, end=""))
 
 

@@ -119,11 +119,7 @@ def classify(op: Operator, case: int, failure: str, result: dict,
                          [f"[{f.category}] {f.kind}: {f.detail}" for f in explaining[:8]],
                          finding=first.to_json())
     if on_cpu:
-        return Ownership(op.name, case, failure, UNDETERMINED,
-                         "the Tile IR is equivalent, yet the interpreter's results differ: "
-                         "the CPU check launched the sides differently (grid, partitions), "
-                         "which lib.rs decides on a GPU: check there",
-                         [f"diff: {report.verdict} (no critical or arithmetic finding)"])
+        return _owner_on_cpu(op, case, failure, result, report)
     machine = context.machine_evidence()
     evidence = [f"diff: {report.verdict} (no critical or arithmetic finding)",
                 "machine code: " + machine.consequence()]
@@ -247,6 +243,27 @@ def check_owner(summary: str, owners: list[dict]) -> Decision:
 
 def _shown(path: Path) -> str:
     return str(path.relative_to(REPO_ROOT)) if path.is_relative_to(REPO_ROOT) else str(path)
+
+
+def _owner_on_cpu(op: Operator, case: int, failure: str, result: dict, report) -> Ownership:
+    """Equivalent Tile IR and different results on the CPU: no compiler ran there (the
+    interpreter runs the IR), so where the port's host code ran the launch it made is the
+    difference; where only its kernel ran, nothing here can say."""
+    evidence = [f"diff: {report.verdict} (no critical or arithmetic finding)"]
+    rust = result.get("sides", {}).get("rust", {})
+    if not rust.get("host", "").startswith("the port's host code"):
+        return Ownership(op.name, case, failure, UNDETERMINED,
+                         "the Tile IR is equivalent, yet the interpreter's results differ; the "
+                         "port's host code (lib.rs) did not run here: check on a GPU", evidence)
+    launches = launch_parameters(result)
+    differences = launch_differences(launches)
+    return Ownership(op.name, case, failure, HOST,
+                     "the Tile IR is equivalent and no compiler ran (the interpreter runs the "
+                     "IR), so the port's host code launched it differently: "
+                     + ("; ".join(differences) or "the grid is the same: compare the views and "
+                        "strides lib.rs makes"),
+                     evidence + [f"rust: {rust.get('reason', '')}".splitlines()[0]]
+                     + launch_lines(launches), launches=launches)
 
 
 # -- launch parameters --------------------------------------------------------------------------

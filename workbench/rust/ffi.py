@@ -83,8 +83,9 @@ def _from_interface(iface: dict) -> ArrayView:
     itemsize = int(iface["typestr"][2:])
     strides = tuple(s // itemsize for s in iface["strides"]) if iface.get("strides") else \
         _contiguous(shape)
-    return ArrayView(iface["data"][0], shape, strides,
-                     _TYPESTR.get(iface["typestr"], iface["typestr"]), 0)
+    # wb_dtype: the workbench's own name where the typestr is ambiguous (fp8 is "|V1")
+    dtype = iface.get("wb_dtype") or _TYPESTR.get(iface["typestr"], iface["typestr"])
+    return ArrayView(iface["data"][0], shape, strides, dtype, 0)
 
 
 def _contiguous(shape: tuple[int, ...]) -> tuple[int, ...]:
