@@ -7,7 +7,7 @@ verdicts per case and side, and of the planted faults.
     .venv/bin/python tools/gpu_interp.py table interp_agreement.json > bench/interp_gpu.md
 
 INTERP_TARGETS=a,b picks operators (default: the own operators, every TileGym family, the
-planted fixtures). Each operator is checked on the cases the CPU check makes (an own
+planted fixtures); INTERP_CASES=all takes every case of a family the CPU check makes. Each operator is checked on the cases the CPU check makes (an own
 operator: all of them up to SAMPLE_LIMIT elements, past the budget a sample of the blocks; a
 family: its smallest case), so both sides of the table ran the same cases. The CPU side runs
 the ports' host code (carry kernels_src/target/cuda_stub: the recording driver, built here).
@@ -39,8 +39,10 @@ def cpu_cases(name: str) -> list[int]:
     if family.source == "own":
         return [c.index for c in family.entries[0].cases if _elements(c.args) <= SAMPLE_LIMIT]
     problems = family_rules(name).problems
-    return [min(range(len(problems)),
-                key=lambda i: _elements(t.spec for t in problems[i].tensors.values()))]
+    sizes = {i: _elements(t.spec for t in p.tensors.values()) for i, p in enumerate(problems)}
+    if os.environ.get("INTERP_CASES") == "all":     # every case the CPU check makes
+        return [i for i, size in sizes.items() if size <= SAMPLE_LIMIT]
+    return [min(sizes, key=sizes.get)]
 
 
 def verdicts(response) -> dict:
