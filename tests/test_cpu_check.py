@@ -142,6 +142,7 @@ def test_the_notebook_check_without_a_gpu_runs_on_the_cpu_and_says_so(monkeypatc
     assert response.status == "ok" and response.device["kind"] == "cpu"
     shown = check_result("softmax", response)
     assert "on the CPU" in shown["title"] and shown["ok"]
+    assert "the port's host code (lib.rs) ran" in shown["tables"][0]["title"]
 
 
 @pytest.mark.parametrize("name, shows", [

@@ -9,6 +9,7 @@ import torch
 
 from port_copies import COLD_BUILD
 from workbench.catalog import REPO_ROOT
+from workbench.check import cpu_common
 from workbench.check.compare import AGAINST_RECORDED
 from workbench.check.report import CPU, check_operator, format_check
 from workbench.port.recorded import record_operator
@@ -94,6 +95,15 @@ def test_the_cpu_check_runs_on_the_kept_inputs_and_judges_the_kernel_by_the_kept
     for case in response.results:
         assert case["sides"]["python"]["note"] == AGAINST_RECORDED
         assert case["sides"]["python"]["ok"] and case["sides"]["rust"]["ok"]
+    # a recorded call too large to run whole runs a sample of its blocks, on the kept inputs,
+    # judged by the kept output where the sample wrote
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(cpu_common, "ELEMENT_BUDGET", 100_000)      # launch 0: 1 M elements
+        patch.setattr(cpu_common, "SAMPLE_ELEMENTS", 50_000)
+        sampled = check_operator(op, [0], on=CPU)
+    assert sampled.status == "ok", sampled.to_json()
+    assert "[sampled: 4.9% of each launch's blocks]" in sampled.results[0]["label"]
+    assert sampled.results[0]["sides"]["python"]["note"] == AGAINST_RECORDED
     # the kernel wrote something else when recorded than it writes now: its own fault (the
     # reference's), not the port's, which still matches it
     path = out.parent / record.launches[0].data

@@ -4,10 +4,11 @@ a recorded kernel, the port with the user's own kernel) and with each other, in 
 report shape (CheckResponse, `sides` and `cross` per case).
 
 What it runs: the Python side is the kernel's Tile IR, launched with the case's grid; the Rust
-side is the port's entry (kernel.rs) compiled for the case, its arrays laid out as the entry
-takes them (a `&mut Tensor` partitioned with its tile, rust/partitions.py) and launched over
-the partition's grid or, for a port whose call carries its launch, the case's grid. The port's
-host code (lib.rs) is not run here: a bug in the launch it makes shows only on a GPU.
+side is the port's own C call (lib.rs, host_cpu.py) against a recording CUDA driver, every
+kernel it launches run by the interpreter as it is launched, so a bug in the launch lib.rs
+makes fails here as on a GPU. Where the driver cannot be built (no C compiler) the port's
+entry runs alone, its arrays laid out as the entry takes them (rust/partitions.py), and the
+report says so. A case past the budget runs a sample of its blocks (cpu_common.py).
 """
 from __future__ import annotations
 

@@ -97,9 +97,12 @@ def check_result(name: str, response) -> dict:
     title = f"check {name}: {response.status.upper()}" + (f" ({response.reason})"
                                                         if response.reason else "") + \
         (" on the CPU (no GPU here: the Tile IR interpreter ran both sides)" if on_cpu else "")
+    hosts = sorted({s.get("host") for r in response.results
+                    for s in r.get("sides", {}).values()} - {None})
     return result("check", title, ok, tables=[{
         "title": "correctness against the float64 PyTorch reference"
-                 + (", on the CPU (Tile IR interpreter)" if on_cpu else ""),
+                 + (", on the CPU (Tile IR interpreter" + "".join(f"; {h}" for h in hosts)
+                    + ")" if on_cpu else ""),
         "columns": ["case", "Python kernel", "Rust port", "port vs Python"], "rows": rows}])
 
 
