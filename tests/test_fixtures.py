@@ -63,7 +63,7 @@ def test_a_patch_that_no_longer_applies_names_the_hunk(tmp_path):
 
 
 def test_an_unknown_fixture_lists_the_known_ones(tmp_path):
-    with pytest.raises(WorkbenchError, match="mistranslated, oob_store"):
+    with pytest.raises(WorkbenchError, match="mistranslated, no_hints, oob_store, slow_sync"):
         materialise("no_such_fixture", tmp_path / "x")
 
 

@@ -7,7 +7,7 @@ from workbench.catalog import load_catalog
 from workbench.port import stages
 from workbench.check.perf import CaseTime, judge, perf_gate
 from workbench.errors import WorkbenchError
-from workbench.port.artifacts import Artifact, validate
+from workbench.port.artifacts import Artifact, read_artifacts, validate
 from workbench.port.stages import RunContext, stage_perf
 
 
@@ -63,6 +63,14 @@ def test_the_stage_times_only_a_port_whose_check_passed(tmp_path, monkeypatch):
     assert (artifact.verdict, asked) == ("PERF_FAIL", ["softmax"])
     assert artifact.data["geomean_ratio"] == pytest.approx(1.2)
     validate(artifact.to_json())
+    # a failed gate is investigated on its slowest case: the evidence and who owns it
+    found = read_artifacts(tmp_path / "b" / "run")[-1]
+    assert found.stage == "perf_investigation", found
+    validate(found.to_json())
+    assert found.data["case"] == 0 and found.summary.startswith("1.20x the reference's time")
+    assert found.data["owner"] in ("compiler", "undetermined")      # softmax's own port
+    assert any(line.startswith("port launch: @softmax_entry grid (256, 1, 1)")
+               for line in found.data["evidence"]), found.data["evidence"]
 
 
 def test_nothing_timed_says_why(tmp_path, monkeypatch):

@@ -289,9 +289,51 @@ def perf_gate() -> None:
     save("perf_gate.json", verdicts)
 
 
+def slow_ports() -> None:
+    """The planted slow ports (kernels_src/fixtures: slow_sync, no_hints) and softmax's own:
+    the perf gate's device-time ratio (CUPTI), the host time of a call against ct.launch's
+    (a call that waits for the GPU shows there, not in device time), and the owner the
+    investigator names (workbench/check/investigate.py)."""
+    import torch
+    from workbench.catalog import get_operator
+    from workbench.check.investigate import investigate
+    from workbench.check.perf import judge, perf_gate as gate, time_port
+    from workbench.check.worker import _python_launcher, make_values
+    from workbench.fixtures import fixture_operator
+    from workbench.rust.ffi import rust_launcher
+    stream = torch.cuda.current_stream()
+    rows = {}
+    for name in ("softmax", "slow_sync", "no_hints"):
+        op = get_operator(name) if name == "softmax" else fixture_operator(name)
+        why, cases = time_port(op)
+        result = judge(cases, gate())
+        case = op.case(0)
+        values = make_values(op, case, torch)
+        host = {}
+        for label, launch in (("python", _python_launcher(op, torch)),
+                              ("rust", rust_launcher(op, None, torch))):
+            for _ in range(20):
+                launch(values, case.consts, stream)
+            torch.cuda.synchronize()
+            start = time.perf_counter()
+            for _ in range(500):
+                launch(values, case.consts, stream)
+            host[label] = (time.perf_counter() - start) / 500 * 1e6
+            torch.cuda.synchronize()
+        found = investigate(op, 0, result.geomean_ratio)
+        rows[name] = {"perf": result.verdict, "why": why, **result.to_json(),
+                      "host_us_per_call": host, "host_ratio": host["rust"] / host["python"],
+                      "investigation": found.to_json()}
+        print(f"{name}: {result.verdict} {result.summary}; host per call: rust "
+              f"{host['rust']:.1f} us, python {host['python']:.1f} us", flush=True)
+        print("\n".join(f"  {line}" for line in found.lines()), flush=True)
+    save("slow_ports.json", rows)
+
+
 STEPS = {"tilegym": tilegym, "checks": checks, "fault": fault, "bench": bench, "specialize": specialize,
          "ffi_cost": ffi_cost, "hints": hints, "ownership": ownership, "promises": promises}
-ON_REQUEST = {"batch": batch, "tilegym_warm": tilegym_warm, "perf_gate": perf_gate}   # only when named: need more carried
+ON_REQUEST = {"batch": batch, "tilegym_warm": tilegym_warm, "perf_gate": perf_gate,
+              "slow_ports": slow_ports}   # only when named: need more carried
 
 if __name__ == "__main__":
     OUT.mkdir(parents=True, exist_ok=True)

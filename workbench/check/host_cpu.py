@@ -39,17 +39,7 @@ def run_port_host(op: Operator, values: dict, consts: dict, grid: tuple | None,
     launches ({entry, grid, seconds}). Raises SideFailed with the outcome when the port
     refuses the call, a launch faults or the worker dies, and cuda_stub.NoHostRun where
     nothing can run the host code here (the caller runs the kernel alone and says so)."""
-    built = build(op)
-    if built.library is None:
-        raise SideFailed({"ok": False, "rel_error": None,
-                          "reason": f"the port did not build: {built.summary()}"})
-    options = options or Options()
-    request = {"op": op, "library": str(built.library),
-               "values": {n: pack(v) for n, v in values.items()}, "consts": dict(consts),
-               "grid": grid, "hints": dict(hints or {}),
-               "options": {"poison": options.poison, "check_assumes": options.check_assumes,
-                           "sample": options.sample}}
-    reply = _worker().ask(request)
+    reply = _call(op, values, consts, grid, options, hints, dry=False)
     for name, packed in reply["values"].items():
         copy_back(packed, values[name])
     if reply["failure"]:
@@ -58,6 +48,33 @@ def run_port_host(op: Operator, values: dict, consts: dict, grid: tuple | None,
             failure["host"] = HOST_NOTE
         raise SideFailed(failure, kernels(reply["launches"]))
     return reply["launches"]
+
+
+def profile_port_host(op: Operator, values: dict, consts: dict, grid: tuple | None,
+                      hints: dict | None = None) -> tuple[list[dict], dict]:
+    """What the port's host code does in one call, its kernels not run: the launches it
+    makes ({entry, grid, block}) and what it asked of the driver besides, by kind
+    (synchronize, copy, allocate, release, memset, host_callback, launch). Raises
+    SideFailed when the port refuses the call."""
+    reply = _call(op, values, consts, grid, None, hints, dry=True)
+    if reply["failure"]:
+        raise SideFailed(reply["failure"], kernels(reply["launches"]))
+    return reply["launches"], reply["calls"]
+
+
+def _call(op: Operator, values: dict, consts: dict, grid, options: Options | None, hints,
+          dry: bool) -> dict:
+    built = build(op)
+    if built.library is None:
+        raise SideFailed({"ok": False, "rel_error": None,
+                          "reason": f"the port did not build: {built.summary()}"})
+    options = options or Options()
+    return _worker().ask({
+        "op": op, "library": str(built.library), "dry": dry,
+        "values": {n: pack(v) for n, v in values.items()}, "consts": dict(consts),
+        "grid": grid, "hints": dict(hints or {}),
+        "options": {"poison": options.poison, "check_assumes": options.check_assumes,
+                    "sample": options.sample}})
 
 
 def kernels(launches: list[dict]) -> list[dict]:

@@ -37,19 +37,28 @@ LAUNCH_CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_uint6
 MAX_BLOCKS = 4096
 
 
-class Launches:
-    """What the driver hands over at each launch, run at once by the interpreter."""
+# wbstub_counts' order (cuda_stub.c): what the host code asked of the driver in a call
+CALL_KINDS = ("synchronize", "copy", "allocate", "release", "memset", "host_callback",
+              "launch")
 
-    def __init__(self, stub: ctypes.CDLL, arrays: list, options: Options):
-        self.stub, self.arrays, self.options = stub, arrays, options
+
+class Launches:
+    """What the driver hands over at each launch, run at once by the interpreter (`dry`:
+    only recorded, for a profile of the host code)."""
+
+    def __init__(self, stub: ctypes.CDLL, arrays: list, options: Options, dry: bool = False):
+        self.stub, self.arrays, self.options, self.dry = stub, arrays, options, dry
         self.programs: dict = {}
         self.runs: list[dict] = []
         self.failure: dict | None = None
 
     def __call__(self, image, nbytes, name, grid, block, params) -> int:
         entry = name.decode()
-        run = {"entry": entry, "grid": [grid[i] for i in range(3)], "seconds": 0.0}
+        run = {"entry": entry, "grid": [grid[i] for i in range(3)],
+               "block": [block[i] for i in range(3)], "seconds": 0.0}
         self.runs.append(run)
+        if self.dry:
+            return 0
         try:
             program = self.program(ctypes.string_at(image, nbytes), entry)
             values = [_param(params[i], t) for i, t in enumerate(program.param_types)]
@@ -109,7 +118,8 @@ def serve(request: dict) -> dict:
     values = {name: unpack(v) for name, v in request["values"].items()}
     arrays = [(a, name) for name, v in values.items()
               for a in (v if isinstance(v, list) else [v]) if isinstance(a, np.ndarray)]
-    launches = Launches(stub, arrays, Options(**request["options"]))
+    launches = Launches(stub, arrays, Options(**request["options"]), request.get("dry", False))
+    stub.wbstub_reset_counts()
     global _CALLBACK                    # the driver holds it until the next request's
     _CALLBACK = LAUNCH_CALLBACK(launches)
     stub.wbstub_set_launch_callback(_CALLBACK)
@@ -126,6 +136,9 @@ def serve(request: dict) -> dict:
                                                 "reason": f"the port's host code: {e}"}
     except WorkbenchError as e:             # an argument the port's manifest refuses
         reply["failure"] = {"ok": False, "rel_error": None, "reason": str(e)}
+    counts = (ctypes.c_int * len(CALL_KINDS))()
+    stub.wbstub_counts(counts, len(CALL_KINDS))
+    reply["calls"] = dict(zip(CALL_KINDS, counts))
     if reply["failure"] is None and not launches.runs:
         reply["failure"] = {"ok": False, "rel_error": None,
                             "reason": "the port's host code returned without launching a kernel"}

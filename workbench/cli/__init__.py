@@ -51,6 +51,8 @@ VERBS = (
     VerbEntry("check", "gpu_verbs", "on a GPU (or with --cpu, the Tile IR interpreter): "
               "correctness of both sides against a float64 PyTorch reference"),
     VerbEntry("bench", "gpu_verbs", "on a GPU: device time of both sides and their parity"),
+    VerbEntry("investigate", "gpu_verbs", "why a port may be slower than its reference: the "
+              "launch, the driver calls, the IR and the SASS of both sides; names the owner"),
 )
 
 

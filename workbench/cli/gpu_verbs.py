@@ -1,11 +1,12 @@
 """Verbs that need a GPU (each says `skipped` with the reason, exit 3, without one):
-check and bench; `check --cpu` runs both sides' Tile IR on the CPU instead."""
+check and bench; `check --cpu` runs both sides' Tile IR on the CPU instead. `investigate` needs
+no GPU: it explains a slow port from the launch, the IR and the SASS."""
 from __future__ import annotations
 
 import json
 
 from .common import EXIT_FAIL, EXIT_OK, Verb, add_record
-from ..catalog import all_families, all_operators
+from ..catalog import all_families, all_operators, get_operator
 from ..check.family_report import (bench_families, check_family, format_family_bench,
                                    format_family_check)
 from ..check.report import (CPU, bench_operators, check_operator, format_bench, format_check,
@@ -140,7 +141,37 @@ def cmd_bench(args) -> int:
     return EXIT_OK if report["status"] == "ok" else EXIT_FAIL
 
 
+def _investigate_arguments(p) -> None:
+    p.add_argument("op", metavar="OPERATOR", nargs="?", help="a catalog operator or entry")
+    add_record(p)
+    p.add_argument("--out", metavar="DIR", help="with --record: the port's folder")
+    p.add_argument("--case", type=int, action="append", help="default: every case")
+    p.add_argument("--json", action="store_true")
+
+
+def cmd_investigate(args) -> int:
+    """Why a port may be slower than its reference: the evidence on both sides, no GPU
+    needed (check/investigate.py)."""
+    from ..check.investigate import investigate
+    recorded = _recorded(args)
+    if recorded is None and not args.op:
+        raise WorkbenchError("name an OPERATOR, or --record REC.json",
+                             "try `workbench investigate softmax`")
+    if recorded is None and tilegym_target(args.op) and args.op in all_families():
+        raise WorkbenchError(f"{args.op} is a family: investigate one entry of it",
+                             "entries: " + ", ".join(o.name for o in
+                                                     all_families()[args.op].entries))
+    op = recorded if recorded is not None else get_operator(args.op)
+    found = [investigate(op, case) for case in (args.case or [c.index for c in op.cases])]
+    if args.json:
+        print(json.dumps([f.to_json() for f in found], indent=1))
+    else:
+        print("\n".join(line for f in found for line in f.lines()))
+    return EXIT_OK
+
+
 VERBS = (
     Verb("check", _check_arguments, cmd_check),
     Verb("bench", _bench_arguments, cmd_bench),
+    Verb("investigate", _investigate_arguments, cmd_investigate),
 )

@@ -33,7 +33,7 @@ def run_program(program: Program, memory: Memory, params: list, grid,
 
 
 # A sampled run's projected time past which it is refused (its first block tells)
-SAMPLE_SECONDS = 30.0
+SAMPLE_SECONDS = 15.0
 WHAT_TO_DO = "check a smaller case (--case), or on a GPU"
 
 

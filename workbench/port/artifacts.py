@@ -31,6 +31,9 @@ SCHEMAS: dict[str, tuple[set[str], dict[str, type]]] = {
     "ir_diff": ({"PASS", "PASS_WITH_NOTES", "FAIL", "ERROR"}, {"cases": list}),
     "gpu_check": ({"PASS", "FAIL", "SKIPPED"}, {"reason": str, "results": list}),
     "perf": ({"PERF_PASS", "PERF_FAIL", "SKIPPED"}, {"gate": float, "reason": str, "cases": list}),
+    # run when the perf gate fails: who owns the slowness of the slowest case
+    "perf_investigation": ({"FIX_KERNEL", "FIX_HOST", "COMPILER_PROBLEM", "UNDETERMINED",
+                            "ERROR"}, {"owner": str, "case": int, "evidence": list}),
     "diff_analysis": ({"FIX_KERNEL", "FIX_HOST", "COMPILER_PROBLEM", "REFERENCE_PROBLEM",
                        "UNDETERMINED", "NOTHING_TO_FIX"},
                       {"owner": str, "kind": str, "evidence": list}),

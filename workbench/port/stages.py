@@ -196,8 +196,35 @@ def _check_translation(ctx: RunContext) -> Artifact:
                     {"reason": response.reason, "results": response.results})
 
 
-@_timed
 def stage_perf(ctx: RunContext) -> Artifact:
+    """The perf gate, then, when the port is slower than the gate allows, the investigation
+    of its slowest case (a `perf_investigation` artifact: the evidence and the owner)."""
+    artifact = stage_perf_gate(ctx)
+    if artifact.verdict == "PERF_FAIL":
+        stage_perf_investigation(ctx)
+    return artifact
+
+
+@_timed
+def stage_perf_investigation(ctx: RunContext) -> Artifact:
+    """Why the port is slow (check/investigate.py), on the perf gate's slowest case; the
+    owner and the fix stage, as diff_analysis gives them for a wrong port."""
+    from ..check.investigate import investigate     # the interpreter's (ml_dtypes: 0.9 s)
+    perf = ctx.last("perf")
+    slowest = max((c for c in perf.data["cases"] if c.get("ratio")), key=lambda c: c["ratio"])
+    try:
+        found = investigate(ctx.op, slowest["case"], slowest["ratio"])
+    except WorkbenchError as e:
+        return Artifact("perf_investigation", "ERROR", str(e).splitlines()[0],
+                        {"owner": "undetermined", "case": slowest["case"], "evidence": [],
+                         "fix_stage": None})
+    return Artifact("perf_investigation", found.verdict, found.summary,
+                    {"owner": found.owner, "case": found.case, "ratio": found.ratio,
+                     "evidence": found.evidence, "fix_stage": found.fix_stage})
+
+
+@_timed
+def stage_perf_gate(ctx: RunContext) -> Artifact:
     """The perf gate (check/perf.py): the port's device time against its reference's, per
     case, on a GPU, once the GPU check passed; a slow port does not fail the run."""
     gate = perf_gate()

@@ -24,14 +24,23 @@ static launch_callback on_launch;
 struct module { void *image; uint64_t bytes; };
 struct function { struct module *module; char name[256]; };
 
+/* what the host code asked of the driver in a call, counted by kind (wbstub_counts) */
+enum { SYNCHRONIZE, COPY, ALLOCATE, RELEASE, MEMSET, HOST_CALLBACK, LAUNCH, KINDS };
+static int counts[KINDS];
+
+void wbstub_reset_counts(void) { memset(counts, 0, sizeof counts); }
+/* the counts in enum order: synchronize, copy, allocate, release, memset, host callback, launch */
+int wbstub_counts(int *out, int n) {
+    for (int i = 0; i < n && i < KINDS; i++) out[i] = counts[i];
+    return KINDS;
+}
+
 /* live allocations, so that the callback can place them in the interpreter's memory */
 #define MAX_ALLOCATIONS 4096
 static uint64_t allocations[MAX_ALLOCATIONS][2];
 static int n_allocations;
-static int n_launches;
 
 void wbstub_set_launch_callback(launch_callback callback) { on_launch = callback; }
-int wbstub_launches(void) { return n_launches; }
 
 /* the live allocations as (address, bytes) pairs; returns how many there are */
 int wbstub_allocations(uint64_t *out, int max_pairs) {
@@ -43,6 +52,7 @@ int wbstub_allocations(uint64_t *out, int max_pairs) {
 }
 
 static CUresult allocate(CUdeviceptr *ptr, size_t bytes) {
+    counts[ALLOCATE]++;
     if (n_allocations == MAX_ALLOCATIONS) return CUDA_ERROR_OUT_OF_MEMORY;
     void *p = aligned_alloc(256, bytes ? (bytes + 255) / 256 * 256 : 256);
     if (!p) return CUDA_ERROR_OUT_OF_MEMORY;
@@ -54,6 +64,7 @@ static CUresult allocate(CUdeviceptr *ptr, size_t bytes) {
 }
 
 static CUresult release(CUdeviceptr ptr) {
+    counts[RELEASE]++;
     for (int i = 0; i < n_allocations; i++) {
         if (allocations[i][0] == (uint64_t)ptr) {
             free((void *)ptr);
@@ -136,7 +147,7 @@ CUresult cuCtxGetCurrent(CUcontext *ctx) { *ctx = HANDLE(CUcontext); return CUDA
 CUresult cuCtxPushCurrent(CUcontext ctx) { (void)ctx; return CUDA_SUCCESS; }
 CUresult cuCtxPopCurrent(CUcontext *ctx) { if (ctx) *ctx = HANDLE(CUcontext); return CUDA_SUCCESS; }
 CUresult cuCtxGetDevice(CUdevice *device) { *device = 0; return CUDA_SUCCESS; }
-CUresult cuCtxSynchronize(void) { return CUDA_SUCCESS; }
+CUresult cuCtxSynchronize(void) { counts[SYNCHRONIZE]++; return CUDA_SUCCESS; }
 
 /* -- streams and events: the work is done when it is issued ------------------------------- */
 CUresult cuStreamCreate(CUstream *stream, unsigned flags) {
@@ -146,7 +157,9 @@ CUresult cuStreamCreateWithPriority(CUstream *stream, unsigned flags, int priori
     (void)flags; (void)priority; *stream = HANDLE(CUstream); return CUDA_SUCCESS;
 }
 CUresult cuStreamDestroy(CUstream stream) { (void)stream; return CUDA_SUCCESS; }
-CUresult cuStreamSynchronize(CUstream stream) { (void)stream; return CUDA_SUCCESS; }
+CUresult cuStreamSynchronize(CUstream stream) {
+    (void)stream; counts[SYNCHRONIZE]++; return CUDA_SUCCESS;
+}
 CUresult cuStreamQuery(CUstream stream) { (void)stream; return CUDA_SUCCESS; }
 CUresult cuStreamGetPriority(CUstream stream, int *priority) {
     (void)stream; *priority = 0; return CUDA_SUCCESS;
@@ -158,7 +171,7 @@ CUresult cuStreamIsCapturing(CUstream stream, CUstreamCaptureStatus *status) {
     (void)stream; *status = CU_STREAM_CAPTURE_STATUS_NONE; return CUDA_SUCCESS;
 }
 CUresult cuLaunchHostFunc(CUstream stream, CUhostFn fn, void *data) {
-    (void)stream; fn(data); return CUDA_SUCCESS;
+    (void)stream; counts[HOST_CALLBACK]++; fn(data); return CUDA_SUCCESS;
 }
 CUresult cuEventCreate(CUevent *event, unsigned flags) {
     (void)flags; *event = HANDLE(CUevent); return CUDA_SUCCESS;
@@ -166,7 +179,9 @@ CUresult cuEventCreate(CUevent *event, unsigned flags) {
 CUresult cuEventRecord(CUevent event, CUstream stream) {
     (void)event; (void)stream; return CUDA_SUCCESS;
 }
-CUresult cuEventSynchronize(CUevent event) { (void)event; return CUDA_SUCCESS; }
+CUresult cuEventSynchronize(CUevent event) {
+    (void)event; counts[SYNCHRONIZE]++; return CUDA_SUCCESS;
+}
 CUresult cuEventQuery(CUevent event) { (void)event; return CUDA_SUCCESS; }
 CUresult cuEventDestroy(CUevent event) { (void)event; return CUDA_SUCCESS; }
 
@@ -186,12 +201,15 @@ CUresult cuMemGetInfo(size_t *free_bytes, size_t *total_bytes) {
     *free_bytes = *total_bytes = (size_t)16 << 30; return CUDA_SUCCESS;
 }
 CUresult cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t bytes) {
+    counts[COPY]++;
     memmove((void *)dst, src, bytes); return CUDA_SUCCESS;
 }
 CUresult cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t bytes) {
+    counts[COPY]++;
     memmove(dst, (const void *)src, bytes); return CUDA_SUCCESS;
 }
 CUresult cuMemcpyDtoD(CUdeviceptr dst, CUdeviceptr src, size_t bytes) {
+    counts[COPY]++;
     memmove((void *)dst, (const void *)src, bytes); return CUDA_SUCCESS;
 }
 CUresult cuMemcpyHtoDAsync(CUdeviceptr dst, const void *src, size_t bytes, CUstream stream) {
@@ -204,12 +222,14 @@ CUresult cuMemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstr
     (void)stream; return cuMemcpyDtoD(dst, src, bytes);
 }
 CUresult cuMemsetD8(CUdeviceptr dst, unsigned char value, size_t count) {
+    counts[MEMSET]++;
     memset((void *)dst, value, count); return CUDA_SUCCESS;
 }
 CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char value, size_t count, CUstream stream) {
     (void)stream; return cuMemsetD8(dst, value, count);
 }
 CUresult cuMemsetD32(CUdeviceptr dst, unsigned value, size_t count) {
+    counts[MEMSET]++;
     for (size_t i = 0; i < count; i++) ((unsigned *)dst)[i] = value;
     return CUDA_SUCCESS;
 }
@@ -260,7 +280,7 @@ CUresult cuFuncGetAttribute(int *value, CUfunction_attribute attribute, CUfuncti
 static CUresult launch(CUfunction f, const unsigned grid[3], const unsigned block[3],
                        void **params) {
     struct function *fn = (struct function *)(void *)f;
-    n_launches++;
+    counts[LAUNCH]++;
     if (!on_launch) return CUDA_ERROR_NOT_INITIALIZED;
     return on_launch(fn->module->image, fn->module->bytes, fn->name, grid, block, params)
         ? CUDA_ERROR_ILLEGAL_ADDRESS : CUDA_SUCCESS;
