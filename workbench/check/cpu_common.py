@@ -79,13 +79,15 @@ def make_array(spec: ArgSpec, rng: np.random.Generator, fill: str = "randn") -> 
                                            [s * dtype.itemsize for s in strides])
 
 
-def case_args(specs, rng: np.random.Generator | None = None, outputs=()) -> list:
+def case_args(specs, rng: np.random.Generator | None = None, outputs=(),
+              fill_all: str | None = None) -> list:
     """The runtime arguments for `specs` (ArgSpecs in parameter order): arrays (those whose
-    index is in `outputs` NaN-filled), lists of arrays, scalars (their value, else 0)."""
+    index is in `outputs` NaN-filled; every one `fill_all`'d when given), lists of arrays,
+    scalars (their value, else 0)."""
     rng = rng if rng is not None else np.random.default_rng(0)
     args = []
     for i, spec in enumerate(specs):
-        fill = "nan" if i in outputs else "randn"
+        fill = fill_all or ("nan" if i in outputs else "randn")
         if spec.is_list:
             args.append([make_array(spec, rng, fill) for _ in range(spec.length or 1)])
         elif spec.is_array:

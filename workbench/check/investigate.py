@@ -18,15 +18,13 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-import numpy as np
-
 from ..catalog import Operator
 from ..errors import WorkbenchError
 from ..ownership.evidence import machine_evidence
 from ..ownership.pairs import operator_diff
 from ..rust.emit import port_bytecode
 from ..sources.kernel import load_operator_kernel
-from .cpu_common import SideFailed, make_array
+from .cpu_common import SideFailed, case_args
 from .cpu_own import python_grid
 from .host_cpu import profile_port_host
 
@@ -135,16 +133,7 @@ def _zeroed_arguments(op: Operator, case) -> dict:
     """The case's arguments, zero-filled (the kernels do not run: only the layout counts)."""
     kernel = load_operator_kernel(op)
     names = [p for p in kernel.params if p not in kernel.const_params]
-    rng = np.random.default_rng(0)
-    values = {}
-    for name, spec in zip(names, case.args):
-        if spec.is_list:
-            values[name] = [make_array(spec, rng, "zeros") for _ in range(spec.length or 1)]
-        elif spec.is_array:
-            values[name] = make_array(spec, rng, "zeros")
-        else:
-            values[name] = spec.value if spec.value is not None else 0
-    return values
+    return dict(zip(names, case_args(case.args, fill_all="zeros")))
 
 
 # -- the device side ----------------------------------------------------------------------------
