@@ -14,6 +14,8 @@
 #   (tools/gpu_record.py): carry .gpu-record, with .gpu there from the call before
 #   bash tools/gpu_run.sh interp      the CPU interpreter's verdicts against the GPU's, same
 #   cases, one run (tools/gpu_interp.py; INTERP_TARGETS=a,b picks some); carry .gpu-batch
+#   bash tools/gpu_run.sh tune        workbench tune on each own operator's largest case, then
+#   bench/tune_bench.py (TUNE_OPS=a,b picks some); carry .gpu-batch (dask) and the bundle
 #   bash tools/gpu_run.sh triton      the Triton ports against their Triton kernels
 #   (tools/gpu_triton.py); carry .gpu, .triton-gpu and .whl (tilegym's wheel); the libraries
 #   travel xz-compressed (about 10 MB each stripped, 2 MB compressed): xz -9 .triton-gpu/*.so

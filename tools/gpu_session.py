@@ -9,6 +9,7 @@ call through the C ABI against one ct.launch), and a log of the tables.
 from __future__ import annotations
 
 import json
+import math
 import os
 import statistics
 import sys
@@ -330,10 +331,48 @@ def slow_ports() -> None:
     save("slow_ports.json", rows)
 
 
+def tune() -> None:
+    """`workbench tune` on each own operator's largest case (TUNE_OPS=a,b picks some; the
+    sweep's candidates checked on TUNE_JOBS workers sharing the GPU), then bench/tune_bench.py:
+    reference, untuned, tuned and PyTorch in one worker per operator. Writes tune/<op>.json,
+    tune/<op>.png, tune/<op>.tuned.toml (what was kept) and tune_bench.json/.md."""
+    import shutil
+    import subprocess
+    from workbench.catalog import get_operator
+    from workbench.errors import WorkbenchError
+    from workbench.rust.tuned import tuned_path
+    from workbench.tune.report import format_tune, plot_tune
+    from workbench.tune.sweep import MARGIN, tune as sweep
+    names = [n for n in os.environ.get("TUNE_OPS", ",".join(OPS)).split(",") if n]
+    (OUT / "tune").mkdir(exist_ok=True)
+    for name in names:
+        op = get_operator(name)
+        largest = max(op.cases, key=lambda c: sum(math.prod(a.shape) for a in c.args
+                                                  if a.is_array))
+        start = time.time()
+        report = sweep(op, [largest.index], jobs=int(os.environ.get("TUNE_JOBS", "8")),
+                       limit=int(os.environ.get("TUNE_LIMIT", "32")),
+                       progress=lambda text: print(f"  {text}", flush=True))
+        print(format_tune(report, MARGIN), f"({time.time() - start:.0f} s)", flush=True)
+        save(f"tune/{name}.json", report.to_json())
+        if report.status == "ok":
+            try:
+                plot_tune(report, OUT / "tune" / f"{name}.png")
+            except WorkbenchError as e:          # no matplotlib there: the JSON has it all
+                print(f"  no plot: {e}", flush=True)
+        if tuned_path(op).is_file():
+            shutil.copy2(tuned_path(op), OUT / "tune" / f"{name}.tuned.toml")
+    bench = subprocess.run([sys.executable, "bench/tune_bench.py", *names, "--json",
+                            str(OUT / "tune_bench.json")], capture_output=True, text=True,
+                           timeout=900, check=False)
+    print(bench.stdout, bench.stderr[-3000:], flush=True)
+    (OUT / "tune_bench.md").write_text(bench.stdout)
+
+
 STEPS = {"tilegym": tilegym, "checks": checks, "fault": fault, "bench": bench, "specialize": specialize,
          "ffi_cost": ffi_cost, "hints": hints, "ownership": ownership, "promises": promises}
 ON_REQUEST = {"batch": batch, "tilegym_warm": tilegym_warm, "perf_gate": perf_gate,
-              "slow_ports": slow_ports}   # only when named: need more carried
+              "slow_ports": slow_ports, "tune": tune}   # only when named: need more carried
 
 if __name__ == "__main__":
     OUT.mkdir(parents=True, exist_ok=True)

@@ -40,7 +40,8 @@ ALLOWED.update({
     "port": LOWER,
     "corpus": LOWER | {"port"},
     "batch": LOWER | {"port", "corpus"},
-    "top": LOWER | {"port", "corpus", "batch", "top"},
+    "tune": LOWER,
+    "top": LOWER | {"port", "corpus", "batch", "tune", "top"},
 })
 ALLOWED.update({room: set(ALLOWED) | {"ui", "magics", "cli"} for room in ("ui", "magics", "cli")})
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ctypes
 import hashlib
 import pickle
+import re
 import sys
 import time
 
@@ -49,6 +50,7 @@ class Launches:
     def __init__(self, stub: ctypes.CDLL, arrays: list, options: Options, dry: bool = False):
         self.stub, self.arrays, self.options, self.dry = stub, arrays, options, dry
         self.programs: dict = {}
+        self.texts: dict = {}             # bytecode digest -> its Tile IR text
         self.runs: list[dict] = []
         self.failure: dict | None = None
 
@@ -57,10 +59,15 @@ class Launches:
         run = {"entry": entry, "grid": [grid[i] for i in range(3)],
                "block": [block[i] for i in range(3)], "seconds": 0.0}
         self.runs.append(run)
+        bytecode = ctypes.string_at(image, nbytes)
+        try:
+            run["hints"] = entry_hints(self.text(bytecode), entry)
+        except WorkbenchError as e:         # no disassembler: the launch still runs
+            run["hints"] = f"unknown ({str(e).splitlines()[0]})"
         if self.dry:
             return 0
         try:
-            program = self.program(ctypes.string_at(image, nbytes), entry)
+            program = self.program(bytecode, entry)
             values = [_param(params[i], t) for i, t in enumerate(program.param_types)]
             start = time.perf_counter()
             run_program(program, self.memory(), values, tuple(run["grid"]), self.options)
@@ -77,10 +84,16 @@ class Launches:
                                       f"{type(e).__name__}: {e}"}
         return 1
 
+    def text(self, bytecode: bytes) -> str:
+        digest = hashlib.sha256(bytecode).hexdigest()
+        if digest not in self.texts:
+            self.texts[digest] = disassemble(bytecode)
+        return self.texts[digest]
+
     def program(self, bytecode: bytes, entry: str):
         key = (hashlib.sha256(bytecode).hexdigest(), entry)
         if key not in self.programs:
-            module = parse(disassemble(bytecode), source=f"the port's launch of @{entry}")
+            module = parse(self.text(bytecode), source=f"the port's launch of @{entry}")
             self.programs[key] = compile_entry(module, entry)
         return self.programs[key]
 
@@ -90,6 +103,16 @@ class Launches:
         blocks = [(pairs[2 * i], pairs[2 * i + 1], "memory the port's host code allocated")
                   for i in range(count)]
         return Memory.at_real_addresses(self.arrays, blocks)
+
+
+def entry_hints(text: str, entry: str) -> str:
+    """The launched entry's optimization hints as the Tile IR states them ("" for none): what
+    the compile options the port's host code passed became."""
+    for line in text.splitlines():
+        if f"entry @{entry}(" in line:
+            found = re.search(r"optimization_hints=<(.*)>\s*\{?\s*$", line)
+            return found.group(1) if found else ""
+    return ""
 
 
 def _param(address: int, t) -> np.ndarray:

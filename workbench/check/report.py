@@ -11,7 +11,8 @@ from ..ownership.owner import Ownership, UNDETERMINED, classify, failed_cases
 PARITY_TARGET = 0.95
 
 
-def _request(op, cases, sides, seed, mode="check") -> dict:
+def worker_request(op, cases, sides, seed, mode="check") -> dict:
+    """The check worker's request for an operator's cases (the port built here first)."""
     request = {"op": op.name, "port": str(op.port_folder), "cases": cases, "sides": sides,
                "seed": seed, "mode": mode, "rust_library": None}
     if op.record is not None and op.language == "cutile":   # against the recorded kernel
@@ -48,7 +49,7 @@ def check_operator(op: Operator | str, cases=None, sides=("python", "rust"),
         return CheckResponse("skipped", "no CUDA device (add --cpu to run both sides' Tile "
                              "IR on the CPU, in the interpreter)")
     else:
-        response = run_worker(_request(op, cases, list(sides), seed))
+        response = run_worker(worker_request(op, cases, list(sides), seed))
     if response.status == "fail" and "rust" in sides:
         response.owners = owners_of(op, response, cases)
     return response
@@ -127,7 +128,7 @@ def bench_operators(ops: list[Operator | str]) -> dict:
     except ImportError:
         ops_iter = ops
     for op in ops_iter:
-        response = run_worker(_request(op, [c.index for c in op.cases], ["python", "rust"], 0,
+        response = run_worker(worker_request(op, [c.index for c in op.cases], ["python", "rust"], 0,
                                        mode="bench"))
         if response.status not in ("ok",):
             status = "fail"

@@ -4,7 +4,12 @@
 
 Request:  {"op": NAME, "cases": [i, ...], "sides": ["python", "rust"], "seed": N,
            "mode": "check" | "bench", "rust_library": PATH | null,
-           "bench": {"warmup": N, "batches": N, "per_batch": N}}
+           "bench": {"warmup": N, "batches": N, "per_batch": N},
+           "tuned": true (the port's tuned.toml serves its shapes; false: as the catalog
+           launches it), "candidates": [{"id", "consts", "hints"}, ...] (workbench tune:
+           each one more side, "candidate:ID", the port launched with those); the side
+           "torch" (bench mode only) times reference.py's peer(), PyTorch's own kernel for
+           the operation in the case's dtype}
 Response: {"status": "ok" | "skipped" | "error", "reason": str, "device": {...},
            "results": [per case: {"case", "label", "sides": {side: {...}}, "cross": {...}}],
            "ceilings": {...} (bench mode)}
@@ -123,8 +128,29 @@ def _launchers(op, request: dict, torch) -> dict:
         launchers["python"] = _python_launcher(op, torch)
     if "rust" in request["sides"]:
         launchers["rust"] = rust_launcher(op, request["rust_library"], torch,
-                                          grid_of=_grid_of(op))
+                                          grid_of=_grid_of(op), tuned=request.get("tuned", True))
+    if "torch" in request["sides"]:
+        if request.get("mode") != "bench":
+            raise ValueError("the torch side is timed only (mode bench): it writes no output")
+        peer = getattr(_reference_module(op), "peer", None)
+        if peer is None:
+            raise ValueError(f"{op.folder / 'reference.py'} has no peer(): PyTorch's own "
+                             "kernel for the operation, to time beside the port")
+        launchers["torch"] = lambda values, consts, stream: peer(**values)
+    for candidate in request.get("candidates", ()):
+        launchers[f"candidate:{candidate['id']}"] = _candidate_launcher(op, request, torch,
+                                                                       candidate)
     return launchers
+
+
+def _candidate_launcher(op, request: dict, torch, candidate: dict):
+    """The port launched with a tuning candidate's constants and hints over the case's."""
+    port = rust_launcher(op, request["rust_library"], torch, grid_of=_grid_of(op))
+    overrides, hints = candidate.get("consts", {}), candidate.get("hints") or None
+
+    def launch(values: dict, consts: dict, stream) -> None:
+        port(values, {**consts, **overrides}, stream, hints=hints)
+    return launch
 
 
 def _python_launcher(op, torch):
@@ -226,7 +252,7 @@ def _check_case(op, case, launchers, torch) -> dict:
         outputs[side] = out
         sides[side] = compare(out, expected_np, tolerance).to_json()
     cross = None
-    if len(outputs) == 2:
+    if "rust" in outputs and "python" in outputs:
         cross = compare(outputs["rust"], outputs["python"], tolerance).to_json()
     result = {"case": case.index, "label": case.label(), "sides": sides, "cross": cross}
     if not all(s.get("ok") for s in sides.values()) or (cross and not cross["ok"]):

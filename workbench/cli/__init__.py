@@ -53,6 +53,8 @@ VERBS = (
     VerbEntry("bench", "gpu_verbs", "on a GPU: device time of both sides and their parity"),
     VerbEntry("investigate", "gpu_verbs", "why a port may be slower than its reference: the "
               "launch, the driver calls, the IR and the SASS of both sides; names the owner"),
+    VerbEntry("tune", "gpu_verbs", "on a GPU: sweep a port's tile sizes and hints per case, "
+              "check each candidate, keep the fastest correct one per shape (tuned.toml)"),
 )
 
 

@@ -1,5 +1,5 @@
 """Verbs that need a GPU (each says `skipped` with the reason, exit 3, without one):
-check and bench; `check --cpu` runs both sides' Tile IR on the CPU instead. `investigate` needs
+check, bench and tune; `check --cpu` runs both sides' Tile IR on the CPU instead. `investigate` needs
 no GPU: it explains a slow port from the launch, the IR and the SASS."""
 from __future__ import annotations
 
@@ -170,8 +170,45 @@ def cmd_investigate(args) -> int:
     return EXIT_OK
 
 
+def _tune_arguments(p) -> None:
+    p.add_argument("op", metavar="OPERATOR", help="a catalog cuTile operator with a port")
+    p.add_argument("--case", type=int, action="append", help="default: every case")
+    p.add_argument("--knob", action="append", default=[], metavar="NAME=V1,V2",
+                   help="a knob's values (a tile constant, occupancy, num_ctas, "
+                        "num_worker_warps; 0 = the kernel's own hint); default: each tile "
+                        "constant at half, same and double, occupancy 1-8, num_ctas 2")
+    p.add_argument("--limit", type=int, default=48,
+                   help="candidates per case at most (a seeded sample past it)")
+    p.add_argument("--jobs", type=int, default=4,
+                   help="candidates checked (and compiled) at once on the GPU machine")
+    p.add_argument("--margin", type=float, default=0.02,
+                   help="keep a candidate only this much faster than the untuned port")
+    p.add_argument("--dry-run", action="store_true", help="sweep and show; keep nothing")
+    p.add_argument("--plot", metavar="PNG", help="also draw the sweep")
+    p.add_argument("--json", action="store_true")
+
+
+def cmd_tune(args) -> int:
+    """The sweep (tune/sweep.py); skipped, with nothing changed, without a GPU."""
+    from ..tune.report import format_tune, plot_tune
+    from ..tune.sweep import tune
+    if tilegym_target(args.op):
+        raise WorkbenchError(f"{args.op} is TileGym's: tune sweeps a cuTile operator's own "
+                             "port", "tune softmax, rms_norm, layer_norm, matmul, "
+                             "attention or silu_and_mul")
+    report = tune(get_operator(args.op), args.case, args.knob, jobs=args.jobs,
+                  limit=args.limit, keep=not args.dry_run, margin=args.margin,
+                  progress=lambda text: print(text, flush=True) if not args.json else None)
+    if args.plot and report.status == "ok":
+        plot_tune(report, args.plot)
+    print(json.dumps(report.to_json(), indent=1) if args.json else
+          format_tune(report, args.margin))
+    return {"ok": EXIT_OK, "skipped": EXIT_SKIPPED}.get(report.status, EXIT_FAIL)
+
+
 VERBS = (
     Verb("check", _check_arguments, cmd_check),
     Verb("bench", _bench_arguments, cmd_bench),
     Verb("investigate", _investigate_arguments, cmd_investigate),
+    Verb("tune", _tune_arguments, cmd_tune),
 )

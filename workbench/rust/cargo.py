@@ -26,6 +26,7 @@ from ..errors import ToolTimeout, WorkbenchError
 from ..tools import run_tool
 from .prune import forget_drafts, prune_libraries, record_draft
 from .toolchain import TARGET_DIR, cargo_env, cargo_path, prepare_target_dir, target_dir
+from .tuned import TUNED_FILES
 
 BUILD_DIR = KERNELS_DIR / ".build"
 BUILD_TIMEOUT_S = 3600
@@ -155,9 +156,10 @@ def has_port(op: Operator) -> bool:
 
 
 def port_sources(op: Operator) -> list[Path]:
+    # tuned.toml is read at launch, never compiled: tuning does not rebuild the port
     files = [p for p in sorted(op.port_folder.rglob("*")) if p.is_file()
              and "target" not in p.parts and not p.name.endswith((".orig", ".bak", ".md"))
-             and ".history" not in p.parts and p.name != DRAFT_MARK]
+             and ".history" not in p.parts and p.name not in (DRAFT_MARK, *TUNED_FILES)]
     for name in SHARED_INPUTS:
         path = KERNELS_DIR / name
         files += sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else \

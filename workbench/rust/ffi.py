@@ -10,6 +10,7 @@ from typing import NamedTuple
 from ..operators import Operator
 from ..errors import WorkbenchError
 from .manifest import PortManifest, TensorRule, load_manifest
+from .tuned import load_tuned, value_arrays
 from .library import MAX_RANK, WbTensor, load, open_library
 from ..sources.kernel import load_operator_kernel
 
@@ -161,12 +162,15 @@ class CallLayout(NamedTuple):
     """The C call's parameters in the order wb_ffi takes them: plain tensors in the kernel's
     order, then lists of arrays (their items after the plain tensors, their lengths the first
     scalars: wb_ffi lists.rs checks every item and builds the device table itself), then the
-    scalars and the ct.Constant values, then `launch_slots` words of grid and hints."""
+    scalars and the ct.Constant values, then `launch_slots` words of grid and hints (a port
+    that takes its launch) or, for a port that takes hints alone, `hint_slots` words when a
+    call gives hints."""
     tensors: list          # [(name, TensorRule)]
     lists: list            # [(name, TensorRule)]
     scalars: list          # [name]
     consts: list           # [name]
     launch_slots: int
+    hint_slots: int = 0
 
 
 def call_layout(op: Operator, manifest: PortManifest | None = None) -> CallLayout:
@@ -180,7 +184,8 @@ def call_layout(op: Operator, manifest: PortManifest | None = None) -> CallLayou
         scalars=[name for name, rule in runtime if rule is None],
         consts=[name for name in kernel.params if name in kernel.const_params],
         # ports of installed kernels take the launch too: grid x, y, z and three hints
-        launch_slots=LAUNCH_SLOTS if manifest.launch else 0)
+        launch_slots=LAUNCH_SLOTS if manifest.launch else 0,
+        hint_slots=len(HINT_ORDER) if manifest.hints and not manifest.launch else 0)
 
 
 class CallPlan:
@@ -192,11 +197,12 @@ class CallPlan:
         layout = call_layout(op, manifest)
         self.tensors, self.lists = layout.tensors, layout.lists
         self.scalars, self.consts = layout.scalars, layout.consts
-        self.launch_slots = layout.launch_slots
+        self.launch_slots, self.hint_slots = layout.launch_slots, layout.hint_slots
         self._tensor_array = (WbTensor * max(1, len(self.tensors)))()
         self._tensor_bytes = memoryview(self._tensor_array).cast("B")
         self._scalar_array = (ctypes.c_double * max(1, len(self.lists) + len(self.scalars)))()
-        self._const_array = (ctypes.c_int64 * max(1, len(self.consts) + self.launch_slots))()
+        self._const_array = (ctypes.c_int64 * max(1, len(self.consts) + self.launch_slots +
+                                                  self.hint_slots))()
         self._lock = threading.Lock()
 
     def launch(self, library, values: dict, consts: dict, stream: int,
@@ -220,11 +226,24 @@ class CallPlan:
             self._scalar_array[index] = float(values[name])
         for index, name in enumerate(self.consts):
             self._const_array[index] = const_word(consts[name])
-        if self.launch_slots:
-            for index, value in enumerate(launch_words(grid, hints or {})):
-                self._const_array[len(self.consts) + index] = value
+        words = launch_words(grid, hints or {}) if self.launch_slots else \
+            self._hint_words(hints)
+        for index, value in enumerate(words, start=len(self.consts)):
+            self._const_array[index] = value
         return (tensors, n_tensors, self._scalar_array, len(self.lists) + len(self.scalars),
-                self._const_array, len(self.consts) + self.launch_slots)
+                self._const_array, len(self.consts) + len(words))
+
+    def _hint_words(self, hints: dict | None) -> list[int]:
+        """The hint words of a port that takes hints alone (none when the call gives none)."""
+        if not hints:
+            return []
+        if not self.hint_slots:
+            raise ArgumentError(f"hints {sorted(hints)} given, but this port applies none "
+                                "(its port.toml has no `hints = true`)",
+                                "pass the launch's compile options through "
+                                "`.compile_options(call.options())` in lib.rs and say "
+                                "`hints = true` in port.toml, or call without hints")
+        return launch_words((1,), hints)[3:]
 
     def _with_lists(self, values: dict) -> tuple:
         """A fresh WbTensor array: the plain tensors (already packed), then every list's items
@@ -265,18 +284,42 @@ class CallPlan:
         return True
 
 
-def rust_launcher(op: Operator, library_path: str | None, torch, grid_of=None):
+def rust_launcher(op: Operator, library_path: str | None, torch, grid_of=None,
+                  tuned: bool = False):
     """The worker's launcher for the Rust side: the given library (or a fresh build).
     `grid_of(values, consts)`: the launch grid where a call gives none (kernel.py's grid()),
-    for a port that takes its launch from the caller."""
+    for a port that takes its launch from the caller. `tuned`: a call whose arrays match an
+    entry of the port's tuned.toml takes that entry's constants and hints."""
     from pathlib import Path
     library = open_library(op.name, Path(library_path)) if library_path else load(op)[0]
     plan = CallPlan(op)
+    entries = load_tuned(op) if tuned else {}
 
     def launch(values: dict, consts: dict, stream, grid=None, hints=None) -> None:
+        if entries:
+            consts, hints = _tuned_launch(entries, values, consts, hints)
         if grid is None and grid_of is not None and plan.launch_slots:
             grid = grid_of(values, consts)
         plan.launch(library, values, consts, stream.cuda_stream, grid, hints)
-    launch.library, launch.plan = library, plan
+    launch.library, launch.plan, launch.tuned = library, plan, entries
     launch.grid_of = grid_of if plan.launch_slots else None
     return launch
+
+
+def _tuned_launch(entries: dict, values: dict, consts: dict, hints) -> tuple[dict, dict | None]:
+    """The constants and hints of a call, with its tuned entry's (if one serves its arrays)."""
+    entry = entries.get(value_arrays(list(values.values()), _array_dtype))
+    if entry is None:
+        return consts, hints
+    return {**consts, **entry.consts}, {**(hints or {}), **entry.hints}
+
+
+def _array_dtype(value) -> str | None:
+    """Our dtype name of an array argument (torch's, or any with the CUDA array interface);
+    None for a scalar."""
+    if not getattr(value, "ndim", 0):
+        return None
+    name = _torch_dtype(getattr(value, "dtype", None))
+    if name is None and hasattr(value, "__cuda_array_interface__"):
+        name = _TYPESTR.get(value.__cuda_array_interface__["typestr"])
+    return name

@@ -25,6 +25,12 @@ Ports of installed kernels (TileGym's) also say:
                                            # does: pointer NAME, then NAME_shape0.., NAME_stride0..
     launch = true                          # the C call carries grid and hints (wb_ffi raw.rs)
 
+A port whose launch applies the caller's compile options (`.compile_options(call.options())`,
+wb_ffi call.rs) says so; the C call may then carry three hint words after its constants
+(occupancy, num_ctas, num_worker_warps), which is what `workbench tune` sweeps:
+
+    hints = true
+
 A list of arrays (a kernel parameter cuTile Python takes as a list, TileGym's group GEMM) is
 a tensor table with `list = true`; its other keys hold for every item:
 
@@ -75,6 +81,7 @@ class PortManifest:
     entries: tuple[tuple[tuple[tuple[str, str], ...], str], ...] = ()   # ((NAME, V)..), entry
     raw: tuple[str, ...] = ()         # arrays passed as pointer, extents, strides
     launch: bool = False              # the call carries the launch rule's grid and hints
+    hints: bool = False               # the call may carry hints after its constants
 
     def entry_for(self, case: Case, params: list[str] | tuple = ()) -> str:
         """The entry compiled for `case`: its [entries] match, else `entry`. A key may name
@@ -192,7 +199,8 @@ def load_manifest(op: Operator) -> PortManifest:
         entries = tuple((_assignment(key), str(entry))
                         for key, entry in raw.get("entries", {}).items())
         return PortManifest(raw["module"], raw["entry"], tuple(raw["generics"]), tensors,
-                            entries, tuple(raw.get("raw", ())), bool(raw.get("launch", False)))
+                            entries, tuple(raw.get("raw", ())), bool(raw.get("launch", False)),
+                            bool(raw.get("hints", False)))
     except FileNotFoundError:
         raise WorkbenchError(f"{path}: missing", "every port has a port.toml (see manifest.py)")
     except (KeyError, ValueError, tomllib.TOMLDecodeError) as e:

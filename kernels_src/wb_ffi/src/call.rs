@@ -5,14 +5,22 @@ use std::sync::Arc;
 
 use cutile::cuda_core::Stream;
 use cutile::prelude::*;
+use cutile::tile_kernel::CompileOptions;
 
 use crate::launch::{Error, WbTensor, borrow, borrow_stream, device, dtype_name, set_error};
+
+/// Words a call may carry after its constants: occupancy, num_ctas, num_worker_warps (0 = the
+/// kernel's own hint). Only a port whose port.toml says `hints = true` is sent them, and such
+/// a port hands `Call::options()` to its launch; that is how `workbench tune` tries them.
+pub const HINT_WORDS: usize = 3;
 
 pub struct Call<'a> {
     pub op: &'static str,
     pub tensors: &'a [WbTensor],
     pub scalars: &'a [f64],
     pub consts: &'a [i64],
+    /// The trailing hint words, when the caller sent them (empty otherwise).
+    pub hints: &'a [i64],
     pub stream: Arc<Stream>,
     /// Each list argument's (first tensor, length) among `tensors` (lists.rs; empty for a
     /// port without lists).
@@ -41,10 +49,13 @@ impl<'a> Call<'a> {
     ) -> Result<Self, Error> {
         let tensors = unsafe { slice(tensors, n_tensors, want_tensors, "tensors", op)? };
         let scalars = unsafe { slice(scalars, n_scalars, want_scalars, "scalars", op)? };
-        let consts = unsafe { slice(consts, n_consts, want_consts, "constants", op)? };
+        let with_hints = n_consts >= 0 && n_consts as usize == want_consts + HINT_WORDS;
+        let counted = if with_hints { want_consts + HINT_WORDS } else { want_consts };
+        let words = unsafe { slice(consts, n_consts, counted, "constants", op)? };
+        let (consts, hints) = words.split_at(want_consts);
         let dev = device(tensors[0].device)?;
         let stream = unsafe { borrow_stream(stream, &dev) };
-        Ok(Self { op, tensors, scalars, consts, stream, lists: Vec::new() })
+        Ok(Self { op, tensors, scalars, consts, hints, stream, lists: Vec::new() })
     }
 
     pub fn rank(&self, index: usize, rank: i32) -> Result<(), Error> {
@@ -122,6 +133,22 @@ impl<'a> Call<'a> {
     /// The error of a dtype code the port has no arm for.
     pub fn bad_dtype(&self, code: i32) -> Result<(), Error> {
         Err(set_error(Error::BadArgument, format!("{}: dtype code {code}", self.op)))
+    }
+
+    /// The compile options the caller's hint words ask for (none sent: the kernel's own).
+    pub fn options(&self) -> CompileOptions {
+        let word = |i: usize| self.hints.get(i).copied().filter(|&v| v > 0).map(|v| v as i32);
+        let mut options = CompileOptions::default();
+        if let Some(v) = word(0) {
+            options = options.occupancy(v);
+        }
+        if let Some(v) = word(1) {
+            options = options.num_cta_in_cga(v);
+        }
+        if let Some(v) = word(2) {
+            options = options.num_worker_warps_per_cta(v);
+        }
+        options
     }
 
     pub fn launch_error(&self, error: impl std::fmt::Debug) -> Error {

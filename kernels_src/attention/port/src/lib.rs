@@ -41,6 +41,7 @@ fn launch<T: DType>(call: &Call, tile_q: usize, tile_kv: usize, head_dim: usize)
     unsafe {
         attention_port::attention(q, k, v, out.partition([1, tile_q, head_dim]), scale)
             .generics(generics)
+            .compile_options(call.options())
             .async_on(&call.stream)
     }
     .map(|_| ())

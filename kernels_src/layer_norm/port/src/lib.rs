@@ -39,6 +39,7 @@ fn launch<T: DType>(call: &Call, tile_cols: usize) -> Result<(), Error> {
     unsafe {
         layer_norm_port::layer_norm(x, weight, bias, out.partition([1, tile_cols]), eps)
             .generics(generics)
+            .compile_options(call.options())
             .async_on(&call.stream)
     }
     .map(|_| ())

@@ -34,7 +34,12 @@ fn launch<T: DType>(call: &Call, tile_m: usize, tile_n: usize, tile_k: usize) ->
     let generics = vec![T::DTYPE.as_str().to_string(), tile_m.to_string(), tile_n.to_string(),
                         tile_k.to_string()];
     // c partitioned [TILE_M, TILE_N]: one output tile per block, the grid of kernel.py's grid()
-    unsafe { matmul_port::matmul(a, b, c.partition([tile_m, tile_n])).generics(generics).async_on(&call.stream) }
+    unsafe {
+        matmul_port::matmul(a, b, c.partition([tile_m, tile_n]))
+            .generics(generics)
+            .compile_options(call.options())
+            .async_on(&call.stream)
+    }
     .map(|_| ())
     .map_err(|e| call.launch_error(e))
 }

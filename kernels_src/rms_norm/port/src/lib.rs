@@ -36,6 +36,7 @@ fn launch<T: DType>(call: &Call, tile_cols: usize) -> Result<(), Error> {
     unsafe {
         rms_norm_port::rms_norm(x, weight, out.partition([1, tile_cols]), eps)
             .generics(generics)
+            .compile_options(call.options())
             .async_on(&call.stream)
     }
     .map(|_| ())

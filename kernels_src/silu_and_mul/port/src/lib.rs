@@ -35,6 +35,7 @@ fn launch<T: DType>(call: &Call, tile_rows: usize, tile_cols: usize) -> Result<(
     unsafe {
         silu_and_mul_port::silu_and_mul(gate, up, out.partition([tile_rows, tile_cols]))
             .generics(generics)
+            .compile_options(call.options())
             .async_on(&call.stream)
     }
     .map(|_| ())

@@ -30,7 +30,12 @@ fn launch<T: DType>(call: &Call, tile_cols: usize) -> Result<(), Error> {
     let (x, out) = (call.input::<T>(0)?, call.output::<T>(1)?);
     let generics = vec![T::DTYPE.as_str().to_string(), tile_cols.to_string()];
     // out partitioned [1, TILE_COLS]: one block per row, the grid of kernel.py's grid()
-    unsafe { softmax_port::softmax(x, out.partition([1, tile_cols])).generics(generics).async_on(&call.stream) }
-        .map(|_| ())
-        .map_err(|e| call.launch_error(e))
+    unsafe {
+        softmax_port::softmax(x, out.partition([1, tile_cols]))
+            .generics(generics)
+            .compile_options(call.options())
+            .async_on(&call.stream)
+    }
+    .map(|_| ())
+    .map_err(|e| call.launch_error(e))
 }

@@ -1,0 +1,89 @@
+"""A sweep as a table (one row per candidate, fastest first) and as a plot (each case's
+candidates' time over the untuned port's, the reference's as a line)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import WorkbenchError
+from .sweep import CaseSweep, TuneReport
+
+
+def format_tune(report: TuneReport, margin: float) -> str:
+    lines = [f"tune {report.op}: {report.status}" + (f" ({report.reason})" if report.reason
+                                                     else "")]
+    for sweep in report.cases:
+        lines += _case_lines(sweep, margin)
+    if report.status == "ok":
+        lines.append(f"kept in {report.written}" if report.written else
+                     "the port is unchanged (no candidate beat it, or --dry-run)")
+    return "\n".join(lines)
+
+
+def _case_lines(sweep: CaseSweep, margin: float) -> list[str]:
+    tried = len(sweep.trials)
+    head = (f"{sweep.label}: {tried} candidates"
+            + (f" (a sample of {sweep.combinations})" if sweep.combinations > tried else ""))
+    out = [head]
+    if sweep.untuned_us:
+        reference = f"{sweep.reference_us:.2f} us" if sweep.reference_us else "no time"
+        out.append(f"  reference {reference}; untuned port {sweep.untuned_us:.2f} us")
+    order = sorted(sweep.trials, key=lambda t: (t.rust_us is None, t.rust_us or 0.0))
+    if all(t.correct is None for t in order):
+        return out + ["  would try: " + "; ".join(t.id for t in order)]
+    for trial in order:
+        out.append("  " + _trial_line(trial, sweep))
+    if sweep.note:
+        out.append(f"  {sweep.note}")
+    if sweep.kept:
+        out.append(f"  kept: {sweep.kept.id} ({sweep.kept.rust_us / sweep.untuned_us:.3f}x the "
+                   "untuned port)")
+    elif sweep.untuned_us:
+        out.append(f"  kept: nothing (no correct candidate {margin:.0%} faster than untuned)")
+    return out
+
+
+def _trial_line(trial, sweep: CaseSweep) -> str:
+    if trial.correct is None:
+        return f"{trial.id:<40} not checked"
+    if not trial.correct:
+        return f"{trial.id:<40} FAIL {trial.reason}"
+    if trial.rust_us is None:
+        return f"{trial.id:<40} correct, {trial.reason or 'not timed'}"
+    ratio = f"{trial.rust_us / sweep.untuned_us:.3f}x untuned" if sweep.untuned_us else ""
+    return f"{trial.id:<40} {trial.rust_us:9.2f} us  {ratio}"
+
+
+def plot_tune(report: TuneReport, path: Path) -> Path:
+    """A PNG of the sweep: per case, every timed candidate's time / the untuned port's."""
+    try:
+        import matplotlib
+    except ImportError:
+        raise WorkbenchError("--plot needs matplotlib, which is not installed here",
+                             "pip install matplotlib (the notebook extra has it), or leave "
+                             "--plot out: the table says the same") from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    timed = [s for s in report.cases if s.untuned_us]
+    figure, axes = plt.subplots(len(timed) or 1, 1, figsize=(9, 2.6 * max(1, len(timed))),
+                                squeeze=False)
+    for axis, sweep in zip(axes[:, 0], timed):
+        trials = sorted((t for t in sweep.trials if t.correct and t.rust_us),
+                        key=lambda t: t.rust_us)
+        ratios = [t.rust_us / sweep.untuned_us for t in trials]
+        colours = ["tab:green" if t is sweep.kept else "tab:blue" for t in trials]
+        axis.bar(range(len(ratios)), ratios, color=colours)
+        axis.axhline(1.0, color="black", linewidth=0.8, label="untuned port")
+        if sweep.reference_us:
+            axis.axhline(sweep.reference_us / sweep.untuned_us, color="tab:red",
+                         linestyle="--", linewidth=0.8, label="reference")
+        axis.set_title(f"{report.op} {sweep.label}", fontsize=9)
+        axis.set_ylabel("time / untuned")
+        axis.set_xticks(range(len(trials)), [t.id for t in trials], rotation=60, fontsize=6,
+                        ha="right")
+        axis.legend(fontsize=7)
+    figure.tight_layout()
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+    return path
