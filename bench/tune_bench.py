@@ -25,6 +25,7 @@ from workbench.check.runner import EXIT_SKIPPED, has_cuda_driver, run_worker  # 
 from workbench.rust.tuned import case_arrays, load_tuned  # noqa: E402
 
 OPS = ("softmax", "rms_norm", "layer_norm", "silu_and_mul", "matmul", "attention")
+NOISE = 0.02                 # a ratio within 2% of 1 is parity (the sweep's margin)
 SIDES = (("python", "reference"), ("rust", "untuned"), ("candidate:tuned", "tuned"),
          ("torch", "pytorch"))
 
@@ -86,11 +87,12 @@ def table(rows: list[dict]) -> str:
         lines.append(f"| {r['op']} | {r['case']} | {_us(r.get('reference'))} | "
                      f"{_us(r.get('untuned'))} | {_us(r.get('tuned'))} | "
                      f"{_us(r.get('pytorch'))} | {ratio} | {of_ceiling(r, best)} | {shown} |")
-    faster = sum(1 for r in rows if _ratio(r) is not None and _ratio(r) < 1.0)
-    slower = [r["op"] for r in rows if _ratio(r) is not None and _ratio(r) > 1.05]
+    faster = [r["op"] for r in rows if _ratio(r) is not None and _ratio(r) < 1 - NOISE]
+    slower = [r["op"] for r in rows if _ratio(r) is not None and _ratio(r) > 1 + NOISE]
     lines.append("")
-    lines.append(f"tuned port (or untuned where no entry) faster than its reference on {faster} "
-                 f"of {len(rows)} operators; more than 5% slower on: "
+    lines.append(f"the port as it serves the shape (tuned where tuned.toml has an entry) is more "
+                 f"than {NOISE:.0%} faster than its reference on {len(faster)} of {len(rows)} "
+                 f"operators ({', '.join(faster) or 'none'}), more than {NOISE:.0%} slower on "
                  f"{', '.join(slower) or 'none'}")
     return "\n".join(lines)
 

@@ -210,7 +210,7 @@ def test_without_cargo_only_a_library_built_from_these_sources_is_loaded(monkeyp
     built from; an edited port is a failed build that says what to do, and a check refuses
     to run the bundle in its place."""
     from workbench.rust import cargo
-    from workbench.check.report import _request
+    from workbench.check.report import worker_request
     from workbench.errors import WorkbenchError
     built = build(SOFTMAX)
     bundle = tmp_path / "libwb_bundle.so"
@@ -231,7 +231,7 @@ def test_without_cargo_only_a_library_built_from_these_sources_is_loaded(monkeyp
         assert edited_build.status == "failed" and edited_build.library is None
         assert "no library built from these sources" in edited_build.summary()
         with pytest.raises(WorkbenchError, match="no cargo on this machine"):
-            _request(softmax_copy, [0], ["python", "rust"], 0)
+            worker_request(softmax_copy, [0], ["python", "rust"], 0)
 
 
 def test_without_cargo_a_carried_build_of_a_copied_port_is_found(monkeypatch, tmp_path):

@@ -199,3 +199,56 @@ def test_the_command_without_a_gpu_says_skipped_shows_the_plan_and_changes_nothi
         refused.stderr
     bad = cli("tune", "softmax", "--knob", "TILEX=1")
     assert bad.returncode != 0 and "its knobs: TILE_COLS, occupancy" in bad.stderr
+
+
+def test_a_sweep_read_back_from_the_h200_run_shows_what_was_kept(tmp_path):
+    """The attention sweep of bench/results/2026-12-04-tune (a real GPU run), read back and
+    shown: the table names the kept candidate and its ratio, the plot is drawn."""
+    from workbench.catalog import REPO_ROOT
+    from workbench.tune.report import format_tune, plot_tune
+    from workbench.tune.sweep import report_from_json
+    saved = REPO_ROOT / "bench" / "results" / "2026-12-04-tune" / "attention.json"
+    report = report_from_json(json.loads(saved.read_text()))
+    text = format_tune(report, 0.02)
+    assert "32 candidates (a sample of 89)" in text
+    assert "kept: TILE_Q=256 occupancy=2 num_ctas=2 (0.743x the untuned port)" in text
+    assert json.loads(json.dumps(report.to_json()))["cases"][0]["kept"] == \
+        "TILE_Q=256 occupancy=2 num_ctas=2"
+    pytest.importorskip("matplotlib")
+    png = plot_tune(report, tmp_path / "attention.png")
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_sampled_case_of_a_port_tuned_to_other_tiles_is_judged_where_each_side_wrote():
+    import numpy as np
+    from workbench.check.cpu_own import _sampled_where
+    from workbench.rust.tuned import TunedEntry
+    python = np.array([1.0, 2.0, np.nan, np.nan])     # the reference's sampled blocks
+    rust = np.array([np.nan, 2.0, 3.0, np.nan])       # the tuned port's (other tiles)
+    produced = {"python": {"out": python}, "rust": {"out": rust}}
+    same_tiles = _sampled_where(produced, ["out"], TunedEntry("", {}, {"occupancy": 2}))
+    assert same_tiles["rust"]["out"].tolist() == [True, True, False, False]
+    other_tiles = _sampled_where(produced, ["out"], TunedEntry("", {"TILE_COLS": 8}, {}))
+    assert other_tiles["python"]["out"].tolist() == [True, True, False, False]
+    assert other_tiles["rust"]["out"].tolist() == [False, True, True, False]
+    assert other_tiles["cross"]["out"].tolist() == [False, True, False, False]
+
+
+@COLD_BUILD
+def test_the_cpu_check_runs_the_port_as_its_tuned_entry_says_and_catches_a_bad_entry():
+    """A tuned entry is part of the port: `check --cpu` launches the port's own C call with
+    it (and says so), and an entry the port cannot run is a failed check."""
+    from port_copies import fresh_copy
+    from workbench.check.report import CPU, check_operator
+    from workbench.rust.tuned import TunedEntry, write_tuned
+    op = fresh_copy("tune_cpu_check")
+    arrays = case_arrays(op.case(0))                      # f32[256,1000] twice
+    write_tuned(op, {arrays: TunedEntry(arrays, {"TILE_COLS": 2048}, {"occupancy": 2})}, "test")
+    response = check_operator(op, [0], on=CPU)
+    assert response.status == "ok", response.reason
+    assert response.results[0]["tuned"] == {"consts": {"TILE_COLS": 2048},
+                                            "hints": {"occupancy": 2}}
+    write_tuned(op, {arrays: TunedEntry(arrays, {"TILE_COLS": 512}, {})}, "test")
+    response = check_operator(op, [0], on=CPU)
+    assert response.status == "fail"
+    assert "a row must fit one tile" in response.results[0]["sides"]["rust"]["reason"]

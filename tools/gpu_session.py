@@ -337,7 +337,6 @@ def tune() -> None:
     reference, untuned, tuned and PyTorch in one worker per operator. Writes tune/<op>.json,
     tune/<op>.png, tune/<op>.tuned.toml (what was kept) and tune_bench.json/.md."""
     import shutil
-    import subprocess
     from workbench.catalog import get_operator
     from workbench.errors import WorkbenchError
     from workbench.rust.tuned import tuned_path
@@ -362,7 +361,14 @@ def tune() -> None:
                 print(f"  no plot: {e}", flush=True)
         if tuned_path(op).is_file():
             shutil.copy2(tuned_path(op), OUT / "tune" / f"{name}.tuned.toml")
-    bench = subprocess.run([sys.executable, "bench/tune_bench.py", *names, "--json",
+    tune_bench(names)
+
+
+def tune_bench(names: list[str] | None = None) -> None:
+    """bench/tune_bench.py over the own operators (or `names`), the ports' tuned.toml as
+    carried: tune_bench.json/.md."""
+    import subprocess
+    bench = subprocess.run([sys.executable, "bench/tune_bench.py", *(names or OPS), "--json",
                             str(OUT / "tune_bench.json")], capture_output=True, text=True,
                            timeout=900, check=False)
     print(bench.stdout, bench.stderr[-3000:], flush=True)
@@ -372,7 +378,8 @@ def tune() -> None:
 STEPS = {"tilegym": tilegym, "checks": checks, "fault": fault, "bench": bench, "specialize": specialize,
          "ffi_cost": ffi_cost, "hints": hints, "ownership": ownership, "promises": promises}
 ON_REQUEST = {"batch": batch, "tilegym_warm": tilegym_warm, "perf_gate": perf_gate,
-              "slow_ports": slow_ports, "tune": tune}   # only when named: need more carried
+              "slow_ports": slow_ports, "tune": tune,
+              "tune_bench": tune_bench}   # only when named: need more carried
 
 if __name__ == "__main__":
     OUT.mkdir(parents=True, exist_ok=True)

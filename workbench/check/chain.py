@@ -11,9 +11,8 @@ from __future__ import annotations
 import math
 
 from .family import (RUST, TILEGYM, TORCH, DeviceFault, _entry_launchers, _label, _launch_json,
-                     _reference, time_side, case_log, bind_args, make_tensors, traffic,
-                     with_options)
-from .gpu import L2_FLUSH_BYTES, MAX_ROTATION, measure_ceilings, run_side
+                     _reference, case_log, bind_args, make_tensors, traffic, with_options)
+from .gpu import L2_FLUSH_BYTES, MAX_ROTATION, measure_ceilings, run_side, time_sides
 from ..catalog import get_family
 from ..tilegym_catalog import family_rules
 from .compare import compare
@@ -113,15 +112,14 @@ def _bench(rules, family, index, launches, launchers, settings: dict, torch) -> 
     reference = _reference(rules)
     flops = with_options(reference.flops, problem)(probe) if hasattr(reference, "flops") else None
     stream = torch.cuda.current_stream()
-    sides = {}
-    for side in _sides_present(launchers, family):
-        sides[side] = time_side(
-            lambda i, side=side: _run_side(family, side, launches, launchers,
-                                           sets[i % len(sets)], stream, torch), settings, torch)
+    runs = {side: (lambda i, side=side: _run_side(family, side, launches, launchers,
+                                                  sets[i % len(sets)], stream, torch))
+            for side in _sides_present(launchers, family)}
     torch_op = getattr(reference, "torch_op", None)
     if torch_op is not None:
         torch_op = with_options(torch_op, problem)
-        sides[TORCH] = time_side(lambda i: torch_op(sets[i % len(sets)], torch), settings, torch)
+        runs[TORCH] = lambda i: torch_op(sets[i % len(sets)], torch)
+    sides = time_sides(runs, settings, torch)
     return {"case": index, "entry": chain_label(family), "label": _label(rules, index),
             "launch": [_launch_json(launch) for launch in launches], "tuned": [],
             "sides": sides, "bytes": moved, "flops": flops, "rotation": len(sets)}

@@ -21,6 +21,7 @@ from ..rust.cargo import has_port
 from ..rust.emit import operator_rust_ir
 from ..rust.manifest import load_manifest
 from ..rust.partitions import partition_tiles
+from ..rust.tuned import tuned_case
 from ..sources.kernel import load_operator_kernel
 from ..sources.record import Record
 from .compare import AGAINST_RECORDED, DEFAULT_TOLERANCE
@@ -62,18 +63,38 @@ def check_case(op: Operator, case, sides: list[str], seed: int,
     tolerance = _tolerance(op, record, case, names, outputs)
     expected = _expected(op, values, outputs, produced)
     kept = {n: b.view(values[n].dtype) for n, b in kept_outputs.items()}
-    where = written(produced, outputs) if options and options.sample else None
+    tuned = tuned_case(op, case)[2] if "rust" in runs and runs["rust"].host == HOST_NOTE \
+        else None
+    where = _sampled_where(produced, outputs, tuned) if options and options.sample else {}
     for side, got in produced.items():
         result["sides"][side] = _judged(op, side, got, expected or kept, produced, outputs,
-                                        tolerance, where)
+                                        tolerance, where.get(side))
         result["sides"][side]["seconds"] = runs[side].seconds
         if runs[side].host:
             result["sides"][side]["host"] = runs[side].host
+    if tuned:
+        result["tuned"] = {"consts": tuned.consts, "hints": tuned.hints}
     # the launches each side made, as the GPU check records them (the owner compares them)
     result["launches"] = {side: {"kernels": made} for side, made in launched.items() if made}
     if "python" in produced and "rust" in produced:
-        result["cross"] = compared(produced["rust"], produced["python"], outputs, tolerance)
+        result["cross"] = compared(produced["rust"], produced["python"], outputs, tolerance,
+                                   where.get("cross"))
     return result
+
+
+def _sampled_where(produced: dict, outputs: list[str], tuned) -> dict:
+    """By side (and "cross"), the elements a sampled run compares: where the Python side's
+    blocks wrote, the same blocks on both sides. A port tuned to other tile sizes runs
+    other blocks: each side is then judged where it wrote, and the two where both did (its
+    tuned launch was checked whole on a GPU before it was kept)."""
+    shared = written(produced, outputs)
+    if not (tuned and tuned.consts):
+        return {"python": shared, "rust": shared, "cross": None}
+    own = {side: written({side: got}, outputs) for side, got in produced.items()}
+    both = {n: m & own.get("rust", {}).get(n) if m is not None and
+            own.get("rust", {}).get(n) is not None else None
+            for n, m in own.get("python", {}).items()}
+    return {**own, "cross": both}
 
 
 def _kept(op: Operator, record: Record | None, case) -> tuple[dict, dict]:
@@ -139,7 +160,8 @@ def run_side(op: Operator, case, side: str, values: dict, outputs: list[str],
         try:
             launch_grid = grid or (_guarded(lambda: python_grid(op, case, mine))
                                    if load_manifest(op).launch else None)
-            launches = run_port_host(op, mine, case.consts, launch_grid, options)
+            consts, hints, _ = tuned_case(op, case)      # the port as it serves this shape
+            launches = run_port_host(op, mine, consts, launch_grid, options, hints)
             return SideRun(mine, sum(launch["seconds"] for launch in launches), HOST_NOTE,
                            kernels(launches))
         except NoHostRun as e:

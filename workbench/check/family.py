@@ -15,12 +15,10 @@ from __future__ import annotations
 
 import json
 import math
-import statistics
 import time
 
-from .gpu import (L2_FLUSH_BYTES, MAX_ROTATION, TORCH_DTYPES, DeviceFault, _is_device_fault,
-                  _quantile, _time_batches, cupti_per_call, measure_ceilings, run_side,
-                  seconds_per_call)
+from .gpu import (L2_FLUSH_BYTES, MAX_ROTATION, TORCH_DTYPES, DeviceFault, cupti_per_call,
+                  measure_ceilings, run_side, time_sides)
 from ..launchrules import INOUT, TEMP
 from .tilegym_rs import SIDE as TILEGYM_RS, family_launcher, skipped
 from ..catalog import get_family
@@ -311,22 +309,25 @@ def _bench(rules, op, index, launch, launchers, settings: dict, torch) -> dict:
     large = index == len(rules.problems) - 1
     chosen, tried = _tune(launch, launchers, sets, torch, settings) if large else (launch, [])
     bound = [bind_args(chosen, s, launchers["params"], torch) for s in sets]
-    sides = {}
+    runs, refused, notes = {}, {}, []
     for side in (RUST, TILEGYM):
         if side in launchers:
-            sides[side] = time_side(lambda i: launchers[side](bound[i % len(bound)], chosen,
-                                                               stream), settings, torch)
+            runs[side] = (lambda i, side=side: launchers[side](bound[i % len(bound)], chosen,
+                                                                stream))
     if TILEGYM_RS in launchers:
         launcher = launchers[TILEGYM_RS]
-        refused, notes = _tilegym_rs_ready(launcher, sets[0], chosen)
-        sides[TILEGYM_RS] = refused or {
-            **time_side(lambda i: launcher(sets[i % len(sets)], chosen, stream), settings, torch),
-            **({"notes": notes} if notes else {})}
+        why, notes = _tilegym_rs_ready(launcher, sets[0], chosen)
+        if why:
+            refused[TILEGYM_RS] = why
+        else:
+            runs[TILEGYM_RS] = lambda i: launcher(sets[i % len(sets)], chosen, stream)
     torch_op = getattr(reference, "torch_op", None)
     if torch_op is not None:
         options = case_options(torch_op, problem)
-        sides[TORCH] = time_side(lambda i: torch_op(sets[i % len(sets)], torch, **options),
-                                  settings, torch)
+        runs[TORCH] = lambda i: torch_op(sets[i % len(sets)], torch, **options)
+    sides = {**time_sides(runs, settings, torch), **refused}
+    if notes and TILEGYM_RS in runs:
+        sides[TILEGYM_RS] = {**sides[TILEGYM_RS], "notes": notes}
     return {"case": index, "entry": op.name, "label": _label(rules, index),
             "launch": _launch_json(chosen), "tuned": tried, "sides": sides,
             "bytes": moved, "flops": flops, "rotation": len(sets)}
@@ -352,15 +353,3 @@ def _tune(launch, launchers, sets, torch, settings) -> tuple:
     return best[1], tried
 
 
-def time_side(run, settings: dict, torch) -> dict:
-    try:
-        seconds = seconds_per_call(lambda: run(0), torch)     # sizes both, measured once
-        times = _time_batches(run, settings, torch, seconds)
-        cupti = cupti_per_call(lambda: run(0), torch, seconds=seconds)
-    except Exception as e:
-        if _is_device_fault(e):
-            raise DeviceFault("bench", f"{type(e).__name__}: {e}")
-        return {"ok": False, "reason": f"{type(e).__name__}: {e}"}
-    median = statistics.median(times)
-    return {"ok": True, "median_us": median * 1e3, "p10_us": _quantile(times, 0.1) * 1e3,
-            "p90_us": _quantile(times, 0.9) * 1e3, "cupti_us": cupti}

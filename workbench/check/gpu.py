@@ -120,6 +120,57 @@ def cupti_per_call(run, torch, calls: int = 20, seconds: float | None = None) ->
     return total / calls if total else None
 
 
+DEVICE_TIME_ROUNDS = 3            # CUPTI rounds per side, alternating between the sides
+DEVICE_TIME_CALLS = 10             # calls profiled per round
+
+
+def time_sides(runs: dict, settings: dict, torch) -> dict:
+    """Each side's timing (`runs`: side -> run(i), the i-th call): CUPTI device time per call
+    first, for every side, in alternating rounds (each side's median), then each side's
+    event-timed batches. Seconds of back-to-back heavy kernels lower the GPU's clock, and a
+    side whose device time was read after that carried it (a 4096^3 GEMM read 15% slower
+    timed second). A side whose launch fails is {"ok": False, "reason"}; a fault that kills
+    the context raises DeviceFault."""
+    failed: dict = {}
+    device_us = _device_times(runs, failed, torch)
+    out = {}
+    for side, run in runs.items():
+        if side in failed:
+            out[side] = failed[side]
+            continue
+        try:
+            times = _time_batches(run, settings, torch)
+        except Exception as e:     # the side's result, as a failed launch is in a check
+            out[side] = _failed(side, e)
+            continue
+        median = statistics.median(times)
+        out[side] = {"ok": True, "median_us": median * 1e3,
+                     "p10_us": _quantile(times, 0.1) * 1e3,
+                     "p90_us": _quantile(times, 0.9) * 1e3, "cupti_us": device_us.get(side)}
+    return out
+
+
+def _device_times(runs: dict, failed: dict, torch) -> dict:
+    rounds: dict = {side: [] for side in runs}
+    for _ in range(DEVICE_TIME_ROUNDS):
+        for side, run in runs.items():
+            if side in failed:
+                continue
+            try:
+                rounds[side].append(cupti_per_call(lambda: run(0), torch,
+                                                   calls=DEVICE_TIME_CALLS))
+            except Exception as e:      # noqa: BLE001 - see time_sides
+                failed[side] = _failed(side, e)
+    return {side: statistics.median(times) for side, times in rounds.items()
+            if times and None not in times}
+
+
+def _failed(side: str, error: Exception) -> dict:
+    if _is_device_fault(error):
+        raise DeviceFault(side, f"{type(error).__name__}: {error}")
+    return {"ok": False, "reason": f"{type(error).__name__}: {error}"[:500]}
+
+
 def _quantile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]

@@ -23,8 +23,7 @@ from pathlib import Path
 from ..errors import WorkbenchError
 from ..sources.record import INOUT, NONE, OUT, Record, kernel_source_file, recorded_stub
 from .compare import AGAINST_RECORDED, DEFAULT_TOLERANCE, compare
-from .family import time_side
-from .gpu import TORCH_DTYPES, DeviceFault, run_side
+from .gpu import TORCH_DTYPES, DeviceFault, run_side, time_sides
 from ..rust.ffi import rust_launcher
 from ..sources.kernel import load_kernel
 
@@ -242,7 +241,7 @@ def _bench(launch, sides: dict, settings: dict, torch, kept: tuple[dict, dict] |
     values = make_inputs(launch, torch, kept)
     stream = torch.cuda.current_stream()
     moved = sum(v.numel() * v.element_size() for v in values.values() if hasattr(v, "numel"))
-    timed = {side: time_side(lambda i, run=run: run(values, launch, stream), settings, torch)
-             for side, run in sides.items()}
+    timed = time_sides({side: (lambda i, run=run: run(values, launch, stream))
+                        for side, run in sides.items()}, settings, torch)
     return {"case": launch.index, "label": launch.label(), "sides": timed, "bytes": moved,
             "flops": None, "rotation": 1}

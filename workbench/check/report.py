@@ -106,6 +106,10 @@ def format_check(name: str, response: CheckResponse) -> str:
             error = result["cross"].get("rel_error")       # None: a side gave no values
             cells.append(f"rust-vs-python {error:.2e}" if error is not None
                          else "rust-vs-python -")
+        tuned = result.get("tuned")
+        if tuned:
+            cells.append("rust launched as tuned.toml says: " + " ".join(
+                f"{k}={v}" for k, v in {**tuned["consts"], **tuned["hints"]}.items()))
         lines.append(f"  {result['label']}: " + "; ".join(cells))
     for owner in response.owners:
         lines.append(f"  owner of case {owner['case']} ({owner['failure']}): {owner['owner']}: "

@@ -23,7 +23,7 @@ from ..rust.cargo import build, has_port
 from ..tools import run_tool
 from ..translate.targets import TritonTarget
 from .compare import compare
-from .gpu import _time_batches, cupti_per_call
+from .gpu import time_sides
 from .runner import CheckResponse, has_cuda_driver, parse_worker_output
 from .triton_launch import launchers, make_inputs
 from .worker import serve
@@ -125,17 +125,12 @@ def _check_case(target, op, case, sides, torch) -> dict:
 
 def _bench_case(target, op, case, sides, torch) -> dict:
     base = make_inputs(target, case, torch)
-    out = {}
+    runs = {}
     for side, launch in sides.items():
-        if launch is None:
-            continue
-        values = {k: (v.clone() if torch.is_tensor(v) else v) for k, v in base.items()}
-        try:
-            times = _time_batches(lambda i: launch(values, case), {}, torch)
-            out[side] = {"ok": True, "median_us": sorted(times)[len(times) // 2] * 1e3,
-                         "cupti_us": cupti_per_call(lambda: launch(values, case), torch)}
-        except Exception as e:
-            out[side] = {"ok": False, "reason": f"{type(e).__name__}: {e}"[:500]}
+        if launch is not None:
+            values = {k: (v.clone() if torch.is_tensor(v) else v) for k, v in base.items()}
+            runs[side] = lambda i, launch=launch, values=values: launch(values, case)
+    out = time_sides(runs, {}, torch)
     triton_t = out.get("triton", {}).get("cupti_us")
     for side in ("derived", "rust"):
         t = out.get(side, {}).get("cupti_us")

@@ -20,16 +20,15 @@ from __future__ import annotations
 import inspect
 import json
 import math
-import statistics
 import sys
 import traceback
 from pathlib import Path
 
 from .gpu import (L2_FLUSH_BYTES, MAX_ROTATION, TORCH_DTYPES, DeviceFault,  # noqa: F401
-                  _is_device_fault, _quantile, _time_batches, cupti_per_call, measure_ceilings,
-                  run_side)
+                  _is_device_fault, measure_ceilings, run_side, time_sides)
 from ..catalog import get_family, get_operator
 from ..rust.ffi import rust_launcher
+from ..rust.tuned import case_arrays
 from ..sources.kernel import load_operator_kernel
 from .chain import run_chain
 from .compare import compare
@@ -95,6 +94,9 @@ def _run(request: dict, torch) -> dict:
                 results.append(_bench_case(op, case, launchers, request.get("bench", {}), torch))
             else:
                 results.append(_check_case(op, case, launchers, torch))
+            tuned = _tuned_entry(launchers.get("rust"), case)
+            if tuned:
+                results[-1]["tuned"] = tuned
         except DeviceFault as fault:
             # the CUDA context is gone: report what broke, and stop using it
             results.append({"case": case.index, "label": case.label(), "cross": None,
@@ -141,6 +143,12 @@ def _launchers(op, request: dict, torch) -> dict:
         launchers[f"candidate:{candidate['id']}"] = _candidate_launcher(op, request, torch,
                                                                        candidate)
     return launchers
+
+
+def _tuned_entry(rust, case) -> dict | None:
+    """The tuned.toml entry the Rust side launched this case with (None: as catalogued)."""
+    entry = getattr(rust, "tuned", {}).get(case_arrays(case)) if rust else None
+    return None if entry is None else {"consts": entry.consts, "hints": entry.hints}
 
 
 def _candidate_launcher(op, request: dict, torch, candidate: dict):
@@ -283,22 +291,14 @@ def _bench_case(op, case, launchers, settings: dict, torch) -> dict:
     flops = _call_by_name(reference_module.flops, probe) if hasattr(reference_module, "flops") \
         else None
     stream = torch.cuda.current_stream()
-    sides = {}
-    for side, launch in launchers.items():
-        try:
-            times = _time_batches(lambda i: launch(sets[i % len(sets)], case.consts, stream),
-                                  settings, torch)
-        except Exception as e:     # as in _check_case: a failed launch is this side's result
-            sides[side] = {"ok": False, "reason": f"{type(e).__name__}: {e}"}
-            continue
-        median = statistics.median(times)
-        sides[side] = {
-            "ok": True, "median_us": median * 1e3,
-            "p10_us": _quantile(times, 0.1) * 1e3, "p90_us": _quantile(times, 0.9) * 1e3,
-            "gbps": moved / (median * 1e-3) / 1e9,
-            "tflops": flops / (median * 1e-3) / 1e12 if flops else None,
-            "cupti_us": cupti_per_call(lambda: launch(sets[0], case.consts, stream), torch),
-        }
+    runs = {side: (lambda i, launch=launch: launch(sets[i % len(sets)], case.consts, stream))
+            for side, launch in launchers.items()}
+    sides = time_sides(runs, settings, torch)
+    for timing in sides.values():
+        if timing.get("ok"):
+            per_call_ms = timing["median_us"] * 1e-3
+            timing["gbps"] = moved / (per_call_ms * 1e-3) / 1e9
+            timing["tflops"] = flops / (per_call_ms * 1e-3) / 1e12 if flops else None
     return {"case": case.index, "label": case.label(), "sides": sides, "bytes": moved,
             "flops": flops, "rotation": len(sets)}
 

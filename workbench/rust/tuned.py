@@ -53,6 +53,15 @@ def value_arrays(values: list, dtype_of) -> str:
     return " ".join(parts)
 
 
+def tuned_case(op: Operator, case: Case) -> tuple[dict, dict, TunedEntry | None]:
+    """(constants, hints, the entry) a catalog case launches the port with: its tuned.toml
+    entry's over the case's own, or the case's own and no hints."""
+    entry = load_tuned(op).get(case_arrays(case))
+    if entry is None:
+        return dict(case.consts), {}, None
+    return {**case.consts, **entry.consts}, dict(entry.hints), entry
+
+
 def tuned_path(op: Operator) -> Path:
     return op.port_folder / FILE
 

@@ -54,7 +54,8 @@ def _trial_line(trial, sweep: CaseSweep) -> str:
 
 
 def plot_tune(report: TuneReport, path: Path) -> Path:
-    """A PNG of the sweep: per case, every timed candidate's time / the untuned port's."""
+    """A PNG of the sweep: per case, every timed candidate's time over the untuned port's
+    (log scale, fastest on top; the kept one green, the failed ones left out)."""
     try:
         import matplotlib
     except ImportError:
@@ -64,26 +65,33 @@ def plot_tune(report: TuneReport, path: Path) -> Path:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     timed = [s for s in report.cases if s.untuned_us]
-    figure, axes = plt.subplots(len(timed) or 1, 1, figsize=(9, 2.6 * max(1, len(timed))),
-                                squeeze=False)
+    heights = [1.2 + 0.22 * len(s.trials) for s in timed] or [2.0]
+    figure, axes = plt.subplots(len(heights), 1, figsize=(9, sum(heights)), squeeze=False,
+                                gridspec_kw={"height_ratios": heights})
     for axis, sweep in zip(axes[:, 0], timed):
-        trials = sorted((t for t in sweep.trials if t.correct and t.rust_us),
-                        key=lambda t: t.rust_us)
-        ratios = [t.rust_us / sweep.untuned_us for t in trials]
-        colours = ["tab:green" if t is sweep.kept else "tab:blue" for t in trials]
-        axis.bar(range(len(ratios)), ratios, color=colours)
-        axis.axhline(1.0, color="black", linewidth=0.8, label="untuned port")
-        if sweep.reference_us:
-            axis.axhline(sweep.reference_us / sweep.untuned_us, color="tab:red",
-                         linestyle="--", linewidth=0.8, label="reference")
-        axis.set_title(f"{report.op} {sweep.label}", fontsize=9)
-        axis.set_ylabel("time / untuned")
-        axis.set_xticks(range(len(trials)), [t.id for t in trials], rotation=60, fontsize=6,
-                        ha="right")
-        axis.legend(fontsize=7)
+        _plot_case(axis, report.op, sweep)
     figure.tight_layout()
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(path, dpi=110)
     plt.close(figure)
     return path
+
+
+def _plot_case(axis, op: str, sweep: CaseSweep) -> None:
+    trials = sorted((t for t in sweep.trials if t.correct and t.rust_us),
+                    key=lambda t: t.rust_us, reverse=True)
+    ratios = [t.rust_us / sweep.untuned_us for t in trials]
+    colours = ["tab:green" if t is sweep.kept else "tab:blue" for t in trials]
+    axis.barh(range(len(ratios)), ratios, color=colours)
+    axis.set_xscale("log")
+    axis.axvline(1.0, color="black", linewidth=0.8, label="untuned port")
+    if sweep.reference_us:
+        axis.axvline(sweep.reference_us / sweep.untuned_us, color="tab:red", linestyle="--",
+                     linewidth=0.8, label="reference")
+    axis.set_yticks(range(len(trials)), [t.id for t in trials], fontsize=6)
+    failed = sum(1 for t in sweep.trials if t.correct is False)
+    axis.set_title(f"{op} {sweep.label}" + (f" ({failed} failed their check, not shown)"
+                                              if failed else ""), fontsize=9)
+    axis.set_xlabel("device time / untuned port (log)", fontsize=8)
+    axis.legend(fontsize=7, loc="lower right")

@@ -87,6 +87,20 @@ class TuneReport:
                 "cases": [c.to_json() for c in self.cases]}
 
 
+def report_from_json(data: dict) -> TuneReport:
+    """A report read back from its JSON (to_json), e.g. to draw it again."""
+    cases = []
+    for case in data["cases"]:
+        trials = [Trial(**t) for t in case["trials"]]
+        sweep = CaseSweep(case["case"], case["label"], case["arrays"], case["combinations"],
+                          trials, case["reference_us"], case["untuned_us"],
+                          note=case.get("note", ""))
+        sweep.kept = next((t for t in trials if t.id == case["kept"]), None)
+        cases.append(sweep)
+    return TuneReport(data["op"], data["status"], data.get("reason", ""), cases,
+                      data.get("written"), data.get("device", ""))
+
+
 def tunable(op: Operator) -> None:
     """Refuse, with what to do, an operator tune cannot sweep."""
     if op.family or op.record is not None or op.language != "cutile":
@@ -151,9 +165,10 @@ def check_candidate(request: dict) -> dict:
     """On a GPU worker: one candidate's check (its own worker process, so a fault in it
     is only its own result)."""
     response = run_worker(request, timeout=CHECK_TIMEOUT_S)
-    if response.status != "ok" or not response.results:
+    side = next(iter(response.results[0]["sides"].values()), None) if response.results \
+        else None
+    if side is None:                 # the worker itself failed (its reason says how)
         return {"ok": False, "reason": response.reason or response.status}
-    side = next(iter(response.results[0]["sides"].values()), {})
     return {"ok": bool(side.get("ok")), "reason": side.get("reason", "") or
             ("" if side.get("ok") else f"relative error {side.get('rel_error')}")}
 
