@@ -252,3 +252,18 @@ def test_the_cpu_check_runs_the_port_as_its_tuned_entry_says_and_catches_a_bad_e
     response = check_operator(op, [0], on=CPU)
     assert response.status == "fail"
     assert "a row must fit one tile" in response.results[0]["sides"]["rust"]["reason"]
+
+
+def test_the_widget_shows_a_sweep_fastest_first_with_what_was_kept():
+    from workbench.catalog import REPO_ROOT
+    from workbench.tune.sweep import report_from_json
+    from workbench.ui.results import tune_result
+    saved = REPO_ROOT / "bench" / "results" / "2026-12-04-tune" / "attention.json"
+    shown = tune_result(report_from_json(json.loads(saved.read_text())))
+    assert shown["title"] == "tune: kept TILE_Q=256 occupancy=2 num_ctas=2" and shown["ok"]
+    (table,) = shown["tables"]
+    assert table["rows"][0][0] == "TILE_Q=256 occupancy=2 num_ctas=2"
+    assert table["rows"][0][2] == "0.743" and table["rows"][0][3] == "ok"
+    assert "kept: TILE_Q=256 occupancy=2 num_ctas=2 (0.743x the untuned port)" in table["title"]
+    times = [float(r[1]) for r in table["rows"] if r[1] != "-"]
+    assert times == sorted(times)

@@ -117,6 +117,16 @@ def test_check_without_a_gpu_runs_on_the_cpu_and_says_so(page):
     assert verdict(root) in ("PASS", "PASS_WITH_NOTES")
 
 
+def test_tune_without_a_gpu_says_so_and_lists_what_it_would_try(page):
+    root = widget(page, 0)
+    root.get_by_test_id("wb-btn-tune").click()
+    result_of(root, "tune", timeout_s=120)
+    title = root.get_by_test_id("wb-result-title").inner_text()
+    assert title.startswith("tune skipped: no CUDA device"), title
+    text = root.get_by_test_id("wb-result").inner_text()
+    assert "would try" in text and "TILE_COLS=2048" in text and "occupancy=2" in text, text
+
+
 def test_an_edit_survives_draft_and_a_draft_shows_its_verdict(page):
     root = widget(page, 0)
     history = SOFTMAX_COPY / ".history"

@@ -30,6 +30,7 @@ from .sass.diff import diff_sass
 from .sass.stages import sass_of
 from .sources.kernel import load_operator_kernel
 from .specialize import const_branches, explore
+from .tune.sweep import tune
 
 
 
@@ -176,6 +177,11 @@ class PortSession:
         if self.op.language == "triton":
             return bench_against_triton(self.op, derived_op=self.reference())
         return bench_operators([self.op])
+
+    def tune(self, progress=None):
+        """The port's knobs swept on the GPU for the case in view (tune/sweep.py): the
+        fastest correct candidate is kept in the port's tuned.toml; skipped without a GPU."""
+        return tune(self.op, [self.case], progress=progress)
 
     def specializations(self) -> list[dict]:
         """The JIT -> AOT view: per case, the kernel the JIT compiles and what it assumed."""

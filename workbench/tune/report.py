@@ -27,19 +27,28 @@ def _case_lines(sweep: CaseSweep, margin: float) -> list[str]:
     if sweep.untuned_us:
         reference = f"{sweep.reference_us:.2f} us" if sweep.reference_us else "no time"
         out.append(f"  reference {reference}; untuned port {sweep.untuned_us:.2f} us")
-    order = sorted(sweep.trials, key=lambda t: (t.rust_us is None, t.rust_us or 0.0))
+    order = ordered(sweep)
     if all(t.correct is None for t in order):
         return out + ["  would try: " + "; ".join(t.id for t in order)]
     for trial in order:
         out.append("  " + _trial_line(trial, sweep))
     if sweep.note:
         out.append(f"  {sweep.note}")
-    if sweep.kept:
-        out.append(f"  kept: {sweep.kept.id} ({sweep.kept.rust_us / sweep.untuned_us:.3f}x the "
-                   "untuned port)")
-    elif sweep.untuned_us:
-        out.append(f"  kept: nothing (no correct candidate {margin:.0%} faster than untuned)")
+    if sweep.untuned_us:
+        out.append(f"  {kept_line(sweep, margin)}")
     return out
+
+
+def ordered(sweep: CaseSweep) -> list:
+    """The candidates fastest first, then the untimed ones (failed, not checked)."""
+    return sorted(sweep.trials, key=lambda t: (t.rust_us is None, t.rust_us or 0.0))
+
+
+def kept_line(sweep: CaseSweep, margin: float) -> str:
+    if sweep.kept:
+        return (f"kept: {sweep.kept.id} ({sweep.kept.rust_us / sweep.untuned_us:.3f}x the "
+                "untuned port)")
+    return f"kept: nothing (no correct candidate {margin:.0%} faster than untuned)"
 
 
 def _trial_line(trial, sweep: CaseSweep) -> str:

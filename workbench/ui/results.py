@@ -1,5 +1,5 @@
-"""The widget's result panel: the last stage result (a draft, a build, a check, a bench or
-an error) as one JSON shape the front end renders, so no reason is lost on the way.
+"""The widget's result panel: the last stage result (a draft, a build, a check, a bench, a
+tuning sweep or an error) as one JSON shape the front end renders, so no reason is lost on the way.
 
     {"action": "draft", "title": "draft: UNSUPPORTED", "ok": false,
      "reasons":     [{"file", "line", "construct", "message", "pane": "python" | null}],
@@ -16,6 +16,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..operators import REPO_ROOT, display_path
+from ..tune.report import kept_line, ordered
+from ..tune.sweep import MARGIN
 
 STOPPED = ("UNSUPPORTED", "CAP_REACHED", "ERROR", "BUILD_FAILED")
 
@@ -133,6 +135,38 @@ def bench_result(report: dict) -> dict:
                  f"(parity: {reference.split()[0]} time / port time)",
         "columns": ["case", f"{reference} (\u00b5s)", "Rust port (\u00b5s)", "parity"],
         "rows": rows}])
+
+
+def tune_result(report, margin: float = MARGIN) -> dict:
+    """A sweep (tune/sweep.py): per case, its candidates fastest first, and what was kept."""
+    if report.status == "skipped":
+        return result("tune", f"tune skipped: {report.reason}", True, tables=[
+            {"title": f"{s.label}: would try {len(s.trials)} candidates",
+             "columns": ["candidate"], "rows": [[t.id] for t in s.trials]}
+            for s in report.cases])
+    tables = [{"title": f"{s.label}: reference {_number(s.reference_us)} \u00b5s, untuned "
+                        f"port {_number(s.untuned_us)} \u00b5s; {kept_line(s, margin)}",
+               "columns": ["candidate", "Rust port (\u00b5s)", "vs untuned", "check"],
+               "rows": [_trial_row(t, s) for t in ordered(s)]} for s in report.cases]
+    kept = [s.kept.id for s in report.cases if s.kept]
+    title = "tune: " + (f"kept {'; '.join(kept)}" if kept else "the port is as fast as it gets "
+                        "within its knobs")
+    lines = [f"written to {display_path(Path(report.written))} (the file it replaced: "
+             "tuned.toml.previous)" if report.written else "the port is unchanged"]
+    return result("tune", title, report.status == "ok", tables=tables,
+                  lines=lines + [s.note for s in report.cases if s.note])
+
+
+def _trial_row(trial, sweep) -> list[str]:
+    ratio = f"{trial.rust_us / sweep.untuned_us:.3f}" if trial.rust_us and sweep.untuned_us \
+        else ""
+    check = ("ok" if trial.correct else f"FAIL: {trial.reason}" if trial.correct is False
+             else "not checked")
+    return [trial.id, _number(trial.rust_us), ratio, check]
+
+
+def _number(value) -> str:
+    return f"{value:.2f}" if value else "-"
 
 
 def _us(side: dict) -> str:

@@ -134,7 +134,7 @@ class PortWidget(anywidget.AnyWidget):
                 self._run("export", lambda: self.export(content.get("to", "")))
                 return
             action = {"rebuild": self._rebuild_and_diff, "diff": self._diff, "check": self._check,
-                      "bench": self._bench, "sass": self._sass}.get(name)
+                      "bench": self._bench, "tune": self._tune, "sass": self._sass}.get(name)
             if action:
                 self._run(name, action)
 
@@ -304,6 +304,13 @@ class PortWidget(anywidget.AnyWidget):
         self._needs_port()
         self._progress("timing both sides...", 0.3)
         self.result = results.bench_result(self.session.bench())
+        return self.result["title"]
+
+    def _tune(self) -> str:
+        self._needs_port()
+        self._progress("sweeping the port's tile sizes and hints on the GPU...", 0.2)
+        report = self.session.tune(progress=lambda text: self._progress(text, 0.5))
+        self.result = results.tune_result(report)
         return self.result["title"]
 
     def _sass(self) -> str:
