@@ -19,6 +19,7 @@ from .ir.export import export_bytecode
 from .sources.kernel import load_operator_kernel
 from .translate.backends import tileir_backend, triton_backends
 from .translate.ttir import triton_version
+from .versions import toolchain_versions
 
 CUDA_TILE_VERSION = "1.7.0"
 TILEIRAS_VERSION = "13.4.92"
@@ -42,7 +43,8 @@ def run_checks() -> list[Check]:
     checks = [_python(), _package("cuda-tile", CUDA_TILE_VERSION, required=True),
               _package("nvidia-cuda-tileiras", TILEIRAS_VERSION, required=True),
               _tileirdisasm(), _matching_toolchain(), _cuda_home(), _tileiras_compiles(),
-              _rust(), _libclang(), _cuda_headers(), _gpu(), _triton(), _triton_tileir()]
+              _rust(), _libclang(), _cuda_headers(), _gpu(), _triton(), _triton_tileir(),
+              _newer_versions()]
     return checks
 
 
@@ -56,6 +58,16 @@ def print_report(checks: list[Check]) -> None:
     print()
     print("The no-GPU path (Tile IR export, disassembly, parsing) works." if not bad else
           "The no-GPU path is broken: fix the FAIL lines above.")
+
+
+def _newer_versions() -> Check:
+    """The versions in use against the newest the package indexes have (versions.py)."""
+    found = toolchain_versions()
+    detail = "; ".join(v.describe() for v in found)
+    if any(v.newer for v in found):
+        detail += (" - the workbench is pinned to the versions in use (README: why cutile "
+                   "0.4.0 and tileiras 13.4.92, not the newest)")
+    return Check("toolchain versions", "info", detail)
 
 
 def _python() -> Check:
