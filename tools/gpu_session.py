@@ -375,11 +375,58 @@ def tune_bench(names: list[str] | None = None) -> None:
     (OUT / "tune_bench.md").write_text(bench.stdout)
 
 
+def attention_gap() -> None:
+    """What PyTorch's SDPA runs for the attention operator's largest case (each backend this
+    torch has, timed alone with CUPTI, and its kernels' names), beside the port as tune.toml
+    serves it: attention_gap.json."""
+    import torch
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    from workbench.catalog import get_operator
+    from workbench.check.gpu import cupti_per_call
+    from workbench.check.worker import make_values
+    op = get_operator("attention")
+    case = op.case(3)
+    values = make_values(op, case, torch)
+    q, k, v = (values[n].unsqueeze(0) for n in ("q", "k", "v"))
+    rows = {}
+    for backend in (SDPBackend.FLASH_ATTENTION, SDPBackend.CUDNN_ATTENTION,
+                    SDPBackend.EFFICIENT_ATTENTION, None):
+        label = backend.name if backend is not None else "default"
+        run = (lambda b=backend: _sdpa(torch, q, k, v, values["scale"], b, sdpa_kernel))
+        try:
+            us = cupti_per_call(run, torch, calls=20)
+            names = _kernel_names(run, torch)
+        except Exception as e:  # a backend this build or this shape does not take
+            rows[label] = {"error": f"{type(e).__name__}: {str(e)[:300]}"}
+            continue
+        rows[label] = {"us": us, "kernels": names}
+        print(f"{label}: {us:.1f} us: {names}", flush=True)
+    save("attention_gap.json", {"case": case.label(), "sdpa": rows})
+
+
+def _sdpa(torch, q, k, v, scale, backend, sdpa_kernel):
+    if backend is None:
+        return torch.nn.functional.scaled_dot_product_attention(q, k, v, scale=scale)
+    with sdpa_kernel(backend):
+        return torch.nn.functional.scaled_dot_product_attention(q, k, v, scale=scale)
+
+
+def _kernel_names(run, torch) -> list[str]:
+    from torch.autograd import DeviceType
+    from torch.profiler import ProfilerActivity, profile
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        run()
+        torch.cuda.synchronize()
+    return sorted({e.name[:200] for e in prof.events()
+                   if getattr(e, "device_type", None) == DeviceType.CUDA and e.device_time > 0
+                   and "memcpy" not in e.name.lower()})
+
+
 STEPS = {"tilegym": tilegym, "checks": checks, "fault": fault, "bench": bench, "specialize": specialize,
          "ffi_cost": ffi_cost, "hints": hints, "ownership": ownership, "promises": promises}
 ON_REQUEST = {"batch": batch, "tilegym_warm": tilegym_warm, "perf_gate": perf_gate,
               "slow_ports": slow_ports, "tune": tune,
-              "tune_bench": tune_bench}   # only when named: need more carried
+              "tune_bench": tune_bench, "attention_gap": attention_gap}   # only when named: need more carried
 
 if __name__ == "__main__":
     OUT.mkdir(parents=True, exist_ok=True)

@@ -77,7 +77,7 @@ def render_launch(t: Translator, spec: KernelSpec, op_name: str, fn_name: str, e
         grid = (f"    // {outs[0].name} partitioned by its stored tile: the grid is its tile count "
                 "(check it against kernel.py's grid())")
     on_grid = ("\n            .grid(caller.grid)\n            .compile_options(caller.options)"
-               if launch else "")
+               if launch else "\n            .compile_options(call.options())")
     gp = generic_params(types)
     return f"""fn {fn_name}{'<' + gp + '>' if gp else ''}(call: &Call{cparams}) -> Result<(), Error> {{
 {chr(10).join(loads)}

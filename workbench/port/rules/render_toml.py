@@ -71,6 +71,9 @@ def render_port_toml(spec: KernelSpec, op_name: str, types: KernelTypes,
     if launch:
         lines += ["# the grid and hints are the caller's: not every output is stored only "
                   "at the program's own tile", "launch = true"]
+    else:
+        lines += ["# takes occupancy, num_ctas, num_worker_warps (workbench tune)",
+                  "hints = true"]
     if partitions is not None:
         names = ", ".join(f'"{n}"' for n in partitions)
         lines += ["# the outputs taken as partitions (the entry's arguments add their "
