@@ -44,9 +44,6 @@ class Candidate:
         parts += [f"{k}={v}" for k, v in self.hints.items()]
         return " ".join(parts) or "as catalogued"
 
-    def to_request(self) -> dict:
-        return {"id": self.id, "consts": self.consts, "hints": self.hints}
-
 
 def takes_hints(manifest: PortManifest) -> bool:
     return manifest.hints or manifest.launch
