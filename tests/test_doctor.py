@@ -26,6 +26,7 @@ class _Index:
         "/pypi/nvidia-cuda-tileiras/json": json.dumps({"info": {"version": "13.5.37"}}),
         "/crates/cu/ti/cutile": "\n".join(json.dumps(v) for v in (
             {"vers": "0.4.0", "yanked": False}, {"vers": "0.5.0", "yanked": False},
+            {"vers": "0.5.1", "yanked": False},
             {"vers": "0.6.0-alpha", "yanked": False}, {"vers": "0.7.0", "yanked": True})),
     }
 
@@ -59,7 +60,7 @@ def test_doctor_says_which_versions_are_used_and_which_newer_ones_the_index_has(
     assert "cuda-tile 1.7.0 (the newest on PyPI)" in detail
     assert "nvidia-cuda-tileiras 13.4.92 (PyPI has 13.5.37)" in detail
     # the newest stable, unyanked release: not the pre-release, not the yanked one
-    assert "cutile 0.4.0 (crates.io has 0.5.0)" in detail
+    assert "cutile 0.5.0 (crates.io has 0.5.1)" in detail
     assert "pinned to the versions in use" in detail
 
 

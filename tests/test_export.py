@@ -72,7 +72,7 @@ def test_an_export_is_the_fixed_set_of_files_with_no_absolute_path(tools, tmp_pa
     assert 'loc("kernel.py":3:1)' in golden and 'in "project">' in golden
     manifest = tomllib.loads((tmp_path / "mine" / "Cargo.toml").read_text())
     assert manifest["workspace"]["dependencies"]["wb_ffi"] == {"path": "wb_ffi"}
-    assert manifest["workspace"]["dependencies"]["cutile"] == "=0.4.0"
+    assert manifest["workspace"]["dependencies"]["cutile"] == "=0.5.0"
     assert "port_softmax" in {p["name"] for p in tomllib.loads(
         (tmp_path / "mine" / "Cargo.lock").read_text())["package"]}
 

@@ -1,6 +1,6 @@
 """`while` loops, `break` / `continue` and runtime `and` / `or` in the rule-based drafter
 (workbench/port/rules/while_loop.py, bool_ops.py), without cargo: the Rust each form is drafted
-as, what the loop carries, and the refusals with their lines and what cutile 0.4.0 lacks.
+as, what the loop carries, and the refusals with their lines and what cutile 0.5.0 lacks.
 (tests/test_rules_families.py builds the while_loops.py kernels and diffs their Tile IR.)"""
 from __future__ import annotations
 

@@ -198,7 +198,7 @@ def test_an_unsupported_draft_shows_its_reasons_and_they_jump_to_the_python_line
     reasons = root.locator("[data-testid=wb-reasons] .wb-reason")
     assert reasons.count() == 2, root.get_by_test_id("wb-result").inner_text()
     first = reasons.first.inner_text()
-    assert "line 12" in first and "ct.printf" in first and "multi-argument printf" in first
+    assert "line 12" in first and "ct.printf" in first and "cuda_tile_print!" in first
     assert root.get_by_test_id("wb-result-title").inner_text().startswith("draft: UNSUPPORTED")
     assert "the draft stopped" in root.get_by_test_id("wb-ir-empty").inner_text()
     assert any(d["line"] == 12 for d in root.evaluate("e => e.wbLint().python"))

@@ -16,7 +16,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = "workbench"
 
-BASE = {"argspec", "errors", "tools", "target", "operators", "launchrules", "refmath", "engine"}
+BASE = {"argspec", "errors", "tools", "target", "operators", "launchrules", "refmath", "engine",
+        "toolchains"}
 # top-level modules that are rooms of their own (the rest are "top")
 ROOMS = {"catalog": "catalog", "tilegym_catalog": "catalog", "resolve": "resolve",
          "magics": "magics"}

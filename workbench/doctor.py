@@ -65,8 +65,8 @@ def _newer_versions() -> Check:
     found = toolchain_versions()
     detail = "; ".join(v.describe() for v in found)
     if any(v.newer for v in found):
-        detail += (" - the workbench is pinned to the versions in use (README: why cutile "
-                   "0.4.0 and tileiras 13.4.92, not the newest)")
+        detail += (" - the workbench is pinned to the versions in use (README: the toolchain "
+                   "versions)")
     return Check("toolchain versions", "info", detail)
 
 

@@ -55,7 +55,8 @@ def stub_library() -> Path:
 
 def stand_in_tileiras() -> Path:
     """The executable cutile runs as tileiras (CUTILE_TILEIRAS_PATH) during a host run."""
-    text = _SCRIPT.format(python=sys.executable, magic=MAGIC, version=tileiras_version())
+    text = _SCRIPT.format(python=sys.executable, magic=MAGIC, version=tileiras_version(),
+                          versions=bytecode_versions())
     script = target_dir() / "cuda_stub" / _digest(text.encode()) / "tileiras"
     if script.exists():
         return script
@@ -77,6 +78,14 @@ def tileiras_version() -> str:
                     text=True).stdout
 
 
+@functools.cache
+def bytecode_versions() -> str:
+    """What the real tileiras answers to --list-versions: cutile (0.5) asks it which bytecode
+    to write, so the host run writes what the GPU host's would."""
+    return run_tool([str(nvidia_tool("tileiras")), "--list-versions"], timeout=30,
+                    text=True).stdout
+
+
 _SCRIPT = '''#!{python}
 """tileiras as the workbench's recording driver needs it: the bytecode, wrapped, as the cubin."""
 import struct
@@ -85,6 +94,9 @@ import sys
 args = sys.argv[1:]
 if "--version" in args:
     sys.stdout.write({version!r})
+    sys.exit(0)
+if "--list-versions" in args:
+    sys.stdout.write({versions!r})
     sys.exit(0)
 with open(args[-1], "rb") as source:
     bytecode = source.read()

@@ -1,6 +1,6 @@
 """`workbench VERB ...`: every stage printable on demand. The verb table is here; each verb's
 arguments and handler are in the module named for its stage (ir_verbs, port_verbs,
-corpus_verbs, batch_verbs, gpu_verbs, catalog_verbs, record_verbs, export_verbs)."""
+corpus_verbs, batch_verbs, gpu_verbs, catalog_verbs, record_verbs, export_verbs, toolchain_verbs)."""
 from __future__ import annotations
 
 import argparse
@@ -30,7 +30,7 @@ VERBS = (
     VerbEntry("ir", "ir_verbs", "print the Tile IR of a kernel or of its Rust port (raw or "
               "normalized)"),
     VerbEntry("diff", "ir_verbs", "structural Tile IR diff of a kernel against its Rust port: "
-              "PASS / NOTES / FAIL"),
+              "PASS / NOTES / FAIL (or one port under two tileiras versions)"),
     VerbEntry("sass", "ir_verbs", "sm_90 SASS of either side, compiled here (no GPU)"),
     VerbEntry("specialize", "ir_verbs", "JIT vs AOT: what each call compiles, and what a port "
               "must declare"),
@@ -43,6 +43,8 @@ VERBS = (
               "this checkout): sources, vendored C ABI helper, Python loader, README, IR "
               "goldens"),
     VerbEntry("doctor", "port_verbs", "check the toolchain and say how to fix each problem"),
+    VerbEntry("toolchain", "toolchain_verbs", "tileiras versions side by side: list, install "
+              "another (compare a port under two: diff --toolchain A --toolchain B)"),
     VerbEntry("corpus", "corpus_verbs", "TileGym's kernels through analyze, draft, build and IR "
               "diff: a verdict each"),
     VerbEntry("batch", "batch_verbs", "the pipeline, SASS, GPU checks and benches over the "

@@ -21,6 +21,7 @@ from ..ir.serialize import to_json
 from ..ir.stages import operator_python_ir, python_ir
 from ..ownership.evidence import compare_sass
 from ..ownership.pairs import operator_diff, side_bytecode
+from ..ownership.toolchain import toolchain_diff
 from ..port.triton_stages import translated
 from ..resolve import resolve_target
 from ..rust.emit import operator_rust_ir
@@ -124,9 +125,14 @@ def _diff_arguments(p) -> None:
     p.add_argument("--noise", action="store_true", help="show noise findings too")
     p.add_argument("--sass", action="store_true",
                    help="also compile both sides to sm_90 SASS and show what each finding costs")
+    p.add_argument("--toolchain", action="append", default=[], metavar="VERSION",
+                   help="twice: each side compiled by two tileiras versions (`workbench "
+                        "toolchain list`), every difference classified")
 
 
 def cmd_diff(args) -> int:
+    if args.toolchain:
+        return _diff_toolchains(args)
 
     op = None
     if args.left or args.right:
@@ -160,6 +166,16 @@ def cmd_diff(args) -> int:
             for line in sass["attributed"]:
                 print("  " + line)
     return EXIT_FAIL if report.verdict == FAIL else EXIT_OK
+
+
+def _diff_toolchains(args) -> int:
+    if len(args.toolchain) != 2 or not args.target:
+        raise WorkbenchError("--toolchain compares one target under two versions",
+                             "e.g. workbench diff softmax --toolchain 13.4.92 --toolchain 13.5.37")
+    op = target_operator(args)
+    report = toolchain_diff(op, case_index(op, args.case), args.toolchain)
+    print(json.dumps(report.to_json(), indent=1) if args.json else "\n".join(report.lines()))
+    return EXIT_OK
 
 
 def _family_entries(name: str):

@@ -295,7 +295,7 @@ def checked_overflow_flag(pair: OpPair, context: FactContext | None) -> str | No
     """A `trunci` that differs only by an overflow flag the port states (no wrap) where the
     reference states none: the same op on every value that fits the narrower type, so a
     note when the C ABI checks that the port's truncated value fits on every call (cutile
-    0.4.0 writes no trunci without a flag: cutile-ir op_writer.rs requires one)."""
+    0.4.0 and 0.5.0 write no trunci without a flag: cutile-ir op_writer.rs requires one)."""
     if context is None or pair.status != CHANGED or pair.left.name != "trunci":
         return None
     l_text, r_text = _attr_text(pair.left), _attr_text(pair.right)

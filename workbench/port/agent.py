@@ -261,7 +261,7 @@ def _tools(stage: str) -> list[dict]:
     ]
 
 
-SYSTEM_PROMPT = """You port cuTile Python GPU kernels to cuTile Rust (crate cutile =0.4.0) so that
+SYSTEM_PROMPT = """You port cuTile Python GPU kernels to cuTile Rust (crate cutile =0.5.0) so that
 both emit the same CUDA Tile IR. The repository's hand-written ports under kernels_src/*/port/
 show the idioms (padding via make_partition_view, explicit reshape/broadcast, stores at an
 explicit index through partition_mut, one shared ordering token, the wb_ffi C ABI). Use the

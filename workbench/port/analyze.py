@@ -297,7 +297,7 @@ def analyze(source: str, filename: str, kernel_name: str, cases: list[Case]) -> 
                 if getattr(arg, "is_list", False) and name not in listed:
                     listed.add(name)
                     problems.append({"line": p.line, "construct": "parameter", "message":
-                                     f"{name} is a list of arrays: a cutile 0.4.0 entry takes "
+                                     f"{name} is a list of arrays: a cutile 0.5.0 entry takes "
                                      "tensors, pointers and scalars only (cuda-async "
                                      "device_context.rs ValidParamType), no list of tensors"})
                 if arg.is_array:

@@ -3,7 +3,7 @@ use std::collections::HashMap;
 use std::ffi::c_void;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use cutile::cuda_core::{Device, Stream};
+use cutile::cuda_core::{Context, Stream};
 use cutile::prelude::*;
 
 pub const DTYPE_F32: i32 = 0;
@@ -98,14 +98,14 @@ pub fn guard(body: impl FnOnce() -> Result<(), Error>) -> i32 {
     }
 }
 
-/// The device of `ordinal`, retaining its primary context (the one PyTorch uses).
-pub fn device(ordinal: i32) -> Result<Arc<Device>, Error> {
-    static DEVICES: OnceLock<Mutex<HashMap<i32, Arc<Device>>>> = OnceLock::new();
+/// The primary context of device `ordinal` (the one PyTorch uses), retained once per process.
+pub fn device(ordinal: i32) -> Result<Arc<Context>, Error> {
+    static DEVICES: OnceLock<Mutex<HashMap<i32, Arc<Context>>>> = OnceLock::new();
     let mut devices = DEVICES.get_or_init(Default::default).lock().unwrap();
     if let Some(d) = devices.get(&ordinal) {
         return Ok(d.clone());
     }
-    let d = Device::new(ordinal as usize)
+    let d = Context::new(ordinal as usize)
         .map_err(|e| set_error(Error::Device, format!("CUDA device {ordinal}: {e:?}")))?;
     devices.insert(ordinal, d.clone());
     Ok(d)
@@ -115,7 +115,7 @@ pub fn device(ordinal: i32) -> Result<Arc<Device>, Error> {
 ///
 /// # Safety
 /// `raw` must be a live `CUstream` of `device` (or null for the legacy default stream).
-pub unsafe fn borrow_stream(raw: *mut c_void, device: &Arc<Device>) -> Arc<Stream> {
+pub unsafe fn borrow_stream(raw: *mut c_void, device: &Arc<Context>) -> Arc<Stream> {
     unsafe { Stream::borrow_raw(raw as _, device) }
 }
 
@@ -136,5 +136,6 @@ pub unsafe fn borrow<T: DType>(desc: &WbTensor, name: &str) -> Result<Tensor<T>,
     };
     let shape = to_i32(&desc.shape[..n])?;
     let strides = to_i32(&desc.strides[..n])?;
-    Ok(unsafe { Tensor::<T>::borrow_raw_parts(desc.ptr, desc.device as usize, shape, strides) })
+    let context = device(desc.device)?;
+    Ok(unsafe { Tensor::<T>::borrow_raw_parts(desc.ptr, context, shape, strides) })
 }

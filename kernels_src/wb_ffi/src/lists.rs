@@ -15,7 +15,7 @@
 //! launch is enqueued), the same staging cuTile Python does for a list on every launch.
 
 use cutile::cuda_async::device_buffer::DevicePointer;
-use cutile::cuda_core::simt::memory::{free_async, malloc_async, memcpy_htod_async};
+use cutile::cuda_core::memory::{free_async, malloc_async, memcpy_htod_async};
 
 use crate::call::Call;
 use crate::launch::{Error, set_error};
@@ -112,7 +112,7 @@ impl<'a> Call<'a> {
         let bytes = words.len() * std::mem::size_of::<i64>();
         let stream = self.stream.cu_stream();
         let device_error = |e| set_error(Error::Device, format!("{}: list {index}'s table: {e:?}", self.op));
-        self.stream.device().bind_to_thread().map_err(device_error)?;
+        self.stream.context().bind_to_thread().map_err(device_error)?;
         let ptr = unsafe { malloc_async(stream, bytes) }.map_err(device_error)?;
         let table = ListTable { ptr, stream, len: len as i32 };
         unsafe { memcpy_htod_async(ptr, words.as_ptr(), bytes, stream) }.map_err(device_error)?;

@@ -1,5 +1,5 @@
 """The rule-based drafter: a cuTile Python kernel -> the four files of a cuTile Rust port
-(`cutile` =0.4.0), offline, by translating the kernel's AST statement by statement.
+(`cutile` =0.5.0), offline, by translating the kernel's AST statement by statement.
 
     spec = analyze(source, filename, kernel_name, list(op.cases))
     draft = draft(spec, source, op.name)

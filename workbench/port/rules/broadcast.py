@@ -78,12 +78,12 @@ class Broadcasting:
         return f"convert_tile({v.expr})"
 
     def constant_expr(self, text: str, shape, node) -> str:
-        """`constant(text, shape![..])`; a bool false, which cutile 0.4.0 encodes as true in
+        """`constant(text, shape![..])`; a bool false, which cutile 0.5.0 encodes as true in
         constant() (encode_literal_bytes takes any string but "0" as 0xFF), is
         scalar_to_tile(false) at 0-d and refused with a shape."""
         if text == "false":
             if shape:
-                raise Fail(node, "constant", "a tile of False: cutile 0.4.0's constant(false, ..) "
+                raise Fail(node, "constant", "a tile of False: cutile 0.5.0's constant(false, ..) "
                            "encodes true (its dense literal reads \"false\" as nonzero)")
             return "scalar_to_tile(false)"
         return f"constant({text}, shape![{shape_text(shape)}])"

@@ -22,9 +22,10 @@ RUST_NAMES = {
     "int16": "i16", "int8": "i8", "uint64": "u64", "uint32": "u32", "uint16": "u16",
     "uint8": "u8", "bool_": "bool",
 }
-# cuTile dtypes cutile-rs has no ElementType for (cutile::core, 0.4.0)
-NO_RUST_TYPE = {"float8_e8m0fnu": "f8e8m0fnu exists but no cuTile kernel array takes it",
-                "float4_e2m1fn": "f4e2m1fn has no Tensor storage (only packed f4e2m1fnx2)"}
+# cuTile dtypes a port cannot take as an array (cutile 0.5.0, and the C ABI's dtype codes)
+NO_RUST_TYPE = {"float8_e8m0fnu": "has f8e8m0fnu, but the workbench's C ABI (wb_ffi) has no "
+                                  "dtype code for it",
+                "float4_e2m1fn": "has no Tensor storage for f4e2m1fn (only packed f4e2m1fnx2)"}
 # types a Rust literal can be written in (cutile compiles the literal as a constant of it)
 LITERAL_SUFFIX = {"float64": "f64", "float32": "f32", "int64": "i64", "int32": "i32",
                   "int16": "i16", "int8": "i8", "uint64": "u64", "uint32": "u32",

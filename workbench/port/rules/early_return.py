@@ -10,7 +10,7 @@ rest of the block to the other branch. So
                         }
 
 which is what cuTile Python's Tile IR means (it writes `if c { A; return } else { }` and then
-B; the diff's `sink_after_return` normalization reads both as the same program). cutile 0.4.0
+B; the diff's `sink_after_return` normalization reads both as the same program). cutile 0.5.0
 lowers `return` only at a function's top level (compile_block.rs: "`return` is only
 supported at the top level of a function body"), so a `return` anywhere else (in a loop, in
 a branch some path of which falls through to more statements) is refused with that reason;
@@ -24,7 +24,7 @@ from .values import Fail
 
 RETURN_REFUSED = ("a `return` under a runtime `if` that does not end the kernel (in a loop, "
                   "or with statements after the `if` that the returning path would skip "
-                  "only through a flag): cutile 0.4.0 lowers `return` only at a function's "
+                  "only through a flag): cutile 0.5.0 lowers `return` only at a function's "
                   "top level (compile_block.rs: \"`return` is only supported at the top "
                   "level of a function body\")")
 
@@ -63,7 +63,7 @@ class EarlyReturn:
         ast.copy_location(new, stmt)
         new.end_lineno = max(getattr(s, "end_lineno", s.lineno) for s in [stmt, *rest])
         self.state.notes.append(f"line {stmt.lineno}: the `return` under this `if` is drafted as an "
-                          "if/else over the rest of the kernel (cutile 0.4.0 lowers `return` "
+                          "if/else over the rest of the kernel (cutile 0.5.0 lowers `return` "
                           "only at a function's top level)")
         return new
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import math
 
+from .ops_refused import PRINT_BY_HAND
 from .registry import Family
 from .values import Const, DType, Fail, Lit, Seq, Static, Value
 
@@ -103,8 +104,8 @@ def range_(t, node, hint):
 
 @FAMILY.builtin("print")
 def print_(t, node, hint):
-    raise Fail(node, "print", "print() in a kernel: cutile 0.4.0's print_tko takes one tile "
-                              "and a C format; not drafted")
+    raise Fail(node, "print", "print() in a kernel: not drafted; cutile 0.5.0 has "
+                              + PRINT_BY_HAND)
 
 
 _ = math

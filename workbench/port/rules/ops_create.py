@@ -111,7 +111,9 @@ def bitcast(t, node, hint):
     return t.let(hint or f"{x.expr}_bits", Tile(v.kind.dtype, x.kind.shape), f"bitcast({x.expr})")
 
 
-FAMILY.refuse("astile", "ct.astile builds a tile from a Python sequence; cutile 0.4.0 has "
+FAMILY.refuse("astile", "ct.astile builds a tile from a Python sequence; cutile 0.5.0 has "
               "no tile literal (only constant() of one value)")
-FAMILY.refuse("pack_to_bytes", "byte packing; cutile 0.4.0's pack() takes f4e2m1fn tiles only")
-FAMILY.refuse("unpack_from_bytes", "byte unpacking; cutile 0.4.0's unpack() gives f4e2m1fn only")
+FAMILY.refuse("pack_to_bytes", "byte packing: not drafted; cutile 0.5.0's pack() turns a rank-1 "
+              "tile into i8/u8 bytes of the same total bits: write it by hand")
+FAMILY.refuse("unpack_from_bytes", "byte unpacking: not drafted; cutile 0.5.0's unpack() turns "
+              "rank-1 i8/u8 bytes into a tile of the same total bits: write it by hand")

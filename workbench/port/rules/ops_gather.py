@@ -7,7 +7,7 @@ converted to the array's dtype) or `store_ptr_tko`.
 
 Strides: the last axis has unit stride (port.toml says so), a constant 1 cuTile materializes
 at the top of the kernel; the others come from the tensor view's `strides` metadata. cutile
-0.4.0 has no public accessor for it, so the port declares one helper per rank with the same
+0.5.0 has no public accessor for it, so the port declares one helper per rank with the same
 compiler op `Tensor::shape()` uses (`return_type_meta_field`, field "strides")."""
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ FAMILY = Family("gather")
 
 def strides_helper(rank: int) -> str:
     dynamic = ", ".join(["-1"] * (rank - 1))
-    return (f"    // cutile 0.4.0 exposes a tensor's base pointer and shape but no accessor for its\n"
+    return (f"    // cutile 0.5.0 exposes a tensor's base pointer and shape but no accessor for its\n"
             f"    // strides; this reads the view's `strides` metadata (its dynamic strides, all but\n"
             f"    // the unit last one) with the compiler op that Tensor::shape() uses.\n"
             f"    #[cuda_tile::compiler_op(name = \"return_type_meta_field\", type_meta_field = \"strides\")]\n"
@@ -95,7 +95,7 @@ def dynamic_stride(t, arr: ArrayRef, dim: int, node) -> Value:
 
 def refuse_unit_strides(t, arr: ArrayRef, node) -> None:
     """The strides helper reads the view's dynamic strides by position, which holds only when
-    no stride but the last is 1: cutile 0.4.0 makes every unit stride of a call static in the
+    no stride but the last is 1: cutile 0.5.0 makes every unit stride of a call static in the
     tensor view (cutile-compiler specialization.rs: `stride_one = strides[i] == 1`), and the
     `strides` metadata then holds only the others (the position of dim d moves)."""
     for s in t.spec.specializations:
@@ -105,7 +105,7 @@ def refuse_unit_strides(t, arr: ArrayRef, node) -> None:
         if units:
             raise Fail(node, "strides", f"{arr.name} has stride 1 in dim(s) "
                        f"{', '.join(map(str, units))} (not the last) in case {s.case}: cutile "
-                       "0.4.0 makes each unit stride of a call static in the tensor view "
+                       "0.5.0 makes each unit stride of a call static in the tensor view "
                        "(specialization.rs stride_one) and keeps only the others in its strides "
                        "metadata, so a port reading strides has no fixed position for them")
 

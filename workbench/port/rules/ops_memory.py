@@ -201,7 +201,7 @@ def store(t, call, hint=None):
     refuse_access_after_slice_store(t, arr, call, "ct.store")
     if order_of(t, args, arr.rank, call) is not None:
         raise Fail(call, "ct.store(order=..)", "a store through a permuted view: cutile "
-                   "0.4.0's partition_full_mut takes no dim_map (make_partition_view_mut neither)")
+                   "0.5.0's partition_full_mut takes no dim_map (make_partition_view_mut neither)")
     index_value = t.expr(args["index"])            # cuTile evaluates the index first
     tile = stored_tile(t, args["tile"], arr, call)
     shape = tile.kind.shape
@@ -331,7 +331,8 @@ def num_tiles(t, node, hint):
                  f"num_tiles(&{view}, {axis % arr.rank}i32)", origin="num_tiles")
 
 
-FAMILY.refuse("load_advanced_indexing", "an advanced-indexing load; cutile 0.4.0's "
-              "load_view_raw takes a gather view only through make_tensor_view internals")
+FAMILY.refuse("load_advanced_indexing", "an advanced-indexing load: not drafted; cutile 0.5.0 "
+              "has make_gather_scatter_view (one sparse dimension, unsafe) for load_view_raw: "
+              "write it by hand")
 FAMILY.refuse("store_advanced_indexing", "an advanced-indexing store; see "
               "load_advanced_indexing")

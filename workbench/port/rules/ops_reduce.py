@@ -16,10 +16,10 @@ def reduction(t, node, hint, fname):
     x = t.expr(args["x"])
     for flag in ("flush_to_zero", "propagate_nan"):
         if t.static_bool(args.get(flag), flag, False):
-            raise Fail(node, f"ct.{fname}({flag}=True)", f"cutile 0.4.0's {REDUCE[fname]} takes "
+            raise Fail(node, f"ct.{fname}({flag}=True)", f"cutile 0.5.0's {REDUCE[fname]} takes "
                        f"no {flag} (its reduce region is the plain op)")
     if "rounding_mode" in args and t.static_value(args["rounding_mode"], "rounding_mode") is not None:
-        raise Fail(node, f"ct.{fname}(rounding_mode=..)", f"cutile 0.4.0's {REDUCE[fname]} "
+        raise Fail(node, f"ct.{fname}(rounding_mode=..)", f"cutile 0.5.0's {REDUCE[fname]} "
                    "takes no rounding mode")
     if isinstance(x.kind, Scalar):
         x = t.scalar_tile(x, node)
@@ -78,7 +78,7 @@ def cumsum(t, node, hint):
         raise Fail(node, "ct.cumsum", "the argument must be a tile of rank >= 1")
     for flag in ("rounding_mode", "flush_to_zero"):
         if flag in args and t.static_value(args[flag], flag) not in (None, False):
-            raise Fail(node, f"ct.cumsum({flag}=..)", "cutile 0.4.0's scan_sum takes no "
+            raise Fail(node, f"ct.cumsum({flag}=..)", "cutile 0.5.0's scan_sum takes no "
                                                       f"{flag}")
     axis = t.static_int(args["axis"], node, "the axis") if "axis" in args else 0
     reverse = t.static_bool(args.get("reverse"), "reverse", False)
@@ -86,15 +86,15 @@ def cumsum(t, node, hint):
     ax = axis % len(x.kind.shape)
     if ax != 0:
         raise Fail(node, "ct.cumsum", f"axis {axis} of a rank-{len(x.kind.shape)} tile: cutile "
-                   "0.4.0's scan_sum (and scan) write dim = 0 whatever the argument "
+                   "0.5.0's scan_sum (and scan) write dim = 0 whatever the argument "
                    "(cutile-compiler compile_cuda_tile_op.rs); only axis 0 is ported")
     return t.let(hint or "cumsum", x.kind, f"scan_sum({x.expr}, {ax}i32, "
                  f"reverse::{'Reverse' if reverse else 'Forward'}, {identity})")
 
 
-FAMILY.refuse("argmax", "cutile 0.4.0 has no argmax (reduce takes one operand; no index "
+FAMILY.refuse("argmax", "cutile 0.5.0 has no argmax (reduce takes one operand; no index "
               "reduction)")
-FAMILY.refuse("argmin", "cutile 0.4.0 has no argmin (reduce takes one operand; no index "
+FAMILY.refuse("argmin", "cutile 0.5.0 has no argmin (reduce takes one operand; no index "
               "reduction)")
 FAMILY.refuse("cumprod", "a product scan needs a closure region (cutile scan(.., |a, b| a * b)); "
               "not drafted")

@@ -1,17 +1,20 @@
 """cuda.tile functions the drafter knows and does not translate, each with what cutile-rs
-(0.4.0) lacks or what a port would have to do by hand."""
+(0.5.0) lacks or what a port would have to do by hand."""
 from __future__ import annotations
 
 from .registry import Family
+
+# what a port writes for a cuTile print (cutile 0.5.0's macro), said wherever one is refused
+PRINT_BY_HAND = ("cuda_tile_print!(\"..{}..\", values) (scalars or tiles; each {} becomes %f "
+                 "or %i, so no width or precision, and no token orders the print): write it by "
+                 "hand")
 
 FAMILY = Family("refused")
 
 FAMILY.refuse("atomic_cas", "ct.atomic_cas: compare-and-swap on pointers (cutile "
               "atomic_cas_tko); not drafted")
-FAMILY.refuse("printf", "cutile 0.4.0 has print_tko (one tile, a C format) and no "
-              "multi-argument printf")
-FAMILY.refuse("print", "cutile 0.4.0 has print_tko (one tile, a C format) and no print of "
-              "several values")
+FAMILY.refuse("printf", "not drafted; cutile 0.5.0 has " + PRINT_BY_HAND)
+FAMILY.refuse("print", "not drafted; cutile 0.5.0 has " + PRINT_BY_HAND)
 FAMILY.refuse("assert_", "a runtime assert; cutile's cuda_tile_assert! macro is not drafted")
 FAMILY.refuse("grid_dependency_control_wait", "programmatic dependent launch (cutile "
               "gdc_wait_tko) is not drafted")

@@ -169,5 +169,5 @@ def item(t, node, hint):
     return t.let(hint or f"{x.expr}_item", Tile(x.kind.dtype, ()), f"{x.expr}.reshape(shape![])")
 
 
-FAMILY.refuse("insert", "ct.insert writes into a tile; cutile 0.4.0's insert is unsafe and "
+FAMILY.refuse("insert", "ct.insert writes into a tile; cutile 0.5.0's insert is unsafe and "
               "not drafted")

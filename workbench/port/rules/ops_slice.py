@@ -14,7 +14,7 @@ refused in a loop (no loop-carried token through a slice) and when the root is a
 `ct.scatter` / atomics through a slice are refused (values.refuse_write_through_slice).
 
 Not stated: cuTile's dataflow proves divisibility facts on the new base and extent
-(`assume div_by<16>`); cutile 0.4.0 propagates none through `offset`, and the port cannot
+(`assume div_by<16>`); cutile 0.5.0 propagates none through `offset`, and the port cannot
 state them in source for every call (the IR diff reports them as hint or perf findings)."""
 from __future__ import annotations
 

@@ -28,7 +28,7 @@ class RuntimeIf:
             inner = self.condition(node.operand)
             if isinstance(inner, bool):
                 return not inner
-            # cuTile: `not x` is xori(x, true) (logical_not_impl: Unary invert); cutile 0.4.0
+            # cuTile: `not x` is xori(x, true) (logical_not_impl: Unary invert); cutile 0.5.0
             # has no unary `!` ("Unary expression not supported")
             flag = self.let("cond", Scalar(self.types.of_name("bool_")), inner)
             return self.bool_text(self.bitwise_not(flag, node, "not"), node)
@@ -174,7 +174,7 @@ class RuntimeIf:
         if alias is None:
             raise Fail(stmt, "if", f"{name} gets its value in both branches of a runtime `if` "
                        "and no value of its type exists before the `if` to declare it with "
-                       "(cutile 0.4.0 has no uninitialised `let`)")
+                       "(cutile 0.5.0 has no uninitialised `let`)")
         value = self.let(name, kind, alias.expr, pure=False)
         value.stmt.mutable = True
         return Value(kind, value.expr)

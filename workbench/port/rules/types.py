@@ -68,7 +68,7 @@ class KernelTypes:
             raise Fail(node, "dtype", f"a value whose dtype is {dt.text()} over the cases is no "
                                       "generic of the port (no array has those dtypes)")
         if u in NO_RUST_TYPE:
-            raise Fail(node, "dtype", f"{u}: cutile 0.4.0 {NO_RUST_TYPE[u]}")
+            raise Fail(node, "dtype", f"{u}: cutile 0.5.0 {NO_RUST_TYPE[u]}")
         if u not in RUST_NAMES:
             raise Fail(node, "dtype", f"{u} has no cutile element type")
         return RUST_NAMES[u]
@@ -88,7 +88,7 @@ class KernelTypes:
         self.rust(dt, node)
         text = literal_text(value, dt.uniform)
         if text is None:
-            raise Fail(node, "literal", f"{value!r} as {dt.uniform}: cutile 0.4.0 has no "
+            raise Fail(node, "literal", f"{value!r} as {dt.uniform}: cutile 0.5.0 has no "
                        f"{RUST_NAMES.get(dt.uniform, dt.uniform)} literal (its constant() takes "
                        "a half value only as ZERO, ONE, NEG_INFINITY, INFINITY or E); ct.astype "
                        "to float32")

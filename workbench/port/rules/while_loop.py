@@ -1,7 +1,7 @@
 """`while` loops, `break` and `continue`, the way cuTile Python lowers them (ast2hir.py,
 _while_stmt): a `loop` region that first computes the test and runs `if test {} else { break }`,
 then the body, then `continue`; the loop carries what the body assigns and the test or the code
-after the loop reads (typed strictly, as a `for` loop's values: loops.py). cutile 0.4.0 lowers
+after the loop reads (typed strictly, as a `for` loop's values: loops.py). cutile 0.5.0 lowers
 `while c { .. }` to the same region (compile_expression.rs, Expr::While: the test, an `if`
 whose else branch breaks, the body), so a test that is one comparison is drafted as a Rust
 `while`, its statements in a block as the condition (`while { ..; c } { .. }`); `while True:`
@@ -11,9 +11,9 @@ is `loop { .. }` (Expr::Loop: the body alone).
 passes the loop-carried values to them as cuTile does (a branch that jumps yields nothing: the
 diff's passthrough_if_results reads cutile's `if`, which yields every carried value, so).
 `break` in a `for` loop is cuTile's done flag (break_flag below): Tile IR `for` loops cannot
-exit early and cutile 0.4.0 rejects `break` inside `for` (compile_block.rs). Statements after
+exit early and cutile 0.5.0 rejects `break` inside `for` (compile_block.rs). Statements after
 a jump are dead, as cuTile drops them (early_return.py's tail_positions).
-Where cutile 0.4.0 cannot follow, the drafter refuses: a `break` in a `for` loop cuTile also
+Where cutile 0.5.0 cannot follow, the drafter refuses: a `break` in a `for` loop cuTile also
 splits (not drafted), and a `break` / `continue` under an `if` that assigns a value the loop
 does not carry and reads after it (cutile passes every name such an `if` assigns to the jump:
 compile_block.rs takes the branch's carry_vars, which are the `if`'s captured names)."""
@@ -122,7 +122,7 @@ class WhileLoops:
                 raise Fail(s, "break/continue",
                            f"this `if` holds a `break` / `continue` and assigns "
                            f"{', '.join(local)}, which the loop does not carry and reads "
-                           "after the `if`: cutile 0.4.0 passes every variable an `if` assigns "
+                           "after the `if`: cutile 0.5.0 passes every variable an `if` assigns "
                            "to a jump inside it (compile_block.rs), so its loop would get a "
                            "wrong number of values; assign them outside the `if`")
 
@@ -141,7 +141,7 @@ class WhileLoops:
         """A `for` loop with a `break`: cuTile Python keeps the `for` and carries a done flag
         (for_loop_break.py: `false` at the start, each `break` a `continue` with `true`, the
         body first continues when the flag is set), since Tile IR `for` loops cannot exit
-        early (cutile 0.4.0 rejects `break` in `for`: compile_block.rs); the port writes the
+        early (cutile 0.5.0 rejects `break` in `for`: compile_block.rs); the port writes the
         same flag, a `let mut` bool after the loop's own values (it is appended to them) and
         before its tokens (`zt..`: cuTile adds those later), hence its name."""
         if not any(isinstance(j, ast.Break) for j in jumps_in(stmt.body)):
