@@ -81,3 +81,46 @@ def test_selected_points_every_tool_at_one_version_and_then_back():
     with pytest.raises(Exception, match="not installed"):
         with selected("13.0.1"):
             pass
+
+
+def _compile_failure(sides):
+    """A case result as the GPU worker reports tileiras rejecting a side (H200, 13.5.37)."""
+    reasons = {"python": "CompilerExecutionError: Return code 5\nfailed to compile Tile IR "
+                         "program\nUnknown location",
+               "rust": "PortError: port (libwb_bundle.so): launch failed (launch): launch: "
+                       "tileiras failed while compiling Tile IR bytecode.\nstatus: exit status: 5"
+                       "\nstderr:\nerror: failed to compile Tile IR program"}
+    return {"case": 0, "sides": {side: {"ok": side not in sides,
+                                        "reason": reasons[side] if side in sides else ""}
+                                 for side in ("python", "rust")}}
+
+
+def test_a_rejected_compile_is_the_compilers_when_another_version_compiles_the_same_bytecode():
+    from types import SimpleNamespace
+    from workbench.catalog import get_operator
+    from workbench.ownership.owner import COMPILE, classify, failed_cases
+    result = _compile_failure({"python", "rust"})
+    [(case, kind, _)] = failed_cases(SimpleNamespace(results=[result], status="fail",
+                                                     reason=""), [0])
+    assert kind == COMPILE          # not "refused": cutile's launcher did run the compiler
+    op = get_operator("tilegym.chunk_gated_delta_rule.intra")
+    with selected(NEWER):           # the H200's toolchain of that run
+        owner = classify(op, case, kind, result)
+    assert owner.owner == "compiler", owner.summary
+    assert f"tileiras {NEWER} rejects the python side's and the rust side's bytecode, which " \
+           f"tileiras {pinned_version()} compiles" in owner.summary
+    assert f"--toolchain {NEWER} --toolchain {pinned_version()}" in owner.summary
+    assert f"tileiras {pinned_version()} compiles it (rust side)" in owner.evidence
+
+
+def test_a_port_only_compile_failure_no_version_explains_stays_undetermined(monkeypatch):
+    from workbench.catalog import get_operator
+    from workbench.ownership import owner as owner_module
+    monkeypatch.setattr(owner_module, "compiled_elsewhere", lambda op, case, side: {})
+    verdict = owner_module.classify(get_operator("softmax"), 0, owner_module.COMPILE,
+                                    _compile_failure({"rust"}))
+    assert verdict.owner == "undetermined"
+    assert "no other tileiras is installed to compare" in verdict.summary
+    verdict = owner_module.classify(get_operator("softmax"), 0, owner_module.COMPILE,
+                                    _compile_failure({"python", "rust"}))
+    assert verdict.owner == "compiler" and "rejects the Python kernel's bytecode too" in verdict.summary

@@ -127,6 +127,16 @@ def test_tune_without_a_gpu_says_so_and_lists_what_it_would_try(page):
     assert "would try" in text and "TILE_COLS=2048" in text and "occupancy=2" in text, text
 
 
+def test_toolchains_compares_the_case_under_two_tileiras_versions(page):
+    root = widget(page, 0)
+    root.get_by_test_id("wb-btn-toolchains").click()
+    result_of(root, "toolchains", timeout_s=300)
+    title = root.get_by_test_id("wb-result-title").inner_text()
+    assert title.startswith("toolchains 13.4.92 vs 13.5.37: "), title
+    text = root.get_by_test_id("wb-result").inner_text()
+    assert "python: " in text and "rust: " in text and "13.5.37" in text, text
+
+
 def test_an_edit_survives_draft_and_a_draft_shows_its_verdict(page):
     root = widget(page, 0)
     history = SOFTMAX_COPY / ".history"

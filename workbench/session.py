@@ -31,6 +31,8 @@ from .sass.stages import sass_of
 from .sources.kernel import load_operator_kernel
 from .specialize import const_branches, explore
 from .tune.sweep import tune
+from .ownership.toolchain import toolchain_diff
+from .toolchains import installed
 
 
 
@@ -182,6 +184,15 @@ class PortSession:
         """The port's knobs swept on the GPU for the case in view (tune/sweep.py): the
         fastest correct candidate is kept in the port's tuned.toml; skipped without a GPU."""
         return tune(self.op, [self.case], progress=progress)
+
+    def toolchains(self):
+        """Both sides of the case in view compiled by the pinned tileiras and the first other
+        installed one (ownership/toolchain.py)."""
+        versions = list(installed())
+        if len(versions) < 2:
+            raise WorkbenchError(f"only tileiras {versions[0]} is installed here",
+                                 "`workbench toolchain install 13.5.37` adds another")
+        return toolchain_diff(self.op, self.case, versions[:2])
 
     def specializations(self) -> list[dict]:
         """The JIT -> AOT view: per case, the kernel the JIT compiles and what it assumed."""

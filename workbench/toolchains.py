@@ -9,7 +9,7 @@ of them for the duration of a `with` block.
 from __future__ import annotations
 
 import contextlib
-import importlib.metadata
+import functools
 import os
 import re
 import shutil
@@ -27,19 +27,46 @@ WHEELS = ("nvidia-cuda-tileiras", "nvidia-nvvm", "nvidia-cuda-nvcc", "nvidia-cud
 KEPT_TOOLS = ("tileiras", "tileirdisasm", "ptxas", "cuobjdump", "nvdisasm")
 INSTALL_TIMEOUT_S = 1200
 VERSION_PATTERN = re.compile(r"\d+\.\d+\.\d+")
+BIN_VARIABLE = "WORKBENCH_NVIDIA_BIN"      # tools.nvidia_bin_dir reads it
+
+
+# WORKBENCH_NVIDIA_BIN as it was before the outermost `selected` (None: unset)
+_outside: list[str | None] = []
+
+
+def home_bin_dir() -> Path:
+    """The tools every command uses: this environment's, or the carried ones of a GPU host
+    (WORKBENCH_NVIDIA_BIN), even inside `selected`."""
+    if not _outside:
+        return nvidia_bin_dir()
+    with _environment(_outside[0]):
+        return nvidia_bin_dir()
 
 
 def pinned_version() -> str:
-    """The tileiras version of this environment (what every other command uses)."""
+    """The tileiras version every command uses (what its `--version` says)."""
+    return version_of(home_bin_dir())
+
+
+def current_version() -> str:
+    """The tileiras version in use now (inside `selected`, that one)."""
+    return version_of(nvidia_bin_dir())
+
+
+@functools.cache
+def version_of(tools: Path) -> str:
+    """13.5.37 from `tileiras --version` (V13.5.37); "unknown" when it cannot say."""
     try:
-        return importlib.metadata.version("nvidia-cuda-tileiras")
-    except importlib.metadata.PackageNotFoundError:
+        text = run_tool([str(tools / "tileiras"), "--version"], timeout=30, text=True).stdout
+    except ToolError:
         return "unknown"
+    found = re.search(r"V(\d+\.\d+\.\d+)", text)
+    return found.group(1) if found else "unknown"
 
 
 def installed() -> dict[str, Path]:
     """Each usable tileiras version and its bin folder, the pinned one first."""
-    found = {pinned_version(): nvidia_bin_dir()}
+    found = {pinned_version(): home_bin_dir()}
     if TOOLCHAINS_DIR.is_dir():
         for folder in sorted(TOOLCHAINS_DIR.iterdir()):
             tools = folder / "nvidia" / "cu13" / "bin"
@@ -63,15 +90,29 @@ def bin_dir(version: str) -> Path:
 def selected(version: str):
     """Every tool the workbench runs inside the block is this version's."""
     tools = bin_dir(version)
-    previous = os.environ.get("WORKBENCH_NVIDIA_BIN")
-    os.environ["WORKBENCH_NVIDIA_BIN"] = str(tools)
+    _outside.append(os.environ.get(BIN_VARIABLE))
     try:
-        yield tools
+        with _environment(str(tools)):
+            yield tools
     finally:
-        if previous is None:
-            os.environ.pop("WORKBENCH_NVIDIA_BIN", None)
-        else:
-            os.environ["WORKBENCH_NVIDIA_BIN"] = previous
+        _outside.pop()
+
+
+@contextlib.contextmanager
+def _environment(value: str | None):
+    previous = os.environ.get(BIN_VARIABLE)
+    _set(value)
+    try:
+        yield
+    finally:
+        _set(previous)
+
+
+def _set(value: str | None) -> None:
+    if value is None:
+        os.environ.pop(BIN_VARIABLE, None)
+    else:
+        os.environ[BIN_VARIABLE] = value
 
 
 def install(version: str) -> Path:

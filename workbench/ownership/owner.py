@@ -19,8 +19,10 @@ failed CPU check, where no machine or host code ran, only by the first):
   reference the port's side passed and the Python kernel's failed
 
 A failure is `wrong values` (an output off the reference or never written), `fault` (a CUDA
-error that killed the context), `timeout` (the worker was killed) or `refused` (the C ABI or
-cutile's launcher refused the call before launching: a host problem by definition).
+error that killed the context), `timeout` (the worker was killed), `refused` (the C ABI or
+cutile's launcher refused the call before launching: a host problem by definition) or
+`compile` (tileiras rejected a side's bytecode: the compiler's when another installed tileiras
+compiles the same bytecode, or when it rejects the Python kernel too).
 """
 from __future__ import annotations
 
@@ -33,10 +35,15 @@ from ..diff import diff_modules
 from .evidence import case_context
 from .pairs import operator_pair
 from .repro import save_repro
+from .toolchain import compiled_elsewhere
+from ..toolchains import current_version, installed
 
 KERNEL, COMPILER, HOST, REFERENCE, UNDETERMINED = (
     "kernel", "compiler", "host", "reference", "undetermined")
-WRONG_VALUES, FAULT, TIMEOUT, REFUSED = "wrong values", "fault", "timeout", "refused"
+WRONG_VALUES, FAULT, TIMEOUT, REFUSED, COMPILE = (
+    "wrong values", "fault", "timeout", "refused", "compile")
+# what tileiras prints when it rejects a program (in a side's reason, from either front end)
+COMPILE_FAILED = "failed to compile Tile IR program"
 # where the fix goes for each owner (the drafting pipeline's stage); other owners' faults
 # are not the port's to fix
 FIX_STAGE = {KERNEL: "write_kernel", HOST: "write_host"}
@@ -79,7 +86,9 @@ def failed_cases(response, requested: list[int]) -> list[tuple[int, str, dict]]:
         if rust.get("ok", True) and python.get("ok", True) and cross.get("ok", True):
             continue
         reason = " ".join(str(s.get("reason", "")) for s in (rust, python))
-        if "CUDA" in reason or "illegal" in reason:
+        if COMPILE_FAILED in reason:
+            kind = COMPILE
+        elif "CUDA" in reason or "illegal" in reason:
             kind = FAULT
         elif "failed (bad argument)" in reason or "failed (launch)" in reason:
             kind = REFUSED
@@ -101,6 +110,8 @@ def classify(op: Operator, case: int, failure: str, result: dict,
         return Ownership(op.name, case, failure, REFERENCE,
                          "the port's output matches the reference; the Python kernel's does not",
                          [sides["python"].get("reason", "")])
+    if failure == COMPILE:
+        return _compile_owner(op, case, sides)
     if failure == REFUSED:
         reason = sides.get("rust", {}).get("reason", "")
         return Ownership(op.name, case, failure, HOST, "the call was refused before any launch: "
@@ -239,6 +250,37 @@ def check_owner(summary: str, owners: list[dict]) -> Decision:
                     f"({first['failure']}): owner {first['owner']}", evidence,
                     finding=first.get("finding"),
                     extra={"repro": first.get("repro"), "launches": first.get("launches")})
+
+
+def _compile_owner(op: Operator, case: int, sides: dict) -> Ownership:
+    """tileiras rejected a side: try the same bytecode with every other installed version."""
+    failed = [s for s in ("python", "rust") if COMPILE_FAILED in str(sides.get(s, {}).get("reason"))]
+    current = current_version()
+    elsewhere = {side: compiled_elsewhere(op, case, side) for side in failed}
+    evidence = [f"tileiras {current} rejects the {side} side's bytecode" for side in failed]
+    evidence += [f"tileiras {version} {'compiles it' if not error else 'rejects it too: ' + error}"
+                 f" ({side} side)" for side, found in elsewhere.items()
+                 for version, error in found.items()]
+    compiling = [v for v in installed() if v != current
+                 and all(elsewhere[side].get(v) == "" for side in failed)]
+    what = " and ".join(f"the {side} side's" for side in failed)
+    if compiling:
+        return Ownership(op.name, case, COMPILE, COMPILER,
+                         f"tileiras {current} rejects {what} bytecode, which tileiras "
+                         f"{', '.join(compiling)} compiles: a compiler-version effect (`workbench "
+                         f"diff {op.name} --case {case} --toolchain {current} --toolchain "
+                         f"{compiling[0]}`)", evidence)
+    compared = ("no other installed tileiras compiles it" if any(elsewhere.values()) else
+                "no other tileiras is installed to compare (`workbench toolchain install "
+                "VERSION`)")
+    if "python" in failed:
+        return Ownership(op.name, case, COMPILE, COMPILER,
+                         f"tileiras {current} rejects the Python kernel's bytecode too, so not "
+                         f"the port's; {compared}", evidence)
+    return Ownership(op.name, case, COMPILE, UNDETERMINED,
+                     f"tileiras {current} rejects the port's bytecode and compiles the Python "
+                     f"kernel's; {compared}: the IR diff shows what the port writes differently",
+                     evidence)
 
 
 def _shown(path: Path) -> str:

@@ -12,7 +12,7 @@ from ..ir.disasm import disassemble
 from ..operators import Operator
 from ..sass.model import SassSummary
 from ..sass.stages import sass_of
-from ..toolchains import selected
+from ..toolchains import current_version, installed, selected
 from .pairs import side_bytecode
 
 SIDES = ("python", "rust")
@@ -47,6 +47,11 @@ class ToolchainDiff:
     sides: list[SideAcross]
     conclusion: str
 
+    def headline(self) -> str:
+        """The conclusion's first words: `owner: compiler`, `compiler-version effects only`..."""
+        return self.conclusion.split(" - ")[0] if " - " in self.conclusion else \
+            self.conclusion.split(":")[0]
+
     def lines(self) -> list[str]:
         out = [f"{self.target} case {self.case}: tileiras {' vs '.join(self.versions)} "
                "(the same bytecode compiled by each)"]
@@ -71,6 +76,17 @@ def toolchain_diff(op: Operator, case: int, versions: list[str],
                    sides: tuple[str, ...] = SIDES) -> ToolchainDiff:
     across = [_side_across(side, side_bytecode(op, side, case), versions) for side in sides]
     return ToolchainDiff(op.name, case, list(versions), across, _conclusion(across, versions))
+
+
+def compiled_elsewhere(op: Operator, case: int, side: str) -> dict[str, str]:
+    """Each installed tileiras version other than the one in use, with "" where it compiles
+    this side's bytecode and the first lines of its error where it does not."""
+    current = current_version()
+    others = [version for version in installed() if version != current]
+    if not others:
+        return {}
+    bytecode = side_bytecode(op, side, case)
+    return {version: _compile_under(version, bytecode).error for version in others}
 
 
 def _side_across(side: str, bytecode: bytes, versions: list[str]) -> SideAcross:

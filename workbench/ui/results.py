@@ -157,6 +157,28 @@ def tune_result(report, margin: float = MARGIN) -> dict:
                   lines=lines + [s.note for s in report.cases if s.note])
 
 
+def toolchain_result(report) -> dict:
+    """One case under two tileiras versions (ownership/toolchain.py): per side a row per
+    version, then each side's finding and the owner."""
+    tables = [{"title": f"{side.side}: {side.finding}",
+               "columns": ["tileiras", "compiles", "instructions", "registers", "spills (B)",
+                           "HGMMA", "TMA"],
+               "rows": [_compiled_row(c) for c in side.compiled]} for side in report.sides]
+    failed = any(side.failed_under() for side in report.sides)
+    return result("toolchains", f"toolchains {' vs '.join(report.versions)}: "
+                  f"{report.headline()}", not failed, tables=tables,
+                  lines=[change for side in report.sides for change in side.changes]
+                  + [report.conclusion])
+
+
+def _compiled_row(compiled) -> list[str]:
+    s = compiled.summary
+    if s is None:
+        return [compiled.version, f"no: {compiled.error}", "", "", "", "", ""]
+    return [compiled.version, "yes", str(s.instructions), str(s.registers), str(s.local_bytes),
+            str(s.matrix.get("HGMMA", 0)), str(sum(s.tma.values()))]
+
+
 def _trial_row(trial, sweep) -> list[str]:
     ratio = f"{trial.rust_us / sweep.untuned_us:.3f}" if trial.rust_us and sweep.untuned_us \
         else ""

@@ -134,7 +134,8 @@ class PortWidget(anywidget.AnyWidget):
                 self._run("export", lambda: self.export(content.get("to", "")))
                 return
             action = {"rebuild": self._rebuild_and_diff, "diff": self._diff, "check": self._check,
-                      "bench": self._bench, "tune": self._tune, "sass": self._sass}.get(name)
+                      "bench": self._bench, "tune": self._tune, "sass": self._sass,
+                      "toolchains": self._toolchains}.get(name)
             if action:
                 self._run(name, action)
 
@@ -311,6 +312,12 @@ class PortWidget(anywidget.AnyWidget):
         self._progress("sweeping the port's tile sizes and hints on the GPU...", 0.2)
         report = self.session.tune(progress=lambda text: self._progress(text, 0.5))
         self.result = results.tune_result(report)
+        return self.result["title"]
+
+    def _toolchains(self) -> str:
+        self._needs_port()
+        self._progress("compiling both sides with each tileiras version...", 0.3)
+        self.result = results.toolchain_result(self.session.toolchains())
         return self.result["title"]
 
     def _sass(self) -> str:

@@ -12,9 +12,10 @@ const ACTIONS = [
   ["check", "Check", "Run both kernels and compare outputs (needs a GPU)"],
   ["bench", "Bench", "Time both kernels (needs a GPU)"],
   ["tune", "Tune", "Sweep the port's tile sizes and hints for this case on a GPU; keep the fastest correct one (tuned.toml)"],
+  ["toolchains", "Toolchains", "Compile both sides of this case with two installed tileiras versions and say what changes (workbench toolchain install VERSION adds one)"],
   ["export", "Export", "Write the port as a crate of its own that builds outside this checkout (asks for the folder)"],
 ];
-const NEEDS_PORT = new Set(["rebuild", "diff", "check", "bench", "tune", "export", "save"]);
+const NEEDS_PORT = new Set(["rebuild", "diff", "check", "bench", "tune", "toolchains", "export", "save"]);
 const VERDICT_CLASS = { PASS: "pass", PASS_WITH_NOTES: "notes", FAIL: "fail" };
 
 export function makeToolbar(cb) {
