@@ -51,6 +51,14 @@ def result_of(root, action: str, timeout_s: float = 300) -> float:
                             f".dataset.action === '{action}'", timeout_s)
 
 
+def press(root, action: str, timeout_s: float) -> tuple[str, str]:
+    """Click the action's button and wait for its result: (the result's title, its text)."""
+    root.get_by_test_id(f"wb-btn-{action}").click()
+    result_of(root, action, timeout_s=timeout_s)
+    return (root.get_by_test_id("wb-result-title").inner_text(),
+            root.get_by_test_id("wb-result").inner_text())
+
+
 def test_the_three_panes_have_room_at_1400_px(page):
     assert page.locator("#filebrowser").is_visible(), "the file browser is open, as users have it"
     root = widget(page, 0)
@@ -105,9 +113,7 @@ def test_splitters_resize_the_panes_and_wrap_switches_off(page):
 
 def test_check_without_a_gpu_runs_on_the_cpu_and_says_so(page):
     root = widget(page, 0)
-    root.get_by_test_id("wb-btn-check").click()
-    result_of(root, "check", timeout_s=180)
-    title = root.get_by_test_id("wb-result-title").inner_text()
+    title, _ = press(root, "check", timeout_s=180)
     assert title.startswith("check softmax: OK") and "on the CPU" in title, title
     # the next action's result replaces it (a diff has none): no check result under it
     root.get_by_test_id("wb-btn-diff").click()
@@ -118,22 +124,14 @@ def test_check_without_a_gpu_runs_on_the_cpu_and_says_so(page):
 
 
 def test_tune_without_a_gpu_says_so_and_lists_what_it_would_try(page):
-    root = widget(page, 0)
-    root.get_by_test_id("wb-btn-tune").click()
-    result_of(root, "tune", timeout_s=120)
-    title = root.get_by_test_id("wb-result-title").inner_text()
+    title, text = press(widget(page, 0), "tune", timeout_s=120)
     assert title.startswith("tune skipped: no CUDA device"), title
-    text = root.get_by_test_id("wb-result").inner_text()
     assert "would try" in text and "TILE_COLS=2048" in text and "occupancy=2" in text, text
 
 
 def test_toolchains_compares_the_case_under_two_tileiras_versions(page):
-    root = widget(page, 0)
-    root.get_by_test_id("wb-btn-toolchains").click()
-    result_of(root, "toolchains", timeout_s=300)
-    title = root.get_by_test_id("wb-result-title").inner_text()
+    title, text = press(widget(page, 0), "toolchains", timeout_s=300)
     assert title.startswith("toolchains 13.4.92 vs 13.5.37: "), title
-    text = root.get_by_test_id("wb-result").inner_text()
     assert "python: " in text and "rust: " in text and "13.5.37" in text, text
 
 

@@ -45,12 +45,8 @@ class ToolchainDiff:
     case: int
     versions: list[str]
     sides: list[SideAcross]
-    conclusion: str
-
-    def headline(self) -> str:
-        """The conclusion's first words: `owner: compiler`, `compiler-version effects only`..."""
-        return self.conclusion.split(" - ")[0] if " - " in self.conclusion else \
-            self.conclusion.split(":")[0]
+    headline: str              # `owner: compiler`, `compiler-version effects only`, ...
+    conclusion: str            # the headline and why
 
     def lines(self) -> list[str]:
         out = [f"{self.target} case {self.case}: tileiras {' vs '.join(self.versions)} "
@@ -75,7 +71,7 @@ class ToolchainDiff:
 def toolchain_diff(op: Operator, case: int, versions: list[str],
                    sides: tuple[str, ...] = SIDES) -> ToolchainDiff:
     across = [_side_across(side, side_bytecode(op, side, case), versions) for side in sides]
-    return ToolchainDiff(op.name, case, list(versions), across, _conclusion(across, versions))
+    return ToolchainDiff(op.name, case, list(versions), across, *_conclusion(across, versions))
 
 
 def compiled_elsewhere(op: Operator, case: int, side: str) -> dict[str, str]:
@@ -134,22 +130,30 @@ def _summary_changes(a: SassSummary, b: SassSummary) -> list[str]:
             for f in fields(SassSummary) if getattr(a, f.name) != getattr(b, f.name)]
 
 
-def _conclusion(sides: list[SideAcross], versions: list[str]) -> str:
+def _conclusion(sides: list[SideAcross], versions: list[str]) -> tuple[str, str]:
+    """(headline, the headline and why)."""
     failed = {side.side: side.failed_under() for side in sides}
     only = {v for fails in failed.values() for v in fails if len(fails) < len(versions)}
     if only and all(failed.get(s) == sorted(only) for s in SIDES if s in failed):
-        return (f"owner: compiler - every side compiles under {_others(versions, only)} and fails "
-                f"under {', '.join(sorted(only))} from the same bytecode: a regression of tileiras "
-                f"{', '.join(sorted(only))}, not of the port (stay on the version that compiles)")
+        return _said("owner: compiler", f" - every side compiles under {_others(versions, only)} "
+                     f"and fails under {', '.join(sorted(only))} from the same bytecode: a "
+                     f"regression of tileiras {', '.join(sorted(only))}, not of the port (stay "
+                     "on the version that compiles)")
     if only:
-        return (f"owner: compiler - a side fails under {', '.join(sorted(only))} only, from the "
-                "bytecode that compiles under the other version: a compiler-version effect")
+        return _said("owner: compiler", f" - a side fails under {', '.join(sorted(only))} only, "
+                     "from the bytecode that compiles under the other version: a "
+                     "compiler-version effect")
     if any(fails for fails in failed.values()):
-        return "no version compiles a side: not a version effect (see the build and IR diff)"
+        return _said("no version compiles a side", ": not a version effect (see the build and "
+                     "IR diff)")
     if any(side.finding.startswith("compiler-version") for side in sides):
-        return ("compiler-version effects only: the bytecode is the same, the machine code "
-                "differs as listed")
-    return "no difference between the versions on this case"
+        return _said("compiler-version effects only", ": the bytecode is the same, the machine "
+                     "code differs as listed")
+    return _said("no difference between the versions on this case", "")
+
+
+def _said(headline: str, why: str) -> tuple[str, str]:
+    return headline, headline + why
 
 
 def _others(versions: list[str], excluded: set[str]) -> str:

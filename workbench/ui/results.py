@@ -166,7 +166,7 @@ def toolchain_result(report) -> dict:
                "rows": [_compiled_row(c) for c in side.compiled]} for side in report.sides]
     failed = any(side.failed_under() for side in report.sides)
     return result("toolchains", f"toolchains {' vs '.join(report.versions)}: "
-                  f"{report.headline()}", not failed, tables=tables,
+                  f"{report.headline}", not failed, tables=tables,
                   lines=[change for side in report.sides for change in side.changes]
                   + [report.conclusion])
 
