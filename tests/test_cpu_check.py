@@ -198,3 +198,37 @@ def test_without_a_c_compiler_the_cpu_check_runs_the_kernel_alone_and_says_so(mo
     assert response.status == "ok"
     rust = response.results[0]["sides"]["rust"]
     assert rust["host"].startswith("the port's kernel alone: its host code did not run")
+
+
+def test_an_array_the_recorded_kernel_updates_in_place_keeps_its_inputs(tmp_path, monkeypatch):
+    """A kernel that reads an array and writes it back: the check runs it on the recorded
+    inputs, not on NaN (NaN in, NaN out on both sides would agree, and say nothing)."""
+    from workbench.check import cpu_own
+    from workbench.port.recorded import record_operator
+    from workbench.sources.recorder import record_script
+    (tmp_path / "in_place.py").write_text(
+        "import cuda.tile as ct\n\n\n@ct.kernel\n"
+        "def doubled_plus_one(x, TILE: ct.Constant[int]):\n"
+        "    t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\n"
+        "    ct.store(x, index=(ct.bid(0),), tile=t * 2.0 + 1.0)\n")
+    script = tmp_path / "use_it.py"
+    script.write_text("import cuda.tile as ct\nimport torch\n"
+                      "from in_place import doubled_plus_one\n\n"
+                      "x = torch.randn(4096)\n"
+                      "ct.launch(torch.cuda.current_stream(), (4,), doubled_plus_one, (x, 1024))\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    record_script(script, [], out=tmp_path / "rec.json")
+    op = record_operator(tmp_path / "rec.json", out=tmp_path / "port")
+    seen = {}
+    run_side = cpu_own.run_side
+
+    def watched(op, case, side, values, outputs, options, grid=None):
+        seen["before"] = values["x"].copy()
+        ran = run_side(op, case, side, values, outputs, options, grid)
+        seen["after"] = ran.values["x"]
+        return ran
+    monkeypatch.setattr(cpu_own, "run_side", watched)
+    result = cpu_own.check_case(op, op.cases[0], ["python"], 0, None)
+    assert result["sides"]["python"]["ok"], result
+    assert math.isfinite(float(seen["before"].sum())), "the in-place array was poisoned"
+    assert (seen["after"] == seen["before"] * 2.0 + 1.0).all()

@@ -236,6 +236,54 @@ def test_a_recorded_triton_launch_keeps_its_grid_and_needs_no_catalog(tmp_path, 
     assert [c.grid for c in again.cases] == [(3, 1, 1)]
 
 
+@COLD_BUILD
+def test_a_triton_kernel_whose_helpers_its_package_imports_ports_from_another_folder(
+        tmp_path, cli):
+    """Helpers and a constant imported from the kernel's own package (relative and absolute
+    imports) are read from their file, for the translation and for Triton's interpreter,
+    with the port made from a folder outside the package."""
+    package = REPO_ROOT / "tests" / "fixtures" / "triton_package"
+    script = tmp_path / "use_it.py"
+    script.write_text(f"import sys\nsys.path.insert(0, {str(package)!r})\nimport torch\n"
+                      "from scaled_ops.kernels import gain_and_clip_forward\n"
+                      "gain_and_clip_forward(torch.randn(5000))\n")
+    assert cli("record", str(script), "--out", str(tmp_path / "rec.json")).returncode == 0
+    result = cli("port", "--record", str(tmp_path / "rec.json"), "--out",
+                 str(tmp_path / "port"), timeout=900)
+    assert "Triton's interpreter against the Tile IR interpreter: ok" in result.stdout, \
+        result.stdout + result.stderr
+    assert "final verdict: PASS" in result.stdout
+    derived = next((tmp_path / "derived").glob("*.py")).read_text()
+    assert "3.0" in derived and "ct.minimum" in derived, derived
+
+
+@COLD_BUILD
+def test_a_recorded_bf16_triton_kernel_updating_in_place_is_checked_against_triton(
+        tmp_path, cli):
+    """Triton as its own host code launches it, checked on the CPU: an array updated in place
+    (read, then written: not poisoned), a constexpr between runtime parameters (launched by
+    name), a float argument the kernel converts (`eps.to(tl.float32)`: an fp32 scalar, not a
+    Python float), bf16 products (f32's rounded, not NumPy's on the raw bits) and a bf16
+    output judged at bf16's tolerance."""
+    script = tmp_path / "gate.py"
+    script.write_text(
+        "import torch\nimport triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+        "def gate_in_place(x_ptr, gate_ptr, BLOCK: tl.constexpr, n, eps):\n"
+        "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+        "    x = tl.load(x_ptr + offs, mask=offs < n, other=0.0)\n"
+        "    g = tl.load(gate_ptr + offs, mask=offs < n, other=0.0)\n"
+        "    tl.store(x_ptr + offs, x * g + eps.to(tl.float32), mask=offs < n)\n\n\n"
+        "x = torch.randn(5000, dtype=torch.bfloat16)\n"
+        "gate = torch.randn(5000, dtype=torch.bfloat16)\n"
+        "gate_in_place[(5,)](x, gate, 1024, 5000, 0.25)\n")
+    assert cli("record", str(script), "--out", str(tmp_path / "rec.json")).returncode == 0
+    result = cli("port", "--record", str(tmp_path / "rec.json"), "--out",
+                 str(tmp_path / "port"), timeout=900)
+    assert "Triton's interpreter against the Tile IR interpreter: ok" in result.stdout, \
+        result.stdout + result.stderr
+    assert "final verdict: PASS" in result.stdout
+
+
 def test_check_needs_a_target_and_bench_without_one_still_means_every_operator(cli):
     check = cli("check")
     assert check.returncode == 2 and "name an OPERATOR, or --record REC.json" in check.stderr

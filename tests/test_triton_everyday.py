@@ -6,11 +6,13 @@ are checked on the CPU: the Triton kernel under Triton's interpreter (TRITON_INT
 the derived cuTile kernel under the workbench's Tile IR interpreter, both against NumPy."""
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
 from workbench.argspec import parse_arg, parse_const
-from workbench.catalog import Case
+from workbench.catalog import REPO_ROOT, Case
 from workbench.errors import WorkbenchError
 from workbench.translate.derive import derive
 from workbench.translate.targets import triton_target
@@ -23,15 +25,17 @@ CASES = {     # kernel: (args, consts, launch grid, final verdict of its port)
     "norm_rows": (["f32[64,1000]", "f32[1000]", "f32[64,1000]", "i32=1000"],
                   ["BLOCK=256", "SQUARES=true"], "64", "PASS_WITH_NOTES"),
     "online_softmax": (ROWS, ["BLOCK=256"], "64", "PASS_WITH_NOTES"),
-    # Triton 3.6 neither compiles nor interprets tl.float32(..): never run against Triton
+    # Triton 3.6 refuses tl.float32(..); its interpreter, with the gap filled, runs it
     "row_max_typed": (["f16[64,1000]", "f32[64]", "i32=1000"], ["BLOCK=256"], "64",
-                      "UNVERIFIED_TRANSLATION"),
+                      "PASS_WITH_NOTES"),
     "column_sums": (["f32[100,512]", "f32[512]", "i32=100", "i32=512"], ["BLOCK=128"], "4",
                     "PASS_WITH_NOTES"),
     "squared_loss": (["f32[1000]", "f32[1000]", "f32[1]", "i32=1000"],
                      ["BLOCK=1024", "reduction=sum"], "1", "PASS_WITH_NOTES"),
     "softmax_in_place": (["f32[64,1000]", "f32[64]", "i32=1000"], ["BLOCK=1024"], "64",
                          "PASS_WITH_NOTES"),
+    "label_loss": (["f32[64,1000]", "i64[64]", "f32[64]", "i32=1000", "i32=1000"],
+                   ["BLOCK=1024"], "64", "PASS_WITH_NOTES"),
 }
 
 
@@ -214,6 +218,57 @@ def test_debug_barrier_is_dropped_with_a_note():
     derived = _derived("softmax_in_place")
     assert derived.ok and "barrier" not in _body(derived)
     assert "tl.debug_barrier() dropped" in _notes(derived)
+
+
+# -- 7. an i64 label narrowed to i32 and read at, as cross entropy does ------------------------
+
+def test_a_label_narrowed_to_i32_is_read_at_without_a_bounds_assert(cli, tmp_path):
+    """cutile 0.5.0 writes no wrapping `trunci` (overflow::None writes no attribute, which its
+    bytecode writer refuses) and bounds-checks a load at an index it cannot prove with an
+    assert cuTile Python does not make: the draft states no signed wrap, and the entry is
+    unchecked, each said in a note."""
+    args, consts, grid, _ = CASES["label_loss"]
+    command = ["port", f"{FIXTURE}:label_loss", "--grid", grid, "--out", str(tmp_path / "port")]
+    command += [x for a in args for x in ("--arg", a)] + ["--const", consts[0]]
+    result = cli(*command, timeout=900)
+    assert "final verdict: PASS_WITH_NOTES" in result.stdout, result.stdout + result.stderr
+    kernel = (tmp_path / "port" / "src" / "kernel.rs").read_text()
+    assert "trunci(labels_ptr_tile_r, overflow::NoSignedWrap)" in kernel, kernel
+    assert "unchecked_accesses = true" in kernel and "pub unsafe fn label_loss" in kernel
+    assert "an index computed from data" in kernel, kernel
+    run = REPO_ROOT / result.stdout.split("run ", 1)[1].split()[0]
+    [diffed] = json.loads((run / "06-ir_diff.json").read_text())["cases"]
+    [flag] = [f for f in diffed["findings"] if f["kind"] == "overflow_flag"]
+    assert flag["severity"] == "warning", flag
+    assert "cutile cannot write a wrapping trunci" in flag["detail"], flag
+
+
+def test_a_stride_whose_value_is_not_given_is_refused_by_name():
+    args = ["f32[64,1000]", "i64[64]", "f32[64]", "i32", "i32=1000"]
+    derived = _derived("label_loss", args, ["BLOCK=1024"])
+    assert not derived.ok
+    [first, *_] = derived.translation.diagnostics
+    assert first["construct"] == "pointer arithmetic" and first["line"] == 140, first
+    assert "row * stride has stride, whose value the case does not give" in first["message"]
+    assert "--arg i32=VALUE" in first["message"]
+
+
+def test_a_dtype_taken_before_the_value_is_rebound_stays_that_dtype(tmp_path):
+    """`d = x.dtype; x = x.to(tl.float32); ...; x.to(d)` rounds back to x's own dtype (a
+    norm's llama-mode rounding); read at the use, `x.dtype` would be f32 there: a no-op."""
+    kernel = tmp_path / "rounding.py"
+    kernel.write_text("import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+                      "def rounded(x_ptr, y_ptr, BLOCK: tl.constexpr):\n"
+                      "    offs = tl.arange(0, BLOCK)\n"
+                      "    x = tl.load(x_ptr + offs)\n"
+                      "    x_dtype = x.dtype\n"
+                      "    x = x.to(tl.float32)\n"
+                      "    x = (x * 1.5).to(x_dtype)\n"
+                      "    tl.store(y_ptr + offs, x.to(tl.float32) * 2.0)\n")
+    derived = _derived("rounded", ["bf16[256]", "f32[256]"], ["BLOCK=256"], str(kernel))
+    assert derived.ok, derived.translation.diagnostics
+    body = _body(derived)
+    assert "    x_dtype = x.dtype\n" in body and "ct.astype((x * 1.5), x_dtype)" in body, body
 
 
 # -- end to end: build and IR diff ---------------------------------------------------------

@@ -83,6 +83,18 @@ def test_ttir_without_a_gpu():
     assert "tensordesc" in ttir
 
 
+def test_a_kernel_triton_refuses_names_the_error_and_its_file_line():
+    pytest.importorskip("triton")
+    from workbench.errors import WorkbenchError
+    from workbench.translate.ttir import compile_ttir
+    target = triton_target("tests/fixtures/triton_everyday.py:row_max_typed",
+                           ["f16[64,1000]", "f32[64]", "i32=1000"], ["BLOCK=256"])
+    with pytest.raises(WorkbenchError) as refused:
+        compile_ttir(target.source(), target.cases[0])
+    assert ("did not compile row_max_typed: TypeError(\"'dtype' object is not callable\") "
+            "(tests/fixtures/triton_everyday.py:90, column 12)") in str(refused.value)
+
+
 def test_descriptor_block_in_argspec():
     spec = parse_arg("bf16[64,128]:block=(8,128)")
     assert spec.block == (8, 128) and str(spec) == "bf16[64,128]:block=(8,128)"

@@ -23,7 +23,7 @@ from ..rust.manifest import load_manifest
 from ..rust.partitions import partition_tiles
 from ..rust.tuned import tuned_case
 from ..sources.kernel import load_operator_kernel
-from ..sources.record import Record
+from ..sources.record import INOUT, Record
 from .compare import AGAINST_RECORDED, DEFAULT_TOLERANCE
 from .cpu_common import (SAMPLE_LIMIT, SideFailed, case_args, compared, copied, poisoned,
                          sample_fraction, too_many, written)
@@ -46,16 +46,19 @@ def check_case(op: Operator, case, sides: list[str], seed: int,
     if sample_fraction(count):      # too large to run whole: a sample of its blocks
         options = dataclasses.replace(options or Options(), sample=sample_fraction(count))
         result["label"] += f" [sampled: {options.sample:.1%} of each launch's blocks]"
-    values = dict(zip(names, case_args(case.args, np.random.default_rng(seed),
-                                       {names.index(n) for n in outputs})))
     record = Record.load(op.record["path"]) if op.record is not None else None
+    # an array the kernel reads and then writes keeps its inputs: poisoned, both sides would
+    # read NaN and agree on NaN
+    poison = [n for n in outputs if n not in updated_in_place(op, record)]
+    values = dict(zip(names, case_args(case.args, np.random.default_rng(seed),
+                                       {names.index(n) for n in poison})))
     kept_inputs, kept_outputs = _kept(op, record, case)
     for name, bits in kept_inputs.items():
         values[name][...] = bits.view(values[name].dtype)
     produced, runs, launched = {}, {}, {}
     for side in sides:
         try:
-            runs[side] = run_side(op, case, side, values, outputs, options)
+            runs[side] = run_side(op, case, side, values, poison, options)
             produced[side], launched[side] = runs[side].values, runs[side].kernels
         except SideFailed as failed:
             result["sides"][side] = failed.outcome
@@ -138,6 +141,15 @@ def _judged(op: Operator, side: str, got: dict, expected: dict | None, produced:
     if not expected:
         return {"ok": True, "rel_error": None, "reason": "ran; no reference to compare with"}
     return compared(got, expected, outputs, tolerance, where)
+
+
+def updated_in_place(op: Operator, record: Record | None) -> set[str]:
+    """The arrays a recorded kernel reads and writes (role inout in its launches)."""
+    if record is None:
+        return set()
+    mine = set(op.record["launches"])
+    return {a.name for launch in record.launches if launch.index in mine
+            for a in launch.args if a.role == INOUT}
 
 
 class SideRun(NamedTuple):

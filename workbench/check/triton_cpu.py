@@ -25,7 +25,7 @@ from ..translate.targets import TritonTarget
 from .cpu_common import (DEVICE, ML_FLOATS, SideFailed, as_numpy, compared, make_array,
                          response_of, too_large)
 from .cpu_own import run_side
-from .triton_launch import grid_of, triton_launcher
+from .triton_launch import case_tolerance, grid_of, triton_launcher
 
 TRITON_TIMEOUT_S = 600
 
@@ -62,11 +62,11 @@ def _check_case(target, op, case, seed: int) -> dict:
     derived_case = op.case(case.index)
     params = _derived_params(op)
     ordered = {p: values[p] for p in params}
-    tolerance = target.tolerance.get(case.args[0].dtype, 1e-5)
+    tolerance = case_tolerance(target, case)
     for side, interp_side in (("derived", "python"), ("rust", "rust")):
         try:
-            got = run_side(op, derived_case, interp_side, ordered, list(target.outputs),
-                           None, grid).values
+            poisoned = [n for n in target.outputs if n not in target.inplace]
+            got = run_side(op, derived_case, interp_side, ordered, poisoned, None, grid).values
         except SideFailed as failed:
             result["sides"][side] = failed.outcome
             continue
@@ -164,10 +164,13 @@ def _tensor(array: np.ndarray, torch):
 
 
 def _patch_interpreter() -> None:
-    """Two gaps of Triton 3.6's interpreter, filled so it runs kernels as people write them:
+    """Gaps of Triton 3.6's interpreter, filled so it runs kernels as people write them:
     libdevice functions (extern calls it cannot make) become tl's own math of the same
-    function, and a scalar argument reads as an index (`range(n)` asks int() of its one-element
-    array, which NumPy 2 refuses)."""
+    function; a scalar argument reads as an index (`range(n)` asks int() of its one-element
+    array, which NumPy 2 refuses); and a dtype called as a scalar constructor
+    (`tl.float32(-float("inf"))`, which earlier Tritons compiled and 3.6 refuses) makes a
+    0-d tensor of that dtype (a tensor argument: cast to it); a float argument is fp32, and
+    bf16 arithmetic is f32's rounded to bf16 (below)."""
     import triton.language as tl
     from triton.language.extra import libdevice
     from triton.runtime import interpreter
@@ -186,12 +189,50 @@ def _patch_interpreter() -> None:
                  "fast_powf": lambda x, y: tl.exp2(y * tl.log2(x))}
     for name, fn in stand_ins.items():
         setattr(libdevice, name, fn)
+    tl.dtype.__call__ = lambda self, value: value.to(self) if isinstance(value, tl.tensor) \
+        else tl.full((), value, self)
+    _float_arguments_as_f32(interpreter)
+    _bf16_arithmetic_in_f32(interpreter, tl)
     original = interpreter._patch_lang_tensor
 
     def index_from_one(tensor, scope):
         original(tensor, scope)
         scope.set_attr(tensor, "__index__", lambda self: int(self.handle.data.reshape(-1)[0]))
     interpreter._patch_lang_tensor = index_from_one
+
+
+def _float_arguments_as_f32(interpreter) -> None:
+    """A float argument is an fp32 scalar to compiled Triton (`eps.to(tl.float32)` works);
+    the interpreter wraps ints as tensors and leaves floats plain Python floats."""
+    import triton.language as tl
+    wrap = interpreter._implicit_cvt
+
+    def implicit_cvt(arg):
+        if isinstance(arg, float):
+            return tl.tensor(interpreter.TensorHandle(np.array([arg], np.float32), tl.float32),
+                             tl.float32)
+        return wrap(arg)
+    interpreter._implicit_cvt = implicit_cvt
+
+
+def _bf16_arithmetic_in_f32(interpreter, tl) -> None:
+    """The interpreter holds bf16 as its raw 16 bits and applies NumPy's binary ops to those
+    integers; on a GPU a bf16 op is the f32 op rounded to bf16 (nearest even)."""
+    binary = interpreter.InterpreterBuilder.binary_op
+
+    def widened(bits):
+        return (bits.astype(np.uint32) << 16).view(np.float32)
+
+    def binary_op(self, lhs, rhs, op):
+        if lhs.dtype.scalar != tl.bfloat16 or rhs.dtype.scalar != tl.bfloat16:
+            return binary(self, lhs, rhs, op)
+        out = op(widened(lhs.data), widened(rhs.data))
+        if out.dtype == np.bool_:
+            return interpreter.TensorHandle(out, tl.int1)
+        u = np.ascontiguousarray(out, np.float32).view(np.uint32).astype(np.uint64)
+        rounded = ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+        return interpreter.TensorHandle(rounded, tl.bfloat16)
+    interpreter.InterpreterBuilder.binary_op = binary_op
 
 
 def _laid_out(dense, spec, torch):

@@ -4,7 +4,9 @@ derived cuTile Python kernel (ct.launch on the same grid) and the Rust port (the
 from __future__ import annotations
 
 import math
+
 from ..errors import WorkbenchError
+from .compare import DEFAULT_TOLERANCE
 from ..rust.ffi import rust_launcher
 from ..sources.kernel import load_operator_kernel
 
@@ -67,15 +69,24 @@ def triton_launcher(target, torch):
     defaults = {p.name: p.default for p in source.constexpr_params if p.has_default}
 
     def launch(values: dict, case) -> None:
-        args = []
+        # by name: a tl.constexpr may sit between runtime parameters
+        args = {}
         for p, spec in zip(runtime, case.args):
             v = values[p.name]
             if spec.is_array and spec.block:
                 v = TensorDescriptor(v, list(v.shape), list(v.stride()), list(spec.block))
-            args.append(v)
+            args[p.name] = v
         grid = grid_of(target, values, case)
-        fn[grid](*args, **{**defaults, **case.consts})
+        fn[grid](**args, **{**defaults, **case.consts})
     return launch
+
+
+def case_tolerance(target, case) -> float:
+    """The loosest tolerance of the case's written arrays' dtypes: the target's own, else the
+    dtype's default (a bf16 output is within one bf16 step, not f32's)."""
+    written = [spec.dtype for p, spec in zip(target.source().runtime_params, case.args)
+               if p.name in target.outputs] or [case.args[0].dtype]
+    return max(target.tolerance.get(d, DEFAULT_TOLERANCE.get(d, 1e-5)) for d in written)
 
 
 def derived_launcher(target, op, torch):

@@ -25,7 +25,7 @@ from ..translate.targets import TritonTarget
 from .compare import compare
 from .gpu import time_sides
 from .runner import CheckResponse, has_cuda_driver, parse_worker_output
-from .triton_launch import launchers, make_inputs
+from .triton_launch import case_tolerance, launchers, make_inputs
 from .worker import serve
 
 SIDES = ("triton", "derived", "rust")
@@ -97,7 +97,7 @@ def _run(req: dict, torch) -> dict:
 
 
 def _check_case(target, op, case, sides, torch) -> dict:
-    tolerance = target.tolerance.get(case.args[0].dtype, 1e-5)
+    tolerance = case_tolerance(target, case)
     base = make_inputs(target, case, torch)
     outputs, results = {}, {}
     for side, launch in sides.items():

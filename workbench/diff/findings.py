@@ -204,7 +204,7 @@ def findings_for(alignment: Alignment, left_lines, right_lines, left_src, right_
     for pair in alignment.pairs:
         if id(pair) in changed.absorbed:
             continue
-        checked = checked_overflow_flag(pair, context)
+        checked = overflow_flag_note(pair, context)
         for category, kind, detail, noise_id in classify(
                 pair, orders, changed.explained.get(id(pair), frozenset())):
             if checked and kind == "attributes":
@@ -291,23 +291,31 @@ _OVERFLOW = re.compile(r"\s*overflow<\w+>")
 FITS_I32 = "fits i32"       # a checked fact: the value lies in [0, 2^31) on every call
 
 
-def checked_overflow_flag(pair: OpPair, context: FactContext | None) -> str | None:
-    """A `trunci` that differs only by an overflow flag the port states (no wrap) where the
-    reference states none: the same op on every value that fits the narrower type, so a
-    note when the C ABI checks that the port's truncated value fits on every call (cutile
-    0.4.0 and 0.5.0 write no trunci without a flag: cutile-ir op_writer.rs requires one)."""
-    if context is None or pair.status != CHANGED or pair.left.name != "trunci":
+def overflow_flag_note(pair: OpPair, context: FactContext | None) -> str | None:
+    """A `trunci` that differs only by an overflow flag the port states where the reference
+    states none: the same op on every value that fits the narrower type. cutile 0.4.0 and
+    0.5.0 write no trunci without a flag (overflow::None writes no attribute, and cutile-ir's
+    op_writer.rs requires one), so a port states one: no wrap where the C ABI checks on every
+    call that the value fits, else no signed wrap (a value past i32 is where they differ)."""
+    if pair.status != CHANGED or pair.left.name != "trunci":
         return None
     l_text, r_text = _attr_text(pair.left), _attr_text(pair.right)
     flag = _OVERFLOW.search(r_text)
     if not flag or _OVERFLOW.search(l_text) or _OVERFLOW.sub("", r_text).split() != l_text.split():
         return None
-    name = context.names.get("right", {}).get(pair.right.result_names()[0])
-    who = next((w for fact, w in context.checked.get(name, ()) if fact == FITS_I32), None)
-    if not who:
-        return None
-    return (f"`trunci`: (none) ->{flag[0]}: no wrap on {name}, whose value fits i32, checked "
-            f"on every call by {who}")
+    name = None if context is None else \
+        context.names.get("right", {}).get(pair.right.result_names()[0])
+    who = None if context is None else \
+        next((w for fact, w in context.checked.get(name, ()) if fact == FITS_I32), None)
+    if who:
+        return (f"`trunci`: (none) ->{flag[0]}: no wrap on {name}, whose value fits i32, "
+                f"checked on every call by {who}")
+    if "no_signed_wrap" in flag[0]:
+        return (f"`trunci`: (none) ->{flag[0]}: cutile cannot write a wrapping trunci, so the "
+                f"port's keeps every value that fits the narrower signed type, as the "
+                f"reference does; a value past it, which the reference wraps, is undefined "
+                f"in the port")
+    return None
 
 
 def token_orders(alignment: Alignment):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..operators import Case, Operator, draft_home
 from ..errors import WorkbenchError
-from ..sources.record import Record, RecordedLaunch, kernel_source_file
+from ..sources.record import INOUT, Record, RecordedLaunch, kernel_source_file
 from ..ir.signature import kernel_signature
 from ..sources.kernel import load_kernel
 from ..translate.targets import triton_target
@@ -43,7 +43,9 @@ def record_operator(record: Record | str | Path, launch: int | None = None,
     ref = {"path": str(record.path), "launches": [ln.index for ln in launches],
            "case_of": {str(i): c for i, c in case_of.items()}}
     if kernel.language == "triton":
-        op = _triton_operator(path, kernel.name, cases, outputs, ref)
+        updated = tuple(dict.fromkeys(a.name for ln in launches for a in ln.args
+                                      if a.role == INOUT))
+        op = _triton_operator(path, kernel.name, cases, outputs, updated, ref)
     else:
         op = Operator(name=kernel.name, summary=f"{kernel.label()} (recorded)",
                       kernel_name=kernel.name, outputs=outputs, tolerance={}, cases=cases,
@@ -89,10 +91,11 @@ def specializations(op: Operator) -> list[dict]:
              "label": record.launches[i].label()} for i in op.record["launches"]]
 
 
-def _triton_operator(path: Path, name: str, cases, outputs, ref: dict) -> Operator:
+def _triton_operator(path: Path, name: str, cases, outputs, updated, ref: dict) -> Operator:
+    """`updated`: the arrays the kernel reads and writes (updated in place, not poisoned)."""
     target = triton_target(f"{path}:{name}")
     if target is None:
         raise WorkbenchError(f"{path}: no @triton.jit kernel named {name!r}",
                              "record again: the file changed")
-    target = replace(target, cases=cases, outputs=outputs)
+    target = replace(target, cases=cases, outputs=outputs, inplace=updated)
     return replace(target.operator(), record=ref)

@@ -137,7 +137,7 @@ class Exprs:
         if node.attr == "dtype" and isinstance(base, Desc):
             return DType(f"{base.param}.dtype")
         if node.attr == "dtype" and isinstance(base, Run):
-            return DType(f"{base.code}.dtype")
+            return DType(f"{base.code}.dtype", of_value=True)
         if isinstance(base, Desc) and node.attr in ("type", "block_type"):
             return base if node.attr == "type" else DType(f"{base.param}.dtype")
         if node.attr == "T" and isinstance(base, Run) and base.shape and len(base.shape) == 2:

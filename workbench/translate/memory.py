@@ -88,6 +88,12 @@ def _known(t, factor, cases) -> tuple | None:
 def _match_stride(t, term: Term, specs, node):
     """(dim, remaining factors) for the largest set of known factors whose product is one
     dimension's stride in every case."""
+    unvalued = [f for f in term.factors if isinstance(f, Run) and f.kind == "param"
+                and f.is_int and f.case_values is None]
+    if unvalued:
+        raise Fail(node, "pointer arithmetic", f"the offset term {product_text(term.factors)} "
+                   f"has {text_of(unvalued[0])}, whose value the case does not give: which "
+                   f"dimension it indexes depends on it; give it, e.g. --arg i32=VALUE")
     known = [i for i, f in enumerate(term.factors) if _known(t, f, len(specs)) is not None]
     strides = [s.effective_strides() for s in specs]
     for size in range(len(known), -1, -1):

@@ -13,6 +13,7 @@ import ast
 import linecache
 import types
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ..errors import WorkbenchError
 from ..sources.module import Reduced, TRITON, Unavailable, reduce_module
@@ -43,6 +44,8 @@ class TritonSource:
     helpers: dict[str, ast.FunctionDef] = field(default_factory=dict)   # other jit functions
     constants: dict[str, object] = field(default_factory=dict)  # module-level literals
     imports: dict[str, tuple] = field(default_factory=dict)      # name -> dotted names
+    # jit helpers imported from the package: name -> (their file, their name there)
+    imported: dict[str, tuple[Path, str]] = field(default_factory=dict)
 
     @property
     def line(self) -> int:
@@ -66,19 +69,28 @@ class TritonSource:
         except ImportError:
             raise WorkbenchError("triton is not installed in this environment",
                                  "install the workbench's triton extra: pip install -e '.[triton]'")
-        text = self.reduced.text
-        linecache.cache[self.filename] = (len(text), None, text.splitlines(True), self.filename)
-        module = types.ModuleType(f"workbench_triton_{abs(hash(self.filename))}")
-        module.__file__ = self.filename
-        module.__dict__.update({n: Unavailable(n) for n in self.reduced.placeholders})
-        try:
-            exec(compile(text, self.filename, "exec", dont_inherit=True), module.__dict__)
-        except Exception as e:
-            raise WorkbenchError(f"{self.filename}: the Triton module does not run without its "
-                                 f"package: {type(e).__name__}: {e}",
-                                 "keep the kernel's module free of imports it does not need")
-        _run_guarded_imports(self.text, self.filename, module.__dict__)
+        module = _run_reduced(self.reduced, self.filename, self.text)
+        for alias, (path, name) in self.imported.items():
+            text = path.read_text()
+            helper = _run_reduced(reduce_module(text, str(path), TRITON), str(path), text)
+            module.__dict__[alias] = getattr(helper, name)
         return getattr(module, self.kernel_name)
+
+
+def _run_reduced(reduced: Reduced, filename: str, text: str) -> types.ModuleType:
+    """A module made by running the reduced source (the module's own guarded imports too)."""
+    linecache.cache[filename] = (len(reduced.text), None, reduced.text.splitlines(True), filename)
+    module = types.ModuleType(f"workbench_triton_{abs(hash(filename))}")
+    module.__file__ = filename
+    module.__dict__.update({n: Unavailable(n) for n in reduced.placeholders})
+    try:
+        exec(compile(reduced.text, filename, "exec", dont_inherit=True), module.__dict__)
+    except Exception as e:
+        raise WorkbenchError(f"{filename}: the Triton module does not run without its "
+                             f"package: {type(e).__name__}: {e}",
+                             "keep the kernel's module free of imports it does not need")
+    _run_guarded_imports(text, filename, module.__dict__)
+    return module
 
 
 def is_constexpr(annotation: ast.AST | None) -> bool:
@@ -248,7 +260,9 @@ def _math_literal(node: ast.AST):
         return _NO_DEFAULT
 
 
-def read_triton(filename: str, kernel_name: str, text: str) -> TritonSource:
+def read_triton(filename: str, kernel_name: str, text: str,
+                path: Path | None = None) -> TritonSource:
+    """`path`, the module's file, lets jit helpers it imports from its own package be read."""
     reduced = reduce_module(text, filename, TRITON)
     names = [k.name for k in reduced.kernels]
     if kernel_name not in names:
@@ -257,8 +271,61 @@ def read_triton(filename: str, kernel_name: str, text: str) -> TritonSource:
     fn = reduced.functions[kernel_name]
     helpers = {n: f for n, f in reduced.functions.items() if n != kernel_name and n in names}
     tree = ast.parse(text, filename)
+    constants, imported = _module_constants(tree), {}
+    if path is not None:
+        imported, their_helpers, their_constants = _package_helpers(tree, Path(path))
+        helpers = {**their_helpers, **helpers}
+        constants = {**their_constants, **constants}
     return TritonSource(filename, kernel_name, text, fn, _params(fn), reduced, helpers,
-                        _module_constants(tree), _module_imports(tree))
+                        constants, _module_imports(tree), imported)
+
+
+def _package_helpers(tree: ast.Module, path: Path) -> tuple[dict, dict, dict]:
+    """The @triton.jit functions the module imports from its own package (`from .utils
+    import f`, `from pkg.utils import f`), read from their files and never imported:
+    (name -> (file, name there), name -> their AST, the constants of those files, which the
+    helpers may read)."""
+    imported, helpers, constants = {}, {}, {}
+    for stmt in tree.body:
+        source = _package_module_file(stmt, path) if isinstance(stmt, ast.ImportFrom) else None
+        if source is None:
+            continue
+        text = source.read_text()
+        try:
+            reduced = reduce_module(text, str(source), TRITON)
+        except WorkbenchError:
+            continue
+        jit = {k.name for k in reduced.kernels}
+        found = {a.asname or a.name: reduced.functions[a.name] for a in stmt.names
+                 if a.name in jit}
+        if found:
+            helpers.update(found)
+            imported.update({alias: (source, fn.name) for alias, fn in found.items()})
+            constants.update(_module_constants(ast.parse(text, str(source))))
+    return imported, helpers, constants
+
+
+def _package_module_file(stmt: ast.ImportFrom, path: Path) -> Path | None:
+    """The file of the module `stmt` imports from, when it is in the package `path` is in."""
+    here = path.resolve().parent
+    if stmt.level:
+        base = here
+        for _ in range(stmt.level - 1):
+            base = base.parent
+        parts = stmt.module.split(".") if stmt.module else []
+    else:
+        top = here
+        while (top.parent / "__init__.py").exists():
+            top = top.parent
+        parts = (stmt.module or "").split(".")
+        if not (here / "__init__.py").exists() or parts[0] != top.name:
+            return None
+        base = top.parent
+    module = base.joinpath(*parts)
+    for candidate in (module.with_suffix(".py"), module / "__init__.py"):
+        if parts and candidate.is_file() and candidate.resolve() != path.resolve():
+            return candidate
+    return None
 
 
 def is_triton_module(text: str, filename: str, kernel_name: str) -> bool:

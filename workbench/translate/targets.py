@@ -51,7 +51,8 @@ class TritonTarget:
             object.__setattr__(self, "home", PORTS_DIR / self.name)
 
     def source(self) -> TritonSource:
-        return read_triton(display_path(self.path), self.kernel_name, self.path.read_text())
+        return read_triton(display_path(self.path), self.kernel_name, self.path.read_text(),
+                           self.path)
 
     def operator(self, port: Path | None = None) -> Operator:
         folder = self.home
@@ -130,7 +131,7 @@ def triton_target(text: str, args=(), consts=(), grid=None) -> TritonTarget | No
 
 
 def _check_call(path: Path, kernel: str, case: Case) -> None:
-    source = read_triton(display_path(path), kernel, path.read_text())
+    source = read_triton(display_path(path), kernel, path.read_text(), path)
     check_arguments(display_path(path), kernel, [p.name for p in source.params],
                     {p.name for p in source.constexpr_params}, list(case.args), case.consts,
                     defaults={p.name for p in source.params if p.has_default},

@@ -21,7 +21,7 @@ from .advancing import advances, at_iteration
 from .exprs import Exprs
 from .state import TritonState
 from .arith import shape_text, static_op, text_of
-from .values import BlockPtr, Desc, Fail, Ptr, Run, Static, Term, Unknown, literal
+from .values import BlockPtr, Desc, DType, Fail, Ptr, Run, Static, Term, Unknown, literal
 
 IDENT = re.compile(r"[A-Za-z_]\w*")
 
@@ -79,8 +79,9 @@ class Translator(Accesses, Exprs):
                 self.state.env[p.name] = Ptr(p.name)
             else:
                 is_int = specs[0].dtype.startswith(("i", "u"))
+                values = tuple(s.value for s in specs)      # `--arg i32` gives no value
                 run = Run(p.name, kind="param", is_int=is_int,
-                          case_values=tuple(s.value for s in specs))
+                          case_values=None if None in values else values)
                 if is_int:
                     run.terms = (Term((run,)),)
                 self.state.env[p.name] = run
@@ -179,7 +180,11 @@ class Translator(Accesses, Exprs):
         if name in self.state.variables:
             self.state.env[name] = self._set_variable(name, value, stmt)
             return
-        if isinstance(value, Run) and _lazy(value) and value.kind != "param":
+        if isinstance(value, DType) and value.of_value:
+            # `d = x.dtype` then `x = x.to(tl.float32)`: d stays x's dtype at this point
+            self.emit(f"{name} = {value.text}", stmt)
+            value = DType(name)
+        elif isinstance(value, Run) and _lazy(value) and value.kind != "param":
             # index arithmetic: named for the data that reads it, symbolic for addressing
             self.state.lines.append(Line(self.state.depth, f"{name} = {value.code}", stmt.lineno, name))
             value = replace(value, code=name)

@@ -7,6 +7,8 @@ structural verdict between them (see NO_VERDICT). Only a Triton build with a Til
 """
 from __future__ import annotations
 
+import re
+
 from ..errors import WorkbenchError
 
 NO_VERDICT = ("no structural verdict: the original is Triton. Its TTIR (Triton's own IR) and "
@@ -67,8 +69,20 @@ def compile_triton(source, case, warps: int = 4):
                                   target=GPUTarget("cuda", 90, 32),
                                   options={"num_warps": warps})
     except Exception as e:
-        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise WorkbenchError(f"{source.filename}:{source.line}: Triton {triton.__version__} "
-                             f"did not compile {source.kernel_name}: {first}",
+                             f"did not compile {source.kernel_name}: {_reason(e, source)}",
                              "check the case's arguments against the kernel's parameters")
     return compiled
+
+
+def _reason(error: Exception, source) -> str:
+    """Triton's compile error in one line: its message is `at L:C:` (L counting from the
+    `def`), the source lines and a caret, then the error itself on the last line."""
+    lines = [line.strip() for line in str(error).strip().splitlines() if line.strip()]
+    if not lines:
+        return type(error).__name__
+    where = re.match(r"at (\d+):(\d+):$", lines[0])
+    if len(lines) > 1 and where:
+        line = source.line + int(where[1]) - 1
+        return f"{lines[-1]} ({source.filename}:{line}, column {int(where[2]) + 1})"
+    return lines[0]

@@ -126,6 +126,7 @@ class BlockPtr:
 @dataclass(frozen=True)
 class DType:
     text: str                    # cuTile text: "ct.float32", "Y.dtype"
+    of_value: bool = False       # a tile's dtype (`x.dtype`): x may be rebound later
 
 
 @dataclass(frozen=True)

@@ -105,8 +105,10 @@ class Arithmetic:
         raise Fail(node, type(node.op).__name__, f"`{ast.unparse(node)}` is not ported")
 
     def negate(self, v: Value, node, hint) -> Value:
-        if isinstance(v.kind, Scalar):
+        if isinstance(v.kind, Scalar) and (v.origin or "").startswith("literal"):
             return self.let(hint or "neg", v.kind, f"-{v.expr}")
+        if isinstance(v.kind, Scalar):      # cutile negates no runtime scalar: a 0-d tile,
+            return self.negate(self.scalar_tile(v, node), node, hint)   # as cuTile's negf
         if isinstance(v.kind, Tile) and v.kind.dtype.floating:
             return self.let(hint or "neg", v.kind, f"negf({v.expr})")
         if isinstance(v.kind, Tile) and v.kind.dtype.integral:

@@ -367,7 +367,8 @@ class Translator(Control, RuntimeIf, Inline, Attributes, Arithmetic, Broadcastin
         if isinstance(v.kind, Scalar) and v.kind.dtype.uniform == "int32":
             return v
         if isinstance(v.kind, Tile) and v.kind.shape == () and v.kind.dtype.uniform == "int32":
-            return self.let("idx", Scalar(v.kind.dtype), f"tile_to_scalar({v.expr})")
+            return self.let("idx", Scalar(v.kind.dtype), f"tile_to_scalar({v.expr})",
+                            origin="tile")
         raise Fail(node, what, f"index entry `{ast.unparse(node) if isinstance(node, ast.AST) else v.expr}`"
                                " is not an i32 scalar")
 

@@ -101,24 +101,29 @@ def load_tile(t, call, args, arr: ArrayRef, shape, latency, tma, hint) -> Value:
     idx = ", ".join(v.expr for v in index)
     if arr.name in t.state.inplace:
         return inplace_load(t, arr, shape, pad, order, idx, latency, tma, hint)
-    constant_index_unchecked(t, index, call)
+    unproven_index_unchecked(t, index, call)
     part = partition(t, arr, shape, pad, order, call)
     raw = view_access(latency, tma)
     expr = f"{part}.load([{idx}])" if raw is None else f"load_view_tko(&{part}, [{idx}], {raw})"
     return t.let(f"{arr.name}_tile", Tile(arr.dtype, shape), expr, pure=False)
 
 
-def constant_index_unchecked(t, index: list[Value], call) -> None:
-    """A checked entry's load at a constant tile index other than 0 gets a bounds assert from
-    cutile (checks/placement.rs) that cuTile Python does not make: such an entry is unchecked,
-    as cuTile's is."""
-    if t.state.unchecked or not any((v.origin or "").startswith("literal") and v.origin != "literal0"
-                              for v in index):
+def unproven_index_unchecked(t, index: list[Value], call) -> None:
+    """A checked entry's load at a tile index cutile cannot prove in range (a constant other
+    than 0, or a value computed from a tile: data) gets a bounds assert from cutile
+    (checks/placement.rs) that cuTile Python does not make: such an entry is unchecked, as
+    cuTile's is."""
+    if t.state.unchecked:
+        return
+    constant = any((v.origin or "").startswith("literal") and v.origin != "literal0"
+                   for v in index)
+    if not constant and not any(v.origin == "tile" for v in index):
         return
     t.state.unchecked = True
-    t.state.notes.append(f"unchecked_accesses: line {call.lineno} loads at a constant tile index, which "
-                   "cutile would bounds-check with an assert cuTile Python does not make; the "
-                   "launcher must keep the arrays large enough")
+    t.state.notes.append(f"unchecked_accesses: line {call.lineno} loads at "
+                         f"{'a constant tile index' if constant else 'an index computed from data'}"
+                         ", which cutile would bounds-check with an assert cuTile Python does "
+                         "not make (it pads); the launcher must keep the arrays large enough")
 
 
 def inplace_load(t, arr: ArrayRef, shape, pad, order, idx: str, latency, tma, hint) -> Value:
