@@ -232,3 +232,27 @@ def test_an_array_the_recorded_kernel_updates_in_place_keeps_its_inputs(tmp_path
     assert result["sides"]["python"]["ok"], result
     assert math.isfinite(float(seen["before"].sum())), "the in-place array was poisoned"
     assert (seen["after"] == seen["before"] * 2.0 + 1.0).all()
+
+
+def test_a_negative_integer_constant_reaches_the_port_s_kernel(cli, tmp_path):
+    """`ignore_index = -100`, as loss kernels take it: the port's host code holds it as a
+    signed integer (`as usize` wrapped it, and the launch refused the generic), checked by
+    running the port's own host code on the recorded launch."""
+    (tmp_path / "masked.py").write_text(
+        "import cuda.tile as ct\n\n\n@ct.kernel\n"
+        "def zero_ignored(labels, x, y, IGNORE: ct.Constant[int], TILE: ct.Constant[int]):\n"
+        "    lab = ct.load(labels, index=(ct.bid(0),), shape=(TILE,))\n"
+        "    v = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\n"
+        "    ct.store(y, index=(ct.bid(0),), tile=ct.where(lab == IGNORE, 0.0, v))\n")
+    script = tmp_path / "use_it.py"
+    script.write_text(
+        f"import sys\nsys.path.insert(0, {str(tmp_path)!r})\n"
+        "import cuda.tile as ct\nimport torch\nfrom masked import zero_ignored\n"
+        "labels = torch.randint(-100, 3, (1024,), dtype=torch.int32)\n"
+        "x = torch.randn(1024)\ny = torch.empty(1024)\n"
+        "ct.launch(torch.cuda.current_stream(), (4,), zero_ignored, (labels, x, y, -100, 256))\n")
+    assert cli("record", str(script), "--out", str(tmp_path / "rec.json")).returncode == 0
+    result = cli("port", "--record", str(tmp_path / "rec.json"), "--out",
+                 str(tmp_path / "port"), timeout=900)
+    assert "final verdict: PASS" in result.stdout, result.stdout + result.stderr
+    assert "gpu_check      #1 PASS             on the CPU" in result.stdout, result.stdout

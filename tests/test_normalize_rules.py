@@ -339,3 +339,55 @@ def test_a_free_view_load_compares_equal_to_one_on_a_fresh_token():
     assert "token = " in text(free)
     # a load ordered after another load is not free: dropping its token changes the program
     assert text(ordered) != text(ordered.replace(" token = %7", ""))
+
+
+def test_kept_if_results_after_a_passed_through_one_keep_their_own_values():
+    """The `if`'s first result passes %r1 through and the other two are its own: the kept
+    ones are renumbered (#1 -> #0, #2 -> #1) and each use names its own value, not the one
+    the first passes (following #1 -> #0 -> %r1 was the bug)."""
+    text = """entry @k(%arg0: tile<i32>, %arg1: tile<i1>, %arg2: tile<8xf32>) {
+  %1 = constant <i32: 0> : tile<i32>
+  %2 = constant <i32: 1> : tile<i32>
+  %3:2 = for %r0 in (%1 to %arg0, step %2) : tile<i32> iter_values(%r1 = %arg2, %r2 = %arg2) -> (tile<8xf32>, tile<8xf32>) {
+    %4:3 = if %arg1 -> (tile<8xf32>, tile<8xf32>, tile<8xf32>) {
+      %5 = addf %r2, %r2 : tile<8xf32>
+      %6 = mulf %r2, %r2 : tile<8xf32>
+      yield %r1, %5, %6 : tile<8xf32>, tile<8xf32>, tile<8xf32>
+    } else {
+      yield %r1, %r2, %r1 : tile<8xf32>, tile<8xf32>, tile<8xf32>
+    }
+    continue %4#1, %4#2 : tile<8xf32>, tile<8xf32>
+  }
+  return
+}
+"""
+    kept = normalize(parse(text), ["canonical_names", "commutative_operands"])
+    branch = next(op for op in kept.walk() if op.name == "if")
+    name = branch.results[0].name
+    assert branch.results[0].count == 2, print_module(kept)
+    assert f"continue {name}#0, {name}#1 " in print_module(kept), print_module(kept)
+
+
+def test_a_loop_over_constant_bounds_that_runs_no_trip_is_its_initial_values():
+    """cuTile Python writes `for 0 to 0` where a constant makes the range empty; a Rust port
+    leaves the loop out. Gone too are the invariants only the loop read."""
+    text = """entry @k(%arg0: tile<8xf32>) {
+  %1 = constant <i32: 0> : tile<i32>
+  %2 = constant <i32: 1> : tile<i32>
+  %3 = constant <f32: 2.000000e+00> : tile<f32>
+  %4 = broadcast %3 : tile<f32> -> tile<8xf32>
+  %5 = for %r0 in (%1 to %1, step %2) : tile<i32> iter_values(%r1 = %arg0) -> (tile<8xf32>) {
+    %6 = mulf %r1, %4 : tile<8xf32>
+    continue %6 : tile<8xf32>
+  }
+  %7 = addf %5, %arg0 : tile<8xf32>
+  %8 = make_token : token
+  %9 = print_tko %7 token = %8 : tile<8xf32> -> token
+  return
+}
+"""
+    out = print_module(normalize(parse(text), ["canonical_names", "commutative_operands"]))
+    assert " for " not in out and "broadcast" not in out, out
+    assert "addf %arg0, %arg0" in out, out
+    once = text.replace("(%1 to %1,", "(%1 to %2,")
+    assert " for " in print_module(normalize(parse(once), ["canonical_names"]))

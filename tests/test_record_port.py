@@ -289,3 +289,18 @@ def test_check_needs_a_target_and_bench_without_one_still_means_every_operator(c
     assert check.returncode == 2 and "name an OPERATOR, or --record REC.json" in check.stderr
     bench = cli("bench")
     assert bench.returncode == 3 and "skipped: no CUDA device" in bench.stdout
+
+
+@COLD_BUILD
+def test_constants_a_cutile_kernel_imports_from_its_package_are_read_from_their_file(
+        cli, tmp_path):
+    """`from .constants import GAIN as SCALE` and `from scaling.constants import OFFSET`:
+    the literal constants are read from the package's file (never imported: it needs torch)
+    for the kernel's own Tile IR and for the draft, which builds and matches it."""
+    kernel = "tests/fixtures/cutile_package/scaling/kernels.py:gain_offset"
+    args = ["--arg", "f32[4096]", "--arg", "f32[4096]", "--const", "TILE=256"]
+    ir = cli("ir", kernel, *args, timeout=300)
+    assert ir.returncode == 0, ir.stdout + ir.stderr
+    assert "1.44269502" in ir.stdout and "5.000000e-01" in ir.stdout, ir.stdout
+    result = cli("port", kernel, *args, "--out", str(tmp_path / "port"), timeout=900)
+    assert "final verdict: PASS" in result.stdout, result.stdout + result.stderr

@@ -89,3 +89,36 @@ def test_literals_of_a_varying_dtype_split_the_kernel_by_dtype(tmp_path, monkeyp
     manifest = tomllib.loads((out / "port.toml").read_text())
     assert manifest["entries"] == {"dtype(x)=f32": "dsplit_f32", "dtype(x)=f16": "dsplit_f16"}
     assert "f16::ONE" in (out / "src" / "kernel.rs").read_text()
+
+
+def test_bf16_constants_are_f32_constants_converted(tmp_path, monkeypatch):
+    """cutile 0.5.0 writes bf16::ONE as 1.875 and bf16::NEG_INFINITY as a NaN (it reads the
+    bf16 bits as f16's): the draft writes f32 constants converted, which the IR diff reads as
+    the same bf16 constants (-inf too, printed in hex)."""
+    from workbench.port import pipeline
+    from workbench.resolve import resolve_target
+    monkeypatch.setattr(pipeline, "RUNS_DIR", tmp_path / "runs")
+    out = tmp_path / "port"
+    op = resolve_target(f"{FIXTURES}/bf16_constants.py:bf16_constants",
+                        ["bf16[256]", "bf16[256]"], ["T=64"], out=out)
+    result = pipeline.run_pipeline(op, "rules", out=out)
+    assert result.verdict in ("PASS", "PASS_WITH_NOTES"), result.summary()
+    kernel = (out / "src" / "kernel.rs").read_text()
+    assert "bf16::" not in kernel and "constant(f32::NEG_INFINITY" in kernel, kernel
+
+
+def test_a_bounds_assert_cutile_adds_is_fixed_by_an_unchecked_entry(tmp_path, monkeypatch):
+    """The drafter's one fix: the IR diff finds cutile's partition bounds assert in the port
+    only (an index of a block id and a loop index), and the entry is redrafted unchecked."""
+    from workbench.port import pipeline
+    from workbench.resolve import resolve_target
+    monkeypatch.setattr(pipeline, "RUNS_DIR", tmp_path / "runs")
+    out = tmp_path / "port"
+    op = resolve_target(f"{FIXTURES}/channel_scale.py:channel_scale",
+                        ["f32[8,512]", "f32[16]", "f32[8,512]"], ["CHANNELS=4", "TILE=128"],
+                        out=out)
+    result = pipeline.run_pipeline(op, "rules", out=out)
+    assert result.verdict in ("PASS", "PASS_WITH_NOTES"), result.summary()
+    assert "fix            #1 FIXED" in result.summary(), result.summary()
+    kernel = (out / "src" / "kernel.rs").read_text()
+    assert "unchecked_accesses = true" in kernel and "which the IR diff found" in kernel

@@ -273,3 +273,39 @@ def test_a_translator_bug_is_a_diagnostic_at_the_statement_not_a_traceback(tmp_p
     [bug] = derived.translation.diagnostics
     assert bug["construct"] == "translator" and bug["line"] == 8
     assert "IndexError" in bug["message"] and "test_triton_idioms.py" in bug["message"]
+
+
+def test_an_early_return_puts_the_rest_of_the_kernel_under_else(tmp_path):
+    """`if row >= n or pid >= m: return` (a bounds check, `or` of two comparisons), and a
+    `return` under a runtime `if` inside a folded constexpr one: the rest of the kernel is the
+    `else` branch (cuTile has no early return); one under a loop is refused."""
+    kernel = tmp_path / "early.py"
+    kernel.write_text(
+        "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+        "def guarded(x_ptr, flag_ptr, y_ptr, n, HAS_FLAG: tl.constexpr, BLOCK: tl.constexpr):\n"
+        "    row = tl.program_id(0)\n"
+        "    if row >= n or row < 0:\n"
+        "        return\n"
+        "    if HAS_FLAG:\n"
+        "        flag = tl.load(flag_ptr + row)\n"
+        "        if flag == 0:\n"
+        "            return\n"
+        "    offs = tl.arange(0, BLOCK)\n"
+        "    tl.store(y_ptr + row * BLOCK + offs, tl.load(x_ptr + row * BLOCK + offs) * 2.0)\n"
+        "    return\n")
+    derived = _derived(f"{kernel}:guarded", ["f32[8,64]", "i32[8]", "f32[8,64]", "i32=8"],
+                       ["HAS_FLAG=true", "BLOCK=64"])
+    assert derived.ok, derived.translation.diagnostics
+    body = derived.text.split("def guarded(", 1)[1]
+    assert "if ((row >= n) | (row < 0)):\n        pass\n    else:\n" in body, body
+    assert "        if (flag == 0):\n            pass\n        else:\n            ct.store(" in body
+    looped = tmp_path / "looped.py"
+    looped.write_text(
+        "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+        "def stops(x_ptr, n, BLOCK: tl.constexpr):\n"
+        "    for i in range(n):\n"
+        "        if tl.load(x_ptr + i) == 0:\n"
+        "            return\n")
+    [refused] = _derived(f"{looped}:stops", ["f32[8]", "i32=8"],
+                         ["BLOCK=64"]).translation.diagnostics
+    assert refused["construct"] == "early return" and refused["line"] == 9, refused

@@ -86,12 +86,21 @@ def _ends_in_return(block: Block) -> bool:
 
 def rule_passthrough_if_results(module: Module) -> None:
     for entry in module.entries:
-        mapping: dict[str, str] = {}
         for op in list(entry.walk()):
             if op.name == "if" and len(op.regions) == 2 and op.results:
-                mapping.update(_drop_passthrough(op))
-        if mapping:
-            _rename(entry, mapping)     # chains: an `if` passing another `if`'s result
+                mapping = _drop_passthrough(op)
+                # at once and once per reference: one `if`'s map both sends a passed-through
+                # result away (%r#0 -> %a) and renumbers the kept ones (%r#2 -> %r#0), so
+                # following it twice would send %r#2 to %a; a later `if` then yields the
+                # new names
+                if mapping:
+                    _rename_once(entry, mapping)
+
+
+def _rename_once(entry, mapping: dict[str, str]) -> None:
+    for op in entry.walk():
+        for tok in op.value_tokens():
+            tok.text = mapping.get(tok.text, tok.text)
 
 
 def _drop_passthrough(op: Operation) -> dict[str, str]:

@@ -34,11 +34,30 @@ def rounded(value: float, dtype: str) -> float | None:
     return float_from_bits(float_to_bits(value, ty), ty)
 
 
+# the hex digits tileirdisasm prints an infinity's bits with (`0xFF800000` for f32 -inf)
+HEX_DIGITS = {"f64": 16, "f32": 8, "tf32": 8, "f16": 4, "bf16": 4, "f8E4M3FN": 2, "f8E5M2": 2}
+
+
+def parsed(text: str, dtype: str) -> float:
+    """A constant's printed value: decimal, or its bits in hex (infinities, NaN)."""
+    if not text.lower().startswith("0x"):
+        return float(text)
+    bits = int(text, 16)
+    if dtype == "f64":
+        import struct
+        return struct.unpack("<d", struct.pack("<Q", bits))[0]
+    from cuda.tile._bytecode.float import float_from_bits
+    from cuda.tile._bytecode.type import SimpleType
+    return float_from_bits(bits, getattr(SimpleType, BYTECODE_TYPES[dtype]))
+
+
 def printed(value: float, dtype: str) -> str | None:
-    """`value` (already a value of `dtype`) as tileirdisasm prints it. None for what it
-    prints in hex (infinities, NaN) or an unknown type."""
-    if dtype not in PRECISION or value != value or value in (float("inf"), float("-inf")):
+    """`value` (already a value of `dtype`) as tileirdisasm prints it (an infinity as its
+    bits in hex). None for NaN (its bits are not one value) or an unknown type."""
+    if dtype not in PRECISION or value != value:
         return None
+    if value in (float("inf"), float("-inf")):
+        return _hex_bits(value, dtype)
     # the short form's digits are cut before they are rounded: f32 1e-05 gives 9.999990e-06,
     # which reads back as another f32, so it prints as 9.99999974E-6
     short = to_string(value, dtype, precision=6, padding=0, truncate_zero=False)
@@ -46,6 +65,15 @@ def printed(value: float, dtype: str) -> str | None:
         return short
     full = to_string(value, dtype, precision=0, padding=3, truncate_zero=True)
     return full if "." in full else None
+
+
+def _hex_bits(value: float, dtype: str) -> str | None:
+    if dtype not in BYTECODE_TYPES or dtype not in HEX_DIGITS:
+        return None
+    from cuda.tile._bytecode.float import float_to_bits
+    from cuda.tile._bytecode.type import SimpleType
+    bits = float_to_bits(value, getattr(SimpleType, BYTECODE_TYPES[dtype]))
+    return f"0x{bits:0{HEX_DIGITS[dtype]}X}"
 
 
 def to_string(value: float, dtype: str, precision: int, padding: int,

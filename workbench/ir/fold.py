@@ -21,7 +21,7 @@ import math
 import struct
 from copy import copy
 
-from .floats import BYTECODE_TYPES, printed, rounded
+from .floats import BYTECODE_TYPES, parsed, printed, rounded
 from .model import Module, Operation, split_value_ref
 from .lexer import group, tokenize
 
@@ -76,8 +76,8 @@ def _fold_ftof(op: Operation, defs: dict) -> None:
     result = getattr(op.body[-1], "text", "") if op.body else ""
     dtype = result.rsplit("x", 1)[-1][:-1] if "x" in result[5:] else result[5:-1]
     try:
-        value = rounded(float(items[2]), items[0]) if len(items) == 3 else None
-    except ValueError:
+        value = rounded(parsed(items[2], items[0]), items[0]) if len(items) == 3 else None
+    except (ValueError, AttributeError):
         return
     if value is None or rounded(value, dtype) != value:
         return

@@ -13,7 +13,7 @@ from .attrs import rule_sort_dict_attrs, rule_target_hints
 from .branch_results import rule_passthrough_if_results, rule_sink_after_return
 from .fold import rule_fold_splat
 from .hoist import INVARIANT_OPS, rule_hoist_branch_constants, rule_hoist_invariant
-from .single_trip import rule_single_trip_index
+from .single_trip import rule_empty_loops, rule_single_trip_index
 from .tokens import rule_fresh_token_loads
 from .locations import resolve_locations
 from .model import (Block, Module, Node, Operation, Token, clone_module, gc_paused,
@@ -322,6 +322,8 @@ RULES: list[Rule] = [
     Rule("sink_after_return", "ops after an `if` whose other branch returns moved into the "
          "branch that reaches them (an early return read as an if/else)",
          rule_sink_after_return),
+    Rule("empty_loops", "a `for` over constant bounds that runs no trip removed, its results "
+         "the values it starts from (a Rust port leaves it out)", rule_empty_loops),
     Rule("single_trip_index", "a loop index of a one-trip loop folded with constants into "
          "the constant it computes (cutile folds it, cuTile Python does not)",
          rule_single_trip_index),

@@ -9,6 +9,7 @@ tileiras makes on both sides.
 """
 from __future__ import annotations
 
+from .hoist import INVARIANT_OPS
 from .lexer import group, tokenize
 from .model import Module, Operation, split_value_ref
 
@@ -74,3 +75,58 @@ def _int_constant(op: Operation) -> int | None:
         return int(items[2])
     except ValueError:
         return None
+
+
+def rule_empty_loops(module: Module) -> None:
+    """A `for` over constant bounds that runs no trip is gone, its results the values it
+    starts from (cuTile Python writes `for 0 to 0`; a Rust port cannot: cutile 0.5.0 writes
+    an invalid bounded `assume` for an empty constant range, so the draft leaves it out)."""
+    for entry in module.entries:
+        known: dict[str, int] = {}
+        renamed: dict[str, str] = {}
+        if not _drop_empty_loops(entry.block, known, renamed):
+            continue
+        for op in entry.walk():
+            for tok in op.value_tokens():
+                tok.text = renamed.get(tok.text, tok.text)
+        while _drop_unused(entry.block, {split_value_ref(t.text)[0] for op in entry.walk()
+                                         for t in op.operands()}):
+            pass                # what only the loop read (cuTile hoists its invariants)
+
+
+def _drop_unused(block, used: set[str]) -> bool:
+    before = len(block.ops)
+    block.ops[:] = [op for op in block.ops if not (
+        op.name in INVARIANT_OPS and op.results and all(n not in used for n in
+                                                        (r.name for r in op.results)))]
+    changed = len(block.ops) != before
+    for op in block.ops:
+        for region in op.regions:
+            changed |= _drop_unused(region.block, used)
+    return changed
+
+
+def _drop_empty_loops(block, known: dict[str, int], renamed: dict[str, str]) -> bool:
+    """Remove the block's empty loops (and those of its regions); whether any was."""
+    kept, dropped = [], False
+    for op in block.ops:
+        value = _int_constant(op)
+        if value is not None:
+            known[op.results[0].name] = value
+        if op.name == "for" and _runs_no_trip(op, known):
+            inits = [t.text for t in op.operands()[3:]]
+            names = op.result_names()
+            if len(inits) == len(names):
+                renamed.update(zip(names, inits))
+                dropped = True
+                continue
+        for region in op.regions:
+            dropped |= _drop_empty_loops(region.block, known, renamed)
+        kept.append(op)
+    block.ops[:] = kept
+    return dropped
+
+
+def _runs_no_trip(op: Operation, known: dict[str, int]) -> bool:
+    bounds = [known.get(split_value_ref(t.text)[0]) for t in op.operands()[:3]]
+    return len(bounds) == 3 and None not in bounds and bounds[2] > 0 and bounds[1] <= bounds[0]

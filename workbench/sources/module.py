@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import WorkbenchError
+from .package import package_constants, source_file
 
 # What a kernel module may import and still be read here: cuda-tile, numpy (its dtypes
 # stand in for cuda.tile's) and the standard library's pure modules. Anything else is a
@@ -184,8 +185,9 @@ def _readable_import(node: ast.Import | ast.ImportFrom, packages=READABLE_PACKAG
 
 
 class _Reducer:
-    def __init__(self, tree: ast.Module, source: str, dialect: Dialect):
-        self.tree, self.source, self.dialect = tree, source, dialect
+    def __init__(self, tree: ast.Module, source: str, dialect: Dialect, path: Path | None):
+        self.tree, self.source, self.dialect, self.path = tree, source, dialect, path
+        self.replaced: dict[int, str] = {}          # line -> its text in the reduced module
         self.lines = source.splitlines()
         self.available = set(dir(builtins))
         self.dropped: dict[str, tuple[int, str]] = {}
@@ -219,7 +221,7 @@ class _Reducer:
                 self.keep_range(node)
                 self.available.update(_import_names(node))
             else:
-                self.drop(_import_names(node), node.lineno, f"`{self.first_line(node)}`")
+                self.package_import(node)
         elif isinstance(node, (ast.Assign, ast.AnnAssign)):
             self.assignment(node)
         elif isinstance(node, ast.FunctionDef):
@@ -232,6 +234,17 @@ class _Reducer:
             if isinstance(node, ast.ClassDef):
                 names.add(node.name)
             self.drop(names, node.lineno, f"`{self.first_line(node)}`, not read")
+
+    def package_import(self, node: ast.Import | ast.ImportFrom) -> None:
+        """The literal constants a `from .utils import LOG2E` takes from the package's own
+        modules are defined on the import's line (the line numbers stay the file's); any
+        other name it imports is dropped."""
+        found = package_constants(node, self.path) if isinstance(node, ast.ImportFrom) else {}
+        if found:
+            self.replaced[node.lineno] = "; ".join(f"{n} = {v}" for n, v in found.items())
+            self.available.update(found)
+        self.drop([n for n in _import_names(node) if n not in found], node.lineno,
+                  f"`{self.first_line(node)}`")
 
     def assignment(self, node: ast.Assign | ast.AnnAssign) -> None:
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
@@ -275,7 +288,8 @@ class _Reducer:
         for a, b in self.blank:
             for i in range(a, b + 1):
                 kept[i] = False
-        return "".join(line if kept[i] else "\n" for i, line in enumerate(lines, 1))
+        return "".join(self.replaced[i] + "\n" if i in self.replaced else
+                       line if kept[i] else "\n" for i, line in enumerate(lines, 1))
 
 
 def reduce_module(source: str, filename: str, dialect: Dialect = CUTILE) -> Reduced:
@@ -285,7 +299,7 @@ def reduce_module(source: str, filename: str, dialect: Dialect = CUTILE) -> Redu
     except SyntaxError as e:
         raise WorkbenchError(f"{filename}:{e.lineno}: syntax error: {e.msg}",
                              "fix the kernel source")
-    reducer = _Reducer(tree, source, dialect)
+    reducer = _Reducer(tree, source, dialect, source_file(filename))
     reducer.run()
     text = reducer.text(source.splitlines(keepends=True))
     placeholders = frozenset(reducer.annotations & set(reducer.dropped))

@@ -106,7 +106,16 @@ class Exprs:
             fn = all if isinstance(node.op, ast.And) else any
             return static_op(lambda *vs: fn(vs), "(" + f" {'and' if fn is all else 'or'} ".join(
                 v.text for v in values) + ")", *values)
-        raise Fail(node, "and/or", "`and` / `or` on runtime values: use & and |")
+        if not all(isinstance(v, (ast.Compare, ast.BoolOp)) or
+                   isinstance(v, ast.UnaryOp) and isinstance(v.op, ast.Not) for v in node.values):
+            raise Fail(node, "and/or", "`and` / `or` on runtime values other than comparisons: "
+                       "use & and |")
+        # of conditions (no side effects to skip): the same as & / |, which cuTile has
+        op = ast.BitAnd() if isinstance(node.op, ast.And) else ast.BitOr()
+        result = values[0]
+        for value in values[1:]:
+            result = self.binary(op, result, value, node)
+        return result
 
     def _IfExp(self, node):
         test = self.expr(node.test)

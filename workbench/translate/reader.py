@@ -17,6 +17,7 @@ from pathlib import Path
 
 from ..errors import WorkbenchError
 from ..sources.module import Reduced, TRITON, Unavailable, reduce_module
+from ..sources.package import package_module_file
 
 _NO_DEFAULT = object()
 
@@ -287,7 +288,7 @@ def _package_helpers(tree: ast.Module, path: Path) -> tuple[dict, dict, dict]:
     helpers may read)."""
     imported, helpers, constants = {}, {}, {}
     for stmt in tree.body:
-        source = _package_module_file(stmt, path) if isinstance(stmt, ast.ImportFrom) else None
+        source = package_module_file(stmt, path) if isinstance(stmt, ast.ImportFrom) else None
         if source is None:
             continue
         text = source.read_text()
@@ -303,29 +304,6 @@ def _package_helpers(tree: ast.Module, path: Path) -> tuple[dict, dict, dict]:
             imported.update({alias: (source, fn.name) for alias, fn in found.items()})
             constants.update(_module_constants(ast.parse(text, str(source))))
     return imported, helpers, constants
-
-
-def _package_module_file(stmt: ast.ImportFrom, path: Path) -> Path | None:
-    """The file of the module `stmt` imports from, when it is in the package `path` is in."""
-    here = path.resolve().parent
-    if stmt.level:
-        base = here
-        for _ in range(stmt.level - 1):
-            base = base.parent
-        parts = stmt.module.split(".") if stmt.module else []
-    else:
-        top = here
-        while (top.parent / "__init__.py").exists():
-            top = top.parent
-        parts = (stmt.module or "").split(".")
-        if not (here / "__init__.py").exists() or parts[0] != top.name:
-            return None
-        base = top.parent
-    module = base.joinpath(*parts)
-    for candidate in (module.with_suffix(".py"), module / "__init__.py"):
-        if parts and candidate.is_file() and candidate.resolve() != path.resolve():
-            return candidate
-    return None
 
 
 def is_triton_module(text: str, filename: str, kernel_name: str) -> bool:

@@ -16,4 +16,7 @@ class TritonState:
     written: set[str] = field(default_factory=set)         # pointers the kernel stores through
     variables: set[str] = field(default_factory=set)       # names a loop carries
     fresh_count: int = 0                                   # for fresh names
+    returned: bool = False                                 # a top-level `return` was read
+    rest: list = field(default_factory=list)               # what follows, to the kernel's end
+    tail: bool = True                                      # the block being read ends the kernel
     helper_depth: int = 0                                  # @triton.jit helpers being inlined

@@ -132,7 +132,14 @@ class Translator(Accesses, Exprs):
 
     # -- statements ------------------------------------------------------------------------
     def block(self, body) -> None:
-        for stmt in body:
+        # the statements after each one, to the kernel's end where this block ends the kernel
+        # (its top level, a folded `if` in one, an early return's `else`): what an early
+        # `return` skips (if_statement)
+        outer = self.state.rest if self.state.tail else []
+        for i, stmt in enumerate(body):
+            if self.state.returned:
+                return
+            self.state.rest = list(body[i + 1:]) + outer
             try:
                 self.statement(stmt)
             except Exception as e:              # noqa: BLE001 (a translator bug: reported)
@@ -163,7 +170,11 @@ class Translator(Accesses, Exprs):
         elif isinstance(stmt, ast.Pass):
             pass
         elif isinstance(stmt, ast.Return) and stmt.value is None:
-            pass
+            if not self.state.tail:
+                raise Fail(stmt, "early return", "a `return` under a runtime `if` or in a loop "
+                           "ends some programs early, and a cuTile kernel has no early return: "
+                           "put the rest of the kernel under the negated condition")
+            self.state.returned = True          # the rest of the kernel is never run
         else:
             raise Fail(stmt, type(stmt).__name__.lower(), "this statement is not translated")
 
@@ -251,7 +262,9 @@ class Translator(Accesses, Exprs):
         for a in advancing:
             self.state.env[a.name] = at_iteration(self, a, bases[a.name], iteration, stmt)
         self.state.depth += 1
+        tail, self.state.tail = self.state.tail, False
         self.block([s for s in stmt.body if id(s) not in followed])
+        self.state.tail = tail
         self.state.depth -= 1
         self._widen_started(started, stmt)
         for a in advancing:             # after the loop: advanced once per trip
@@ -320,15 +333,39 @@ class Translator(Accesses, Exprs):
             self.note(stmt, "a runtime `if`: cuTile branches at run time")
         else:
             raise Fail(stmt, "if", "an `if` on a tile")
-        self.state.depth += 1
-        self.block(stmt.body or [ast.Pass()])
-        self.state.lines.append(Line(self.state.depth, "pass", stmt.lineno)) if not stmt.body else None
-        self.state.depth -= 1
+        if _returns(stmt.body) and not stmt.orelse and self.state.tail:
+            self._early_return(stmt)
+            return
+        self._indented(stmt.body, stmt)
         if stmt.orelse:
             self.emit("else:", stmt)
-            self.state.depth += 1
-            self.block(stmt.orelse)
-            self.state.depth -= 1
+            self._indented(stmt.orelse, stmt)
+
+    def _early_return(self, stmt: ast.If) -> None:
+        """`if cond: ...; return` at the kernel's top level: the rest of the kernel runs
+        under `else:` (a cuTile kernel has no early return)."""
+        rest = self.state.rest
+        if rest and _returns(rest):
+            rest = rest[:-1]
+        self.note(stmt, "an early `return`: the rest of the kernel is its `else` branch")
+        self._indented(stmt.body[:-1], stmt, tail=True)
+        if rest:
+            self.emit("else:", stmt)
+            self._indented(rest, stmt, tail=True)
+        self.state.returned = True
+
+    def _indented(self, body, stmt, tail: bool = False) -> None:
+        """A branch's statements one level in; `pass` where none of them wrote a line.
+        `tail`: the branch ends the kernel (nothing runs after it)."""
+        self.state.depth += 1
+        outer = (self.state.tail, self.state.rest)
+        self.state.tail, self.state.rest = tail, []
+        before = len(self.state.lines)
+        self.block(body)
+        if len(self.state.lines) == before:
+            self.state.lines.append(Line(self.state.depth, "pass", stmt.lineno))
+        self.state.tail, self.state.rest = outer
+        self.state.depth -= 1
 
     def result(self) -> Translation:
         self.state.lines = _unread_dropped(self.state.lines)
@@ -363,6 +400,11 @@ def _unread_dropped(lines: list[Line]) -> list[Line]:
 def _lazy(value: Run) -> bool:
     return (value.terms is not None or value.bounds is not None) and value.kind != "bid" \
         or value.kind == "param"
+
+
+def _returns(body: list) -> bool:
+    """Whether the statements end with a bare `return`."""
+    return bool(body) and isinstance(body[-1], ast.Return) and body[-1].value is None
 
 
 def _internal_error(stmt, error: Exception) -> Fail:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from ...operators import display_path
+from ...sources.package import source_file
 from ..analyze import KernelSpec
 from ..drafters import Diagnostic, Draft
 from .branches import const_branch_names, entry_combinations, entry_name
@@ -57,7 +58,7 @@ def kernel_fn(spec: KernelSpec, source: str) -> tuple[ast.FunctionDef, ModuleSco
                and n.name == spec.kernel_name), None)
     if fn is None:
         raise ValueError(f"{spec.filename}: no function {spec.kernel_name!r}")
-    return fn, ModuleScope.of(tree)
+    return fn, ModuleScope.of(tree, source_file(spec.filename))
 
 
 def entry_keys(spec: KernelSpec, types: KernelTypes, tested: list[str], by_dtype: bool):
@@ -78,10 +79,15 @@ def entry_keys(spec: KernelSpec, types: KernelTypes, tested: list[str], by_dtype
     return out
 
 
-def translate_once(spec, fn, scope, types, tested, by_dtype=False):
+def translate_once(spec, fn, scope, types, tested, by_dtype=False, unchecked=False):
+    """`unchecked`: every entry is unchecked_accesses (the fix for a bounds assert cutile
+    adds where cuTile Python pads: RulesDrafter.fix)."""
     out = []
     for key, consts, entry_types in entry_keys(spec, types, tested, by_dtype):
         t = Translator(spec, fn, scope, consts, entry_types)
+        if unchecked:
+            t.state.unchecked = True
+            t.state.notes.append(UNCHECKED_BY_FIX)
         t.run()
         blocks = [t.state.prologue, t.state.blocks[0]]
         eliminate_dead_lets(blocks)     # cuTile fuses after its dead code elimination
@@ -94,7 +100,8 @@ def translate_once(spec, fn, scope, types, tested, by_dtype=False):
     return out
 
 
-def translate_entries(spec: KernelSpec, source: str) -> list[tuple[str, Translator, dict]]:
+def translate_entries(spec: KernelSpec, source: str,
+                      unchecked: bool = False) -> list[tuple[str, Translator, dict]]:
     """(entry name, translator, constant assignment) per entry: one, named after the kernel
     and with {}, unless the kernel needs constants' values at draft time (`if` on constants,
     `check_bounds=TILE != N`, ..); then one per combination of those values in the cases."""
@@ -108,7 +115,7 @@ def translate_entries(spec: KernelSpec, source: str) -> list[tuple[str, Translat
     by_dtype = False
     for _ in range(MAX_SPLITS):
         try:
-            return translate_once(spec, fn, scope, types, tested, by_dtype)
+            return translate_once(spec, fn, scope, types, tested, by_dtype, unchecked)
         except NeedDtypes:
             if by_dtype or not types.generics:
                 raise
@@ -158,11 +165,16 @@ def entry_diagnostics(entries, spec: KernelSpec, diagnostics: list[Diagnostic]) 
     return notes
 
 
-def draft(spec: KernelSpec, source: str, op_name: str) -> Draft:
+UNCHECKED_BY_FIX = ("unchecked_accesses: cutile bounds-checks an access it cannot prove in "
+                    "range with an assert cuTile Python does not make (it pads), which the IR "
+                    "diff found; the launcher must keep the arrays large enough")
+
+
+def draft(spec: KernelSpec, source: str, op_name: str, unchecked: bool = False) -> Draft:
     diagnostics: list[Diagnostic] = []
     check_spec(spec, lambda line, c, m: diagnostics.append(Diagnostic(line, c, m)))
     try:
-        entries = translate_entries(spec, source)
+        entries = translate_entries(spec, source, unchecked)
     except NeedConstants as need:
         diagnostics.append(Diagnostic(need.line, "ct.Constant", f"{need.what}: needs the values "
                                       f"of {', '.join(need.names)}, which the cases do not give"))

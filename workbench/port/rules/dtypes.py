@@ -135,6 +135,11 @@ def literal_text(value, dtype: str) -> str | None:
         name = NAMED_VALUES.get(v) if not math.isnan(v) else None
         if v == math.e:
             name = "E"
+        if dtype == "bfloat16" and v != 0.0:
+            # cutile 0.5.0 writes bf16::ONE & co as 4 hex digits, which its constant parser
+            # reads as f16 bits (compile_expression.rs parse_float_or_hex): bf16 -inf
+            # becomes a NaN, 1.0 becomes 1.875; an f32 constant converted is exact
+            return None
         return f"{RUST_NAMES[dtype]}::{name}" if name else None
     if dtype == "bool_":
         return "true" if value else "false"

@@ -113,6 +113,22 @@ class Loops:
             step = None if step_value == 1 else text(bounds[2])
         return text(bounds[0]), bounds[1], step
 
+    def runs_no_trip(self, stmt: ast.For) -> bool:
+        """`for v in range(a, b)` with a >= b known when the kernel is drafted."""
+        it = stmt.iter
+        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and
+                it.func.id == "range" and 1 <= len(it.args) <= 3 and not it.keywords):
+            return False
+        try:
+            bounds = [self.static_value(a, "range bound") for a in it.args]
+        except Exception:          # noqa: BLE001 (not known now: a loop like any other)
+            return False
+        if not all(type(b) is int for b in bounds):
+            return False
+        start, stop = (0, bounds[0]) if len(bounds) == 1 else bounds[:2]
+        step = bounds[2] if len(bounds) == 3 else 1
+        return step > 0 and stop <= start
+
     def for_loop(self, stmt: ast.For):
         if stmt.orelse:
             raise Fail(stmt, "for-else", "a for loop with an else clause")
@@ -120,6 +136,12 @@ class Loops:
             return self.unrolled_loop(stmt)
         if not isinstance(stmt.target, ast.Name):
             raise Fail(stmt, "for", "the loop variable must be one name")
+        if self.runs_no_trip(stmt):
+            # cuTile Python writes `for 0 to 0`; cutile 0.5.0 writes an invalid bounded
+            # `assume` for an empty constant range (the IR diff drops such a loop)
+            self.state.notes.append(f"line {stmt.lineno}: the loop runs no trip here and is "
+                                    "left out")
+            return
         start, stop_value, step = self.range_bounds(stmt)
         carried = self.loop_carried(stmt)
         self.check_jumps(stmt.body, carried)    # while_loop.py

@@ -14,9 +14,11 @@ import ast
 import math
 import operator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import cuda.tile as ct
 
+from ...sources.package import package_constants
 from .values import Func, Lit, Static
 
 # modules a kernel may name; their attributes are looked up for real
@@ -103,9 +105,15 @@ class ModuleScope:
     names: dict[str, object] = field(default_factory=dict)    # name -> Static | Lit | Func
 
     @classmethod
-    def of(cls, tree: ast.Module) -> "ModuleScope":
+    def of(cls, tree: ast.Module, path: Path | None = None) -> "ModuleScope":
+        """`path`, the module's file: the literal constants it imports from its own package
+        (`from .utils import LOG2E`) are read there."""
         scope = cls()
         for node in tree.body:
+            if isinstance(node, ast.ImportFrom) and node.module not in KNOWN_MODULES and \
+                    node.module != "cuda":
+                for name, text in package_constants(node, path).items():
+                    scope.bind_constant(name, ast.parse(text, mode="eval").body)
             scope.bind(node)
         return scope
 

@@ -126,6 +126,12 @@ fn launch{'<' + gp + '>' if gp else ''}(call: &Call{cparams}) -> Result<(), Erro
 }}"""
 
 
+def const_type(c) -> str:
+    """How the host holds a constant: usize (tile sizes, counts), or i64 where a case gives
+    it a negative value (`ignore_index=-100`), which `as usize` would wrap."""
+    return "i64" if any(type(v) is int and v < 0 for v in c.values) else "usize"
+
+
 def constant_checks(spec: KernelSpec) -> list[str]:
     consts = spec.constants
     if not consts:
@@ -135,7 +141,8 @@ def constant_checks(spec: KernelSpec) -> list[str]:
     def tile_sized(c):
         return all(type(v) is int and v > 0 and v & (v - 1) == 0 for v in c.values)
     every = all(tile_sized(c) for c in consts)
-    reads = ", ".join(f"call.tile({i})?" if every else f"call.consts[{i}] as usize"
+    reads = ", ".join(f"call.tile({i})?" if every else f"call.consts[{i}]" if
+                      const_type(c) == "i64" else f"call.consts[{i}] as usize"
                       for i, c in enumerate(consts))
     if len(consts) == 1:
         return [f"        let {cvars[0]} = {reads};"]
@@ -197,7 +204,7 @@ def render_lib(entries: list[tuple[str, Translator, dict]], spec: KernelSpec,
     checks = [f"        call.rank({i}, {p.rank})?;" for i, p in enumerate(arrays)]
     checks += constant_checks(spec)
     cargs = "".join(f", {c}" for c in cvars)
-    cparams = "".join(f", {c}: usize" for c in cvars)
+    cparams = "".join(f", {v}: {const_type(c)}" for v, c in zip(cvars, consts))
     launch = takes_launch([et for _, et, _ in entries])
     if len(entries) == 1 and not entries[0][2]:
         launchers = render_launch(t, spec, op_name, "launch", spec.kernel_name, cparams, launch)
