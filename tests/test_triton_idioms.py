@@ -309,3 +309,19 @@ def test_an_early_return_puts_the_rest_of_the_kernel_under_else(tmp_path):
     [refused] = _derived(f"{looped}:stops", ["f32[8]", "i32=8"],
                          ["BLOCK=64"]).translation.diagnostics
     assert refused["construct"] == "early return" and refused["line"] == 9, refused
+
+
+def test_a_conditional_expression_on_a_runtime_value_is_a_where(tmp_path):
+    """`1.0 if best > y else 0.0` (both sides values: nothing to skip) is ct.where."""
+    kernel = tmp_path / "hits.py"
+    kernel.write_text("import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+                      "def hit_rate(x_ptr, y_ptr, out_ptr, BLOCK: tl.constexpr):\n"
+                      "    row = tl.program_id(0)\n"
+                      "    best = tl.max(tl.load(x_ptr + row * BLOCK + tl.arange(0, BLOCK)), 0)\n"
+                      "    hit = 1.0 if best > tl.load(y_ptr + row) else 0.0\n"
+                      "    tl.store(out_ptr + row, hit)\n")
+    derived = _derived(f"{kernel}:hit_rate", ["f32[16,128]", "f32[16]", "f32[16]"],
+                       ["BLOCK=128"])
+    assert derived.ok, derived.translation.diagnostics
+    assert "hit = ct.where((best > " in derived.text and ", 1.0, 0.0)" in derived.text, \
+        derived.text

@@ -145,11 +145,17 @@ def _where(t, call):
             raise Fail(call, "tl.where", "a condition on constants that differ between "
                        "cases: give cases that agree on it")
         return a if cond.value else b
+    return selected(cond, a, b, call, "tl.where")
+
+
+def selected(cond: Run, a, b, node, what: str) -> Run:
+    """`ct.where(cond, a, b)` of two values (tl.where, and a conditional expression on a
+    runtime value, whose two sides are values: nothing to skip)."""
     for v in (a, b):
         if not isinstance(v, (Run, Static)):
-            raise Fail(call, "tl.where", "tl.where between pointers: select the offsets instead")
-    shape = broadcast(broadcast(cond.shape, getattr(a, "shape", None), call),
-                      getattr(b, "shape", None), call)
+            raise Fail(node, what, "a choice between pointers: select the offsets instead")
+    shape = broadcast(broadcast(cond.shape, getattr(a, "shape", None), node),
+                      getattr(b, "shape", None), node)
     return Run(f"ct.where({text_of(cond)}, {text_of(a)}, {text_of(b)})", shape)
 
 

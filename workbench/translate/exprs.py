@@ -6,7 +6,7 @@ import ast
 
 from .arith import CMP_OPS, aligned_terms, binop, broadcast, compare, shape_text, static_op
 from .block_ptrs import CALLS as BLOCK_PTR_CALLS
-from .calls import DTYPES, cast_call, shape_arg, tl_call
+from .calls import DTYPES, cast_call, selected, shape_arg, tl_call
 from .mathfns import is_math, math_call
 from .helpers import inline_helper
 from .values import Bound, DType, Desc, Fail, Ptr, Run, Static, Term, Unknown, atom_terms, literal
@@ -126,6 +126,9 @@ class Exprs:
             if isinstance(a, Static) and isinstance(b, Static):
                 vals = tuple(x if t else y for t, x, y in zip(test.vals, a.vals, b.vals))
                 return Static(vals, f"({a.text} if {test.text} else {b.text})")
+        if isinstance(test, Run):
+            return selected(test, self.expr(node.body), self.expr(node.orelse), node,
+                            "conditional expression")
         raise Fail(node, "conditional expression", "a conditional on a runtime value")
 
     def _Attribute(self, node):
