@@ -304,3 +304,23 @@ def test_constants_a_cutile_kernel_imports_from_its_package_are_read_from_their_
     assert "1.44269502" in ir.stdout and "5.000000e-01" in ir.stdout, ir.stdout
     result = cli("port", kernel, *args, "--out", str(tmp_path / "port"), timeout=900)
     assert "final verdict: PASS" in result.stdout, result.stdout + result.stderr
+
+
+def test_a_launch_passing_none_is_refused_by_name(tmp_path, cli):
+    """Triton makes a None argument a compile-time None; such a launch is refused naming
+    the parameter and what to do, not with 'unknown dtype'."""
+    script = tmp_path / "optional.py"
+    script.write_text(
+        "import torch\nimport triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+        "def scaled(x_ptr, w_ptr, y_ptr, BLOCK: tl.constexpr):\n"
+        "    offs = tl.arange(0, BLOCK)\n"
+        "    x = tl.load(x_ptr + offs)\n"
+        "    if w_ptr is not None:\n"
+        "        x = x * tl.load(w_ptr + offs)\n"
+        "    tl.store(y_ptr + offs, x)\n\n\n"
+        "x = torch.randn(256)\ny = torch.empty(256)\n"
+        "scaled[(1,)](x, None, y, BLOCK=256)\n")
+    assert cli("record", str(script), "--out", str(tmp_path / "rec.json")).returncode == 0
+    result = cli("port", "--record", str(tmp_path / "rec.json"), "--out", str(tmp_path / "p"))
+    assert result.returncode == 2 and "passes None for w_ptr" in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr and not (tmp_path / "p").exists()

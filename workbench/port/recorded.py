@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..operators import Case, Operator, draft_home
 from ..errors import WorkbenchError
-from ..sources.record import INOUT, Record, RecordedLaunch, kernel_source_file
+from ..sources.record import INOUT, NONE, Record, RecordedLaunch, kernel_source_file
 from ..ir.signature import kernel_signature
 from ..sources.kernel import load_kernel
 from ..translate.targets import triton_target
@@ -73,6 +73,14 @@ def _triton_cases(launches: list[RecordedLaunch]):
 def _grouped(launches: list[RecordedLaunch], key_of):
     cases, case_of, index_of = [], {}, {}
     for launch in launches:
+        passed_none = [a.name for a in launch.runtime if a.spec == NONE]
+        if passed_none:
+            raise WorkbenchError(
+                f"{launch.kernel.label()}: launch {launch.index} passes None for "
+                f"{', '.join(passed_none)} (Triton makes such an argument a compile-time "
+                "None): the workbench does not port such a launch yet",
+                "record a call that passes a tensor there (a port takes only what the "
+                "recorded launches pass), or port another launch with --launch N")
         args = tuple(a.arg_spec() for a in launch.runtime)
         key = key_of(launch, args)
         if key not in index_of:
