@@ -11,6 +11,7 @@ from ..drafters import Diagnostic, Draft
 from .branches import const_branch_names, entry_combinations, entry_name
 from .core import Translator
 from .module_scope import ModuleScope
+from .ops_memory import settle_unchecked
 from .divisibility import state_divisibility
 from .passes import eliminate_dead_lets, fuse_fma
 from .tiled_view import desugar as desugar_tiled_views
@@ -89,6 +90,7 @@ def translate_once(spec, fn, scope, types, tested, by_dtype=False, unchecked=Fal
             t.state.unchecked = True
             t.state.notes.append(UNCHECKED_BY_FIX)
         t.run()
+        settle_unchecked(t)
         blocks = [t.state.prologue, t.state.blocks[0]]
         eliminate_dead_lets(blocks)     # cuTile fuses after its dead code elimination
         fuse_fma(blocks, t.fresh)

@@ -109,21 +109,31 @@ def load_tile(t, call, args, arr: ArrayRef, shape, latency, tma, hint) -> Value:
 
 
 def unproven_index_unchecked(t, index: list[Value], call) -> None:
-    """A checked entry's load at a tile index cutile cannot prove in range (a constant other
-    than 0, or a value computed from a tile: data) gets a bounds assert from cutile
-    (checks/placement.rs) that cuTile Python does not make: such an entry is unchecked, as
-    cuTile's is."""
+    """A checked entry's load at a tile index cutile cannot prove in range gets a bounds
+    assert from cutile (checks/placement.rs) that cuTile Python does not make: such an entry
+    is unchecked, as cuTile's is. A constant index other than 0 makes it so here; an index
+    computed from a tile (data) when the entry is done, unless something else did
+    (settle_unchecked: the first reason is the one the port's note gives)."""
     if t.state.unchecked:
         return
-    constant = any((v.origin or "").startswith("literal") and v.origin != "literal0"
-                   for v in index)
-    if not constant and not any(v.origin == "tile" for v in index):
-        return
-    t.state.unchecked = True
-    t.state.notes.append(f"unchecked_accesses: line {call.lineno} loads at "
-                         f"{'a constant tile index' if constant else 'an index computed from data'}"
-                         ", which cutile would bounds-check with an assert cuTile Python does "
-                         "not make (it pads); the launcher must keep the arrays large enough")
+    if any((v.origin or "").startswith("literal") and v.origin != "literal0" for v in index):
+        t.state.unchecked = True
+        t.state.notes.append(f"unchecked_accesses: line {call.lineno} loads at a constant tile "
+                             "index, which cutile would bounds-check with an assert cuTile "
+                             "Python does not make; the launcher must keep the arrays large "
+                             "enough")
+    elif any(v.origin == "tile" for v in index) and not t.state.data_index_line:
+        t.state.data_index_line = call.lineno
+
+
+def settle_unchecked(t) -> None:
+    """The entry is unchecked for a load at an index from data, if nothing else made it so."""
+    if t.state.data_index_line and not t.state.unchecked:
+        t.state.unchecked = True
+        t.state.notes.append(f"unchecked_accesses: line {t.state.data_index_line} loads at an "
+                             "index computed from data, which cutile would bounds-check with "
+                             "an assert cuTile Python does not make (it pads); the launcher "
+                             "must keep the arrays large enough")
 
 
 def inplace_load(t, arr: ArrayRef, shape, pad, order, idx: str, latency, tma, hint) -> Value:

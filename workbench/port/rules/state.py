@@ -54,3 +54,4 @@ class DraftState:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     unchecked: bool = False                                   # an access the launcher must bound
+    data_index_line: int = 0                                  # the first load at an index from data
