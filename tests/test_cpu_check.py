@@ -8,6 +8,7 @@ import math
 
 import pytest
 
+from recorded_ports import record_and_port
 from workbench.catalog import all_families, get_operator
 from workbench.check.cpu import check_on_cpu, cpu_targets
 from workbench.check.cpu_common import ELEMENT_BUDGET
@@ -251,8 +252,6 @@ def test_a_negative_integer_constant_reaches_the_port_s_kernel(cli, tmp_path):
         "labels = torch.randint(-100, 3, (1024,), dtype=torch.int32)\n"
         "x = torch.randn(1024)\ny = torch.empty(1024)\n"
         "ct.launch(torch.cuda.current_stream(), (4,), zero_ignored, (labels, x, y, -100, 256))\n")
-    assert cli("record", str(script), "--out", str(tmp_path / "rec.json")).returncode == 0
-    result = cli("port", "--record", str(tmp_path / "rec.json"), "--out",
-                 str(tmp_path / "port"), timeout=900)
+    result = record_and_port(cli, script, tmp_path)
     assert "final verdict: PASS" in result.stdout, result.stdout + result.stderr
     assert "gpu_check      #1 PASS             on the CPU" in result.stdout, result.stdout

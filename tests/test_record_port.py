@@ -8,6 +8,7 @@ import pytest
 import torch
 
 from port_copies import COLD_BUILD
+from recorded_ports import record_and_port
 from workbench.argspec import parse_arg
 from workbench.catalog import REPO_ROOT, Case
 from workbench.check.recorded import compare_arrays, poison
@@ -247,9 +248,7 @@ def test_a_triton_kernel_whose_helpers_its_package_imports_ports_from_another_fo
     script.write_text(f"import sys\nsys.path.insert(0, {str(package)!r})\nimport torch\n"
                       "from scaled_ops.kernels import gain_and_clip_forward\n"
                       "gain_and_clip_forward(torch.randn(5000))\n")
-    assert cli("record", str(script), "--out", str(tmp_path / "rec.json")).returncode == 0
-    result = cli("port", "--record", str(tmp_path / "rec.json"), "--out",
-                 str(tmp_path / "port"), timeout=900)
+    result = record_and_port(cli, script, tmp_path)
     assert "Triton's interpreter against the Tile IR interpreter: ok" in result.stdout, \
         result.stdout + result.stderr
     assert "final verdict: PASS" in result.stdout
@@ -276,9 +275,7 @@ def test_a_recorded_bf16_triton_kernel_updating_in_place_is_checked_against_trit
         "x = torch.randn(5000, dtype=torch.bfloat16)\n"
         "gate = torch.randn(5000, dtype=torch.bfloat16)\n"
         "gate_in_place[(5,)](x, gate, 1024, 5000, 0.25)\n")
-    assert cli("record", str(script), "--out", str(tmp_path / "rec.json")).returncode == 0
-    result = cli("port", "--record", str(tmp_path / "rec.json"), "--out",
-                 str(tmp_path / "port"), timeout=900)
+    result = record_and_port(cli, script, tmp_path)
     assert "Triton's interpreter against the Tile IR interpreter: ok" in result.stdout, \
         result.stdout + result.stderr
     assert "final verdict: PASS" in result.stdout

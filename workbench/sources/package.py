@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 _REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -47,10 +48,9 @@ def package_module_file(stmt: ast.ImportFrom, path: Path) -> Path | None:
     return None
 
 
-def literal_constants(tree: ast.Module) -> dict[str, str]:
-    """Module-level `NAME = literal` (also `NAME: T = literal`, `tl.constexpr(literal)`):
-    name -> the literal's source text."""
-    out = {}
+def constant_assignments(tree: ast.Module) -> Iterator[tuple[str, ast.expr]]:
+    """Module-level `NAME = value` and `NAME: T = value`: (name, value), a Triton
+    `tl.constexpr(value)` unwrapped to its value."""
     for node in tree.body:
         target = node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 \
             else node.target if isinstance(node, ast.AnnAssign) and node.value is not None \
@@ -61,11 +61,18 @@ def literal_constants(tree: ast.Module) -> dict[str, str]:
         if isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords and \
                 ast.unparse(value.func).split(".")[-1] == "constexpr":
             value = value.args[0]
+        yield target.id, value
+
+
+def literal_constants(tree: ast.Module) -> dict[str, str]:
+    """The module's literal constants: name -> the literal's source text."""
+    out = {}
+    for name, value in constant_assignments(tree):
         try:
             ast.literal_eval(value)
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
             continue
-        out[target.id] = ast.unparse(value)
+        out[name] = ast.unparse(value)
     return out
 
 

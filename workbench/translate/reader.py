@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..errors import WorkbenchError
 from ..sources.module import Reduced, TRITON, Unavailable, reduce_module
-from ..sources.package import package_module_file
+from ..sources.package import constant_assignments, package_module_file
 
 _NO_DEFAULT = object()
 
@@ -121,28 +121,15 @@ def _params(fn: ast.FunctionDef) -> list[TritonParam]:
 def _module_constants(tree: ast.Module) -> dict[str, object]:
     """Module-level `NAME = literal`, `NAME = tl.constexpr(literal)` and
     `NAME: tl.constexpr = tl.constexpr(literal)` (the only module values a Triton kernel may
-    read)."""
+    read), a literal of `math` too (`1.0 / math.log(2)`)."""
     out = {}
-    for node in tree.body:
-        target = node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 \
-            else node.target if isinstance(node, ast.AnnAssign) and node.value is not None \
-            else None
-        if not isinstance(target, ast.Name):
-            continue
-        value = node.value
-        if isinstance(value, ast.Call) and isinstance(value.func, (ast.Attribute, ast.Name)) \
-                and _callee_name(value.func) == "constexpr" and len(value.args) == 1:
-            value = value.args[0]
+    for name, value in constant_assignments(tree):
         literal = _literal(value)
         if literal is _NO_DEFAULT:
             literal = _math_literal(value)
         if literal is not _NO_DEFAULT:
-            out[target.id] = literal
+            out[name] = literal
     return out
-
-
-def _callee_name(func: ast.expr) -> str:
-    return func.attr if isinstance(func, ast.Attribute) else func.id
 
 
 def _module_imports(tree: ast.Module) -> dict[str, tuple]:
