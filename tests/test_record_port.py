@@ -262,19 +262,21 @@ def test_a_recorded_bf16_triton_kernel_updating_in_place_is_checked_against_trit
     """Triton as its own host code launches it, checked on the CPU: an array updated in place
     (read, then written: not poisoned), a constexpr between runtime parameters (launched by
     name), a float argument the kernel converts (`eps.to(tl.float32)`: an fp32 scalar, not a
-    Python float), bf16 products (f32's rounded, not NumPy's on the raw bits) and a bf16
-    output judged at bf16's tolerance."""
+    Python float), bf16 products, sums and constants (f32's rounded, not NumPy's on the raw
+    bits) and bf16 outputs judged at bf16's tolerance."""
     script = tmp_path / "gate.py"
     script.write_text(
         "import torch\nimport triton\nimport triton.language as tl\n\n\n@triton.jit\n"
-        "def gate_in_place(x_ptr, gate_ptr, BLOCK: tl.constexpr, n, eps):\n"
+        "def gate_in_place(x_ptr, gate_ptr, total_ptr, BLOCK: tl.constexpr, n, eps):\n"
         "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
         "    x = tl.load(x_ptr + offs, mask=offs < n, other=0.0)\n"
         "    g = tl.load(gate_ptr + offs, mask=offs < n, other=0.0)\n"
-        "    tl.store(x_ptr + offs, x * g + eps.to(tl.float32), mask=offs < n)\n\n\n"
+        "    tl.store(total_ptr + tl.program_id(0), tl.sum(x * g, 0))\n"
+        "    tl.store(x_ptr + offs, x * (1.0 + g) + eps.to(tl.float32), mask=offs < n)\n\n\n"
         "x = torch.randn(5000, dtype=torch.bfloat16)\n"
         "gate = torch.randn(5000, dtype=torch.bfloat16)\n"
-        "gate_in_place[(5,)](x, gate, 1024, 5000, 0.25)\n")
+        "total = torch.empty(5, dtype=torch.bfloat16)\n"
+        "gate_in_place[(5,)](x, gate, total, 1024, 5000, 0.25)\n")
     result = record_and_port(cli, script, tmp_path)
     assert "Triton's interpreter against the Tile IR interpreter: ok" in result.stdout, \
         result.stdout + result.stderr

@@ -216,23 +216,61 @@ def _float_arguments_as_f32(interpreter) -> None:
 
 
 def _bf16_arithmetic_in_f32(interpreter, tl) -> None:
-    """The interpreter holds bf16 as its raw 16 bits and applies NumPy's binary ops to those
-    integers; on a GPU a bf16 op is the f32 op rounded to bf16 (nearest even)."""
-    binary = interpreter.InterpreterBuilder.binary_op
-
-    def widened(bits):
-        return (bits.astype(np.uint32) << 16).view(np.float32)
+    """The interpreter holds bf16 as its raw 16 bits and applies NumPy's binary ops and
+    reductions to those integers, and has no bf16 constant (`get_bf16`); on a GPU a bf16 op
+    is the f32 op rounded to bf16 (nearest even)."""
+    builder = interpreter.InterpreterBuilder
+    binary = builder.binary_op
 
     def binary_op(self, lhs, rhs, op):
         if lhs.dtype.scalar != tl.bfloat16 or rhs.dtype.scalar != tl.bfloat16:
             return binary(self, lhs, rhs, op)
-        out = op(widened(lhs.data), widened(rhs.data))
+        out = op(_widened(lhs.data), _widened(rhs.data))
         if out.dtype == np.bool_:
             return interpreter.TensorHandle(out, tl.int1)
-        u = np.ascontiguousarray(out, np.float32).view(np.uint32).astype(np.uint64)
-        rounded = ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
-        return interpreter.TensorHandle(rounded, tl.bfloat16)
-    interpreter.InterpreterBuilder.binary_op = binary_op
+        return interpreter.TensorHandle(_bf16_bits(out), tl.bfloat16)
+    builder.binary_op = binary_op
+    builder.get_bf16 = lambda self, value: interpreter.TensorHandle(
+        _bf16_bits(np.array([value], np.float32)), tl.bfloat16)
+    _bf16_reductions_in_f32(interpreter.ReduceOps, tl)
+
+
+def _bf16_reductions_in_f32(ops, tl) -> None:
+    total, extreme = ops.sum, ops.min_max
+
+    def sum_(self, input):
+        if input.dtype.scalar != tl.bfloat16:
+            return total(self, input)
+        out = np.sum(_widened(input.handle.data), axis=self.axis, keepdims=self.keep_dims)
+        return self.to_tensor(_bf16_bits(out), input.dtype)
+
+    def min_max(self, input, val_reduce_op, idx_reduce_op=None):
+        value = input[0] if isinstance(input, tuple) else input
+        if value.dtype.scalar != tl.bfloat16:
+            return extreme(self, input, val_reduce_op, idx_reduce_op)
+        wide = _widened(value.handle.data)
+        found = []
+        if val_reduce_op:
+            picked = val_reduce_op(wide, axis=self.axis, keepdims=self.keep_dims)
+            found.append(self.to_tensor(_bf16_bits(picked), value.dtype))
+        if idx_reduce_op:
+            found.append(self.to_tensor(idx_reduce_op(wide, axis=self.axis,
+                                                       keepdims=self.keep_dims), tl.int32))
+        return tuple(found) if len(found) == 2 else found[0]
+    ops.sum, ops.min_max = sum_, min_max
+
+
+def _widened(bits) -> np.ndarray:
+    """bf16 bits as the f32 values they are."""
+    return (np.asarray(bits).astype(np.uint32) << 16).view(np.float32)
+
+
+def _bf16_bits(values) -> np.ndarray:
+    """f32 values rounded to bf16 (nearest even; NaN stays NaN), as bits; a 0-d stays 0-d."""
+    x = np.array(values, dtype=np.float32)
+    u = x.view(np.uint32).astype(np.uint64)
+    rounded = ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+    return np.where(np.isnan(x), np.uint16(0x7FC0), rounded).astype(np.uint16)
 
 
 def _laid_out(dense, spec, torch):
