@@ -185,8 +185,8 @@ def _readable_import(node: ast.Import | ast.ImportFrom, packages=READABLE_PACKAG
 
 
 class _Reducer:
-    def __init__(self, tree: ast.Module, source: str, dialect: Dialect, path: Path | None):
-        self.tree, self.source, self.dialect, self.path = tree, source, dialect, path
+    def __init__(self, tree: ast.Module, source: str, dialect: Dialect, filename: str):
+        self.tree, self.source, self.dialect, self.filename = tree, source, dialect, filename
         self.replaced: dict[int, str] = {}          # line -> its text in the reduced module
         self.lines = source.splitlines()
         self.available = set(dir(builtins))
@@ -239,7 +239,9 @@ class _Reducer:
         """The literal constants a `from .utils import LOG2E` takes from the package's own
         modules are defined on the import's line (the line numbers stay the file's); any
         other name it imports is dropped."""
-        found = package_constants(node, self.path) if isinstance(node, ast.ImportFrom) else {}
+        # the module's file is looked for only here, where a package import needs it
+        found = package_constants(node, source_file(self.filename)) \
+            if isinstance(node, ast.ImportFrom) else {}
         if found:
             self.replaced[node.lineno] = "; ".join(f"{n} = {v}" for n, v in found.items())
             self.available.update(found)
@@ -299,7 +301,7 @@ def reduce_module(source: str, filename: str, dialect: Dialect = CUTILE) -> Redu
     except SyntaxError as e:
         raise WorkbenchError(f"{filename}:{e.lineno}: syntax error: {e.msg}",
                              "fix the kernel source")
-    reducer = _Reducer(tree, source, dialect, source_file(filename))
+    reducer = _Reducer(tree, source, dialect, filename)
     reducer.run()
     text = reducer.text(source.splitlines(keepends=True))
     placeholders = frozenset(reducer.annotations & set(reducer.dropped))
