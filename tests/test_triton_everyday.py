@@ -36,6 +36,14 @@ CASES = {     # kernel: (args, consts, launch grid, final verdict of its port)
                          "PASS_WITH_NOTES"),
     "label_loss": (["f32[64,1000]", "i64[64]", "f32[64]", "i32=1000", "i32=1000"],
                    ["BLOCK=1024"], "64", "PASS_WITH_NOTES"),
+    # an argument passed as None, an early return, an int64 label as an index
+    "optional_loss": (["f32[64,1000]", "i64[64]", "None", "f32[64]", "i64[64]", "i32=1000",
+                       "i32=3"], ["BLOCK=256"], "64", "PASS_WITH_NOTES"),
+    "rotate_pairs": (["f32[1024,2]", "f32[1024,2]"], ["BLOCK=128"], "8", "PASS_WITH_NOTES"),
+    # an offset assigned under a runtime `if` in the loop (not carried); a split loop whose
+    # second half does nothing (not written, as cuTile drops it)
+    "blocks_mix": (["f32[3,16,100]", "f32[16,3]", "f32[16,100]", "i32=3", "i32=16", "i32=100"],
+                   ["BLOCK_D=128", "MAX_BLOCKS=4"], "16", "PASS_WITH_NOTES"),
 }
 
 
@@ -269,6 +277,57 @@ def test_a_dtype_taken_before_the_value_is_rebound_stays_that_dtype(tmp_path):
     assert derived.ok, derived.translation.diagnostics
     body = _body(derived)
     assert "    x_dtype = x.dtype\n" in body and "ct.astype((x * 1.5), x_dtype)" in body, body
+
+
+# -- arguments passed as None, early returns, labels as indices ------------------------------
+
+OPTIONAL = CASES["optional_loss"][0]
+
+
+def test_an_argument_passed_as_none_is_a_compile_time_none():
+    """Triton specializes a None argument as a constexpr None: `is not None` folds, the
+    branch it guards goes, and the parameter leaves the derived kernel."""
+    assert str(parse_arg("None")) == "None" and parse_arg("None").is_none
+    derived = _derived("optional_loss")
+    assert derived.ok, derived.translation.diagnostics
+    assert "weight_ptr" not in derived.params and "weight_ptr" not in _body(derived)
+    weighted = _derived("optional_loss", OPTIONAL[:2] + ["f32[8]"] + OPTIONAL[3:])
+    assert weighted.ok and "weight_ptr" in weighted.params
+    # an int64 label read from memory indexes as cuTile's int32 tile index
+    assert "ct.load(weight_ptr, index=(ct.astype(label, ct.int32),)" in _body(weighted), \
+        weighted.text
+
+
+def test_a_none_argument_that_is_computed_with_is_refused_by_name(tmp_path):
+    kernel = tmp_path / "k.py"
+    kernel.write_text("import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+                      "def scaled(x_ptr, w_ptr, y_ptr, BLOCK: tl.constexpr):\n"
+                      "    offs = tl.arange(0, BLOCK)\n"
+                      "    tl.store(y_ptr + offs, tl.load(x_ptr + offs) * tl.load(w_ptr + offs))\n")
+    [used] = _derived("scaled", ["f32[64]", "None", "f32[64]"], ["BLOCK=64"],
+                      str(kernel)).translation.diagnostics
+    assert used["construct"] == "None operand" and used["line"] == 8, used
+    assert used["message"].startswith("`w_ptr + offs` computes with None"), used["message"]
+    target = triton_target(f"{kernel}:scaled", ["f32[64]", "f32[64]", "f32[64]"], ["BLOCK=64"])
+    mixed = [Case(0, tuple(parse_arg(a) for a in ("f32[64]", "None", "f32[64]")),
+                  {"BLOCK": 64}), Case(1, target.cases[0].args, {"BLOCK": 64})]
+    [both] = derive(target.source(), mixed, target.label).translation.diagnostics
+    assert both["construct"] == "None argument" and "give each its own target" in both["message"]
+
+
+def test_a_pointer_advanced_under_a_runtime_if_is_refused_by_name(tmp_path):
+    """The translation keeps pointers symbolic; one advanced in a branch decided at run time
+    would be the branch's address after it in every program."""
+    kernel = tmp_path / "k.py"
+    kernel.write_text("import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+                      "def shifted(x_ptr, y_ptr, flag, SCALE: tl.constexpr):\n"
+                      "    if flag > 0:\n"
+                      "        x_ptr += 1\n"
+                      "    tl.store(y_ptr, tl.load(x_ptr) * SCALE)\n")
+    [advanced] = _derived("shifted", ["f32[8]", "f32[1]", "i32=1"], ["SCALE=2.0"],
+                          str(kernel)).translation.diagnostics
+    assert advanced["construct"] == "pointer in a runtime if" and advanced["line"] == 7
+    assert "`x_ptr` is advanced inside `if flag > 0`" in advanced["message"], advanced
 
 
 # -- end to end: build and IR diff ---------------------------------------------------------

@@ -5,6 +5,7 @@ bitcasts and reductions as Triton defines them; what it does not follow is refus
 and a bug inside it is a diagnostic, not a traceback."""
 from __future__ import annotations
 
+from workbench.sources.module import TRITON, reduce_module
 from workbench.translate.derive import derive
 from workbench.translate.targets import triton_target
 
@@ -325,3 +326,16 @@ def test_a_conditional_expression_on_a_runtime_value_is_a_where(tmp_path):
     assert derived.ok, derived.translation.diagnostics
     assert "hit = ct.where((best > " in derived.text and ", 1.0, 0.0)" in derived.text, \
         derived.text
+
+
+def test_a_module_value_computed_by_a_function_that_needs_the_package_is_dropped():
+    """`NAME = helper()` runs helper's body when the module is read: a body that needs a
+    dropped import (the package's runtime) drops the assignment, not the whole module."""
+    source = ("import triton\nfrom pkg.runtime import device\n\n\ndef name():\n"
+              "    return device()\n\n\nNAME = name()\nLIMIT = 4\n")
+    reduced = reduce_module(source, "m.py", TRITON)
+    assert "NAME = name()" not in reduced.text and "LIMIT = 4" in reduced.text
+    assert "needs `device`" in reduced.dropped["NAME"][1], reduced.dropped
+    namespace: dict = {}
+    exec(compile(reduced.text, "m.py", "exec"), namespace)
+    assert namespace["LIMIT"] == 4

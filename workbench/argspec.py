@@ -1,5 +1,6 @@
 """Kernel argument descriptions: `f32[256,1000]`, `f16[64,100]:strides=(200,1):offset=8`, `f32=1e-5`,
-and `list[f16[1024,512]]` for a list of arrays that one array spec describes (TileGym's
+`None` for an argument passed as None (Triton makes it a compile-time None), and
+`list[f16[1024,512]]` for a list of arrays that one array spec describes (TileGym's
 group GEMM takes its groups' matrices as lists; the JIT specializes a list on one element
 constraint, and its length is a runtime value), `list[f16[1024,512]]*4` with its length (a
 Rust port takes the length as an integer scalar, which its launcher hints).
@@ -29,8 +30,11 @@ SHAPE_DIVISOR = 16
 
 FORMAT_HELP = ("an array as DTYPE[D0,D1,...] with optional :strides=(S0,S1,...) and :offset=N "
                "(in elements) (and, for a Triton tensor descriptor, :block=(B0,B1,...)), a "
-               "list of arrays as list[ARRAY], or a scalar as DTYPE or DTYPE=VALUE; dtypes: "
+               "list of arrays as list[ARRAY], a scalar as DTYPE or DTYPE=VALUE, or None "
+               "(a Triton argument passed as None); dtypes: "
                + ", ".join(DTYPES))
+
+NONE_DTYPE = "none"                # an argument passed as None, a compile-time None to Triton
 
 _ARRAY = re.compile(r"^(?P<dtype>\w+)\[(?P<shape>[\d,\s]*)\](?P<rest>(:\w+=[^:]+)*)$")
 _LIST = re.compile(r"^list\[(?P<element>.+)\](\*(?P<length>\d+))?$")
@@ -53,6 +57,10 @@ class ArgSpec:
         return self.shape is not None
 
     @property
+    def is_none(self) -> bool:
+        return self.dtype == NONE_DTYPE
+
+    @property
     def itemsize(self) -> int:
         return DTYPES[self.dtype][1]
 
@@ -66,6 +74,8 @@ class ArgSpec:
         return tuple(reversed(strides))
 
     def __str__(self) -> str:
+        if self.is_none:
+            return "None"
         if not self.is_array:
             return self.dtype if self.value is None else f"{self.dtype}={self.value}"
         text = f"{self.dtype}[{','.join(map(str, self.shape))}]"
@@ -80,8 +90,13 @@ class ArgSpec:
         return f"list[{text}]*{self.length}" if self.length else f"list[{text}]"
 
 
+NONE_ARG = ArgSpec(NONE_DTYPE)
+
+
 def parse_arg(text: str) -> ArgSpec:
     text = text.strip()
+    if text in ("None", "none"):
+        return NONE_ARG
     listed = _LIST.match(text)
     if listed:
         element = parse_arg(listed["element"])

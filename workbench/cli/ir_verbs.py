@@ -145,6 +145,8 @@ def cmd_diff(args) -> int:
         return _diff_family(args, args.target, _family_entries(args.target))
     elif args.target or args.record:
         op = target_operator(args)
+        if op.language == "triton":      # the port is diffed against the derived kernel
+            op, _ = translated(op)
         args.case = case_index(op, args.case)
         report = operator_diff(op, args.case)
         title = f"{args.target or op.summary} case {args.case}: Python kernel vs Rust port"

@@ -1,5 +1,5 @@
-"""Normalization rule `fold_splat`: `broadcast(reshape(constant <v> : tile<T>))` becomes the
-one `constant <v> : tile<NxT>` it equals, `itof` of an integer constant the float
+"""Normalization rule `fold_splat`: `broadcast(reshape(constant <v> : tile<T>))` (or the
+reshape alone) becomes the one `constant <v> : tile<NxT>` it equals, `itof` of an integer constant the float
 constant it is (a port's `N as f32` where cuTile Python writes `N * 1.0`), and `exti` of an
 integer constant the wider constant it is (a port's i64 splat of an i32 generic, which cutile
 0.4 cannot write as a constant: its const generics are i32 and it casts no i32 to i64), and
@@ -187,18 +187,27 @@ def _scalar_dtype(node) -> str | None:
 
 
 def _fold(op: Operation, defs: dict) -> None:
-    if op.name != "broadcast" or len(op.operands()) != 1:
+    """`reshape` of a scalar constant, and `broadcast` of either, is the constant of the
+    result's shape (cuTile Python folds a stored literal, `reshape(astype(-1, T), (1,))`)."""
+    if op.name not in ("reshape", "broadcast") or len(op.operands()) != 1:
         return
-    reshape = defs.get(split_value_ref(op.operands()[0].text)[0])
-    if reshape is None or reshape.name != "reshape" or len(reshape.operands()) != 1:
-        return
-    const = defs.get(split_value_ref(reshape.operands()[0].text)[0])
-    if const is None or const.name != "constant" or not _scalar_typed(const):
+    source = defs.get(split_value_ref(op.operands()[0].text)[0])
+    if op.name == "broadcast" and source is not None and source.name == "reshape" and \
+            len(source.operands()) == 1:
+        source = defs.get(split_value_ref(source.operands()[0].text)[0])
+    if source is None or source.name != "constant" or not (
+            _scalar_typed(source) or op.name == "broadcast" and _splat(source)):
         return
     result_type = op.body[-1]
     op.name = "constant"
-    op.body = [*(copy(n) for n in const.body[:-1]), copy(result_type)]
+    op.body = [*(copy(n) for n in source.body[:-1]), copy(result_type)]
     op.refresh()
+
+
+def _splat(const: Operation) -> bool:
+    """A constant of one value (a folded reshape's), not a dense array of several."""
+    items = getattr(const.body[0], "items", None) if const.body else None
+    return items is not None and len(items) == 3 and getattr(items[2], "text", None) is not None
 
 
 def _scalar_typed(const: Operation) -> bool:

@@ -65,7 +65,8 @@ def cutile_cases(path: Path, name: str, launches: list[RecordedLaunch]):
 
 
 def _triton_cases(launches: list[RecordedLaunch]):
-    """Triton compiles per argument description and constants: a case per distinct one."""
+    """Triton compiles per argument description and constants: a case per distinct one. An
+    argument passed as None stays None (Triton makes it a compile-time None)."""
     return _grouped(launches, lambda launch, args: (tuple(map(str, args)),
                                                     tuple(sorted(launch.consts.items()))))
 
@@ -73,14 +74,8 @@ def _triton_cases(launches: list[RecordedLaunch]):
 def _grouped(launches: list[RecordedLaunch], key_of):
     cases, case_of, index_of = [], {}, {}
     for launch in launches:
-        passed_none = [a.name for a in launch.runtime if a.spec == NONE]
-        if passed_none:
-            raise WorkbenchError(
-                f"{launch.kernel.label()}: launch {launch.index} passes None for "
-                f"{', '.join(passed_none)} (Triton makes such an argument a compile-time "
-                "None): the workbench does not port such a launch yet",
-                "record a call that passes a tensor there (a port takes only what the "
-                "recorded launches pass), or port another launch with --launch N")
+        if launch.kernel.language != "triton":
+            _refuse_none(launch)
         args = tuple(a.arg_spec() for a in launch.runtime)
         key = key_of(launch, args)
         if key not in index_of:
@@ -89,6 +84,15 @@ def _grouped(launches: list[RecordedLaunch], key_of):
                               hints=launch.hints))
         case_of[launch.index] = index_of[key]
     return tuple(cases), case_of
+
+
+def _refuse_none(launch: RecordedLaunch) -> None:
+    passed_none = [a.name for a in launch.runtime if a.spec == NONE]
+    if passed_none:
+        raise WorkbenchError(
+            f"{launch.kernel.label()}: launch {launch.index} passes None for "
+            f"{', '.join(passed_none)}: a cuTile kernel takes arrays and scalars only",
+            "record a call that passes a value there, or port another launch with --launch N")
 
 
 def specializations(op: Operator) -> list[dict]:

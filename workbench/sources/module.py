@@ -19,7 +19,6 @@ from __future__ import annotations
 import ast
 import builtins
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from ..errors import WorkbenchError
 from .package import package_constants, source_file
@@ -251,12 +250,24 @@ class _Reducer:
     def assignment(self, node: ast.Assign | ast.AnnAssign) -> None:
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         names = [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
-        missing = self.first_missing(_loads([node.value])) if node.value is not None else None
+        missing = self.first_missing(self.run_names(node.value)) \
+            if node.value is not None else None
         if missing is None:
             self.keep_range(node)
             self.available.update(names)
         else:
             self.drop(names, node.lineno, f"`{self.first_line(node)}` needs `{missing}`")
+
+    def run_names(self, value: ast.expr) -> list[tuple[str, int]]:
+        """The names computing `value` at import reads: its own, and those the bodies of
+        the module's functions it calls read (`X = helper()` runs helper's body now)."""
+        names, seen = list(_loads([value])), set()
+        for name, _ in names:
+            fn = self.functions.get(name)
+            if fn is not None and name not in seen:
+                seen.add(name)
+                names += [n for n in body_names(fn) if n[0] != name]
+        return names
 
     def function(self, node: ast.FunctionDef) -> None:
         kinds = [self.dialect.decorator_kind(d) for d in node.decorator_list]

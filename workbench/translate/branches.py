@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import ast
 
-from .values import Fail, Run, Static
+from .values import BlockPtr, Desc, Fail, Ptr, Run, Static
+
+# values that live only in the translator (index arithmetic written into the accesses): a
+# runtime branch cannot reassign one, as no cuTile variable carries it out of the branch
+SYMBOLIC = (Ptr, Desc, BlockPtr)
 
 
 class Branches:
@@ -27,10 +31,25 @@ class Branches:
         if _returns(stmt.body) and not stmt.orelse and self.state.tail:
             self._early_return(stmt)
             return
+        runtime = not isinstance(test, Static)
+        before = dict(self.state.env)
         self._indented(stmt.body, stmt)
+        if runtime:
+            self._check_symbolic(before, stmt)
         if stmt.orelse:
             self.emit("else:", stmt)
             self._indented(stmt.orelse, stmt)
+            if runtime:
+                self._check_symbolic(before, stmt)
+
+    def _check_symbolic(self, before: dict, stmt: ast.If) -> None:
+        """A pointer advanced under a runtime `if` is a different address per program: the
+        translation keeps pointers symbolic, so it is refused by name."""
+        for name, value in self.state.env.items():
+            if isinstance(value, SYMBOLIC) and name in before and before[name] is not value:
+                raise Fail(stmt, "pointer in a runtime if", f"`{name}` is advanced inside "
+                           f"`if {ast.unparse(stmt.test)}`, decided at run time: advance it "
+                           "outside the branch, or select the offset with tl.where")
 
     def _early_return(self, stmt: ast.If) -> None:
         """`if cond: ...; return` at the kernel's top level: the rest of the kernel runs
@@ -39,7 +58,9 @@ class Branches:
         if rest and _returns(rest):
             rest = rest[:-1]
         self.note(stmt, "an early `return`: the rest of the kernel is its `else` branch")
+        before = dict(self.state.env)
         self._indented(stmt.body[:-1], stmt, tail=True)
+        self.state.env = before          # the `else` runs where the returning branch did not
         if rest:
             self.emit("else:", stmt)
             self._indented(rest, stmt, tail=True)

@@ -26,7 +26,6 @@ REFUSED = {
     "associative_scan": "tl.associative_scan with a combine function is not translated",
     "reduce": "tl.reduce with a combine function is not translated",
     "device_print": "printing from the kernel is not translated",
-    "join": "tl.join is not translated yet", "split": "tl.split is not translated yet",
     "interleave": "tl.interleave is not translated yet",
     "gather": "tl.gather (gathering from a tile) is not translated yet",
 }
@@ -262,6 +261,37 @@ def _trans(t, call):
     return Run(f"ct.transpose({text_of(x)})", (x.shape[1], x.shape[0]))
 
 
+def _split(t, call):
+    """`a, b = tl.split(x)`, x of shape (..., 2): the two halves of its last axis, each an
+    extract of shape (..., 1) reshaped to (...)."""
+    x = t.data(call.args[0], "tl.split")
+    shape = getattr(x, "shape", None)
+    if not shape or not (shape[-1].uniform and shape[-1].value == 2):
+        raise Fail(call, "tl.split", "splits a tile whose last axis has 2 elements; this one "
+                   f"is {shape_text(shape)}")
+    part = shape[:-1] + (literal(1, t.n),)
+    halves = []
+    for i in (0, 1):
+        index = ", ".join(["0"] * (len(shape) - 1) + [str(i)])
+        code = f"ct.extract({text_of(x)}, index=({index}), shape={shape_text(part)})"
+        halves.append(Run(f"ct.reshape({code}, {shape_text(shape[:-1])})", shape[:-1] or None,
+                          is_int=x.is_int))
+    return tuple(halves)
+
+
+def _join(t, call):
+    """`tl.join(a, b)`: a and b stacked on a new last axis of 2 (both of one shape)."""
+    a, b = (t.data(call.args[i], "tl.join") for i in (0, 1))
+    shape = broadcast(getattr(a, "shape", None), getattr(b, "shape", None), call)
+    if not shape:
+        raise Fail(call, "tl.join", "joins tiles; these are scalars")
+    one = shape + (literal(1, t.n),)
+    parts = [f"ct.reshape(ct.broadcast_to({text_of(v)}, {shape_text(shape)}), {shape_text(one)})"
+             for v in (a, b)]
+    return Run(f"ct.cat(({parts[0]}, {parts[1]}), axis={len(shape)})",
+               shape + (literal(2, t.n),), is_int=getattr(a, "is_int", None))
+
+
 def _broadcast_to(t, call):
     x = t.data(call.args[0], "tl.broadcast_to")
     shape = shape_arg(t, arg(call, "shape", 1), "tl.broadcast_to")
@@ -298,7 +328,7 @@ TL = {"program_id": _program_id, "num_programs": _num_programs, "arange": _arang
       "zeros": _zeros, "full": _full, "where": _where, "sigmoid": _sigmoid,
       "cdiv": _cdiv, "dot": _dot, "clamp": _clamp, "cumsum": _cumsum,
       "zeros_like": _zeros_like, "argmax": _argreduce("argmax"), "argmin": _argreduce("argmin"), "cast": _cast, "reshape": _reshape, "trans": _trans,
-      "broadcast_to": _broadcast_to, "static_assert": _static_assert,
+      "broadcast_to": _broadcast_to, "split": _split, "join": _join, "static_assert": _static_assert,
       "device_assert": _static_assert, "debug_barrier": _debug_barrier,
       "load": lambda t, call: t.load(call), "store": lambda t, call: t.store(call)}
 TL.update({f"atomic_{op}": (lambda op: lambda t, call: t.atomic(call, op))(op)

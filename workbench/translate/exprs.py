@@ -47,6 +47,11 @@ class Exprs:
 
     def binary(self, op, a, b, node):
         op = type(op)
+        if any(isinstance(v, Static) and v.uniform and v.value is None for v in (a, b)):
+            raise Fail(node, "None operand", f"`{ast.unparse(node)}` computes with None (an "
+                       "argument passed as None is a compile-time None, which Triton would "
+                       "not compile here either): guard the line with `if NAME is not None:` "
+                       "or a tl.constexpr flag, or pass a tensor")
         if isinstance(a, Ptr) or isinstance(b, Ptr):
             return self._pointer_add(op, a, b, node)
         return binop(op, a, b, node, self.n)

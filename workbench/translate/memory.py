@@ -279,7 +279,7 @@ def block_form(access: Access, node) -> tuple[list[str], list[str], list[int]] |
     index, shape, axes = [], [], []
     for dim, (scalars, arange) in enumerate(zip(access.scalar, access.axis)):
         if arange is None:
-            index.append(sum_text(scalars))
+            index.append(_index_text(scalars))
             shape.append("1")
             continue
         parts = [divide(Run(product_text(s.factors), terms=(s,)), arange.size) for s in scalars]
@@ -293,6 +293,16 @@ def block_form(access: Access, node) -> tuple[list[str], list[str], list[int]] |
         raise Fail(node, "tl.load/tl.store", "the pointer tile's axes run through some of the "
                    "tensor's dimensions in another order: load in order, then tl.trans")
     return index, shape, axes
+
+
+def _index_text(scalars) -> str:
+    """A scalar tile index: one computed from data read from memory (a label of int64) is
+    cast to int32, as cuTile's tile indices are."""
+    text = sum_text(scalars)
+    if any(isinstance(f, Run) and f.kind == "value" for x in scalars for f in x.factors) \
+            and not text.startswith("ct.astype("):
+        return f"ct.astype({text}, ct.int32)"
+    return text
 
 
 def permutation(axes: list[int]) -> tuple[int, ...] | None:

@@ -19,10 +19,11 @@ from dataclasses import dataclass, replace
 from .accesses import Accesses
 from .advancing import advances, at_iteration
 from .branches import Branches
+from .carried import Carried, assigned_names, lazy
 from .exprs import Exprs
 from .state import TritonState
-from .arith import shape_text, static_op, text_of
-from .values import BlockPtr, Desc, DType, Fail, Ptr, Run, Static, Term, Unknown, literal
+from .arith import static_op, text_of
+from .values import Desc, DType, Fail, Ptr, Run, Static, Term, Unknown, literal
 
 IDENT = re.compile(r"[A-Za-z_]\w*")
 
@@ -44,7 +45,7 @@ class Translation:
     written: list[str]
 
 
-class Translator(Accesses, Branches, Exprs):
+class Translator(Accesses, Branches, Carried, Exprs):
     def __init__(self, source, cases):
         self.src, self.cases, self.n = source, cases, max(len(cases), 1)
         self.state = TritonState()           # what the translation builds up (state.py)
@@ -70,6 +71,8 @@ class Translator(Accesses, Branches, Exprs):
             specs = [c.args[i] for c in self.cases if i < len(c.args)]
             if not specs:
                 self.state.env[p.name] = Run(p.name, kind="param")
+            elif any(s.is_none for s in specs):
+                self._bind_none(p.name, specs)
             elif specs[0].is_array and getattr(specs[0], "block", None):
                 try:
                     self.state.env[p.name] = Desc(p.name, self._block(specs, p.name))
@@ -86,6 +89,17 @@ class Translator(Accesses, Branches, Exprs):
                 if is_int:
                     run.terms = (Term((run,)),)
                 self.state.env[p.name] = run
+
+    def _bind_none(self, name: str, specs) -> None:
+        """An argument passed as None is a compile-time None to Triton: `is None` tests
+        fold, branches on it are decided, and a use that is left is refused (Constant)."""
+        if all(s.is_none for s in specs):
+            self.state.env[name] = literal(None, self.n)
+            return
+        self.fail(Fail(self.src.fn, "None argument", f"{name} is None in some cases and "
+                       f"{next(s for s in specs if not s.is_none)} in others: Triton compiles "
+                       "a kernel for each, so give each its own target (--launch N)"))
+        self.state.env[name] = Unknown(name)
 
     def _block(self, specs, name: str) -> tuple:
         """The descriptor's block shape as Statics. A block dimension that differs between
@@ -145,7 +159,7 @@ class Translator(Accesses, Branches, Exprs):
                 self.statement(stmt)
             except Exception as e:              # noqa: BLE001 (a translator bug: reported)
                 self.fail(e if isinstance(e, Fail) else _internal_error(stmt, e))
-                for target in _assigned(stmt):
+                for target in assigned_names(stmt):
                     self.state.env[target] = Unknown(target)
 
     def statement(self, stmt) -> None:
@@ -196,11 +210,11 @@ class Translator(Accesses, Branches, Exprs):
             # `d = x.dtype` then `x = x.to(tl.float32)`: d stays x's dtype at this point
             self.emit(f"{name} = {value.text}", stmt)
             value = DType(name)
-        elif isinstance(value, Run) and _lazy(value) and value.kind != "param":
+        elif isinstance(value, Run) and lazy(value) and value.kind != "param":
             # index arithmetic: named for the data that reads it, symbolic for addressing
             self.state.lines.append(Line(self.state.depth, f"{name} = {value.code}", stmt.lineno, name))
             value = replace(value, code=name)
-        elif isinstance(value, Run) and not _lazy(value):
+        elif isinstance(value, Run) and not lazy(value):
             self.emit(f"{name} = {value.code}", stmt)
             bound = Run(name, value.shape, is_int=value.is_int, kind=value.kind,
                         upper=value.upper)
@@ -208,20 +222,6 @@ class Translator(Accesses, Branches, Exprs):
                 bound.terms = (Term((bound,)),)
             value = bound
         self.state.env[name] = value
-
-    def _set_variable(self, name: str, value, stmt) -> Run:
-        """`name = value` for a variable of the derived kernel (a value a loop carries):
-        always written, whatever the value is, and read back as the variable."""
-        if not isinstance(value, (Run, Static)):
-            raise Fail(stmt, "loop-carried value", f"`{name}` is a value the loop carries, "
-                       "and this assigns it something that is not a tile or a scalar")
-        self.emit(f"{name} = {text_of(value)}", stmt)
-        is_int = value.is_int if isinstance(value, Run) else \
-            isinstance(value.value, int) and not isinstance(value.value, bool)
-        bound = Run(name, getattr(value, "shape", None), is_int=is_int)
-        if is_int and not bound.is_tile:
-            bound.terms = (Term((bound,)),)
-        return bound
 
     def for_loop(self, stmt: ast.For) -> None:
         it = stmt.iter
@@ -277,49 +277,6 @@ class Translator(Accesses, Branches, Exprs):
                              stop, step)
         return Run(f"ct.cdiv({text_of(stop)}, {step.text})", is_int=True)
 
-    def _check_carried(self, stmt: ast.For, followed: set[int]) -> dict[str, tuple]:
-        """A value the loop carries from one iteration to the next must be a variable of the
-        derived kernel. A number it starts as (`s = 0.0`, then `s += tl.sum(x)`) becomes one
-        here, written before the loop (returned: name -> (that line, the number)); a pointer
-        or an offset is refused: it would be read as its value before the loop in every
-        iteration. Advances advancing.py follows (`followed`) are the exception."""
-        body = [s for s in stmt.body if id(s) not in followed]
-        started = {}
-        for name, node in _carried(body):
-            current = self.state.env.get(name)
-            if name in self.state.variables or name in started:
-                continue
-            if isinstance(current, (Ptr, BlockPtr)) or (isinstance(current, Run) and _lazy(current)):
-                raise Fail(node, "loop-carried pointer", f"`{name}` is advanced inside the loop: "
-                           "write its offsets from the loop variable instead")
-            if isinstance(current, Static) and (self.src.param(name) is not None or
-                                                not isinstance(current.value, (int, float))):
-                raise Fail(node, "loop-carried value", f"`{name}` starts as a compile-time value "
-                           "and the loop changes it: only a number the kernel assigns can "
-                           "become a variable of the loop; compute it from the loop variable")
-            if isinstance(current, Static):
-                self.state.variables.add(name)
-                self.state.env[name] = self._set_variable(name, current, stmt)
-                started[name] = (self.state.lines[-1], current)
-        return started
-
-    def _widen_started(self, started: dict[str, tuple], stmt: ast.For) -> None:
-        """A variable that starts as a number and that the loop makes a tile (`acc = 0.0`,
-        then `acc += tl.load(..)`) starts as a tile of that number: a loop carries one type.
-        Triton's compiler refuses this (its interpreter runs it); noted."""
-        for name, (line, start) in started.items():
-            value = self.state.env.get(name)
-            if not (isinstance(value, Run) and value.is_tile):
-                continue
-            dtype = "ct.bool_" if isinstance(start.value, bool) else \
-                "ct.int32" if value.is_int else "ct.float32"
-            shape = shape_text(value.shape)
-            line.text = f"{name} = ct.full({shape}, {start.text}, dtype={dtype})"
-            self.note(stmt, f"`{name}` starts as the number {start.text} and the loop makes it "
-                            f"a tile: it starts as a {shape} tile of it. Triton's compiler "
-                            "refuses a loop-carried value whose type changes (its interpreter "
-                            "runs it): start it with tl.full or tl.zeros")
-
     def result(self) -> Translation:
         self.state.lines = _unread_dropped(self.state.lines)
         text = "\n".join(line.text for line in self.state.lines)
@@ -350,11 +307,6 @@ def _unread_dropped(lines: list[Line]) -> list[Line]:
         lines = keep
 
 
-def _lazy(value: Run) -> bool:
-    return (value.terms is not None or value.bounds is not None) and value.kind != "bid" \
-        or value.kind == "param"
-
-
 def _internal_error(stmt, error: Exception) -> Fail:
     """An unexpected error of the translator itself, as a diagnostic at the statement."""
     import traceback
@@ -363,25 +315,6 @@ def _internal_error(stmt, error: Exception) -> Fail:
                 f"({type(error).__name__}: {error}, at {frame.filename.rsplit('/', 1)[-1]}:"
                 f"{frame.lineno}): a bug of the translator, not of the kernel; report it with "
                 "the kernel")
-
-
-def _carried(body: list) -> list[tuple[str, ast.AST]]:
-    """(name, the statement that changes it) for each name the loop body reads in a statement
-    at or before one that assigns it: its value flows into the next iteration."""
-    reads = [{n.id for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-             | {n.target.id for n in ast.walk(s) if isinstance(n, ast.AugAssign)
-                and isinstance(n.target, ast.Name)} for s in body]
-    out = []
-    for k, s in enumerate(body):
-        for name in sorted(_assigned(s)):
-            if any(name in reads[j] for j in range(k + 1)):
-                out.append((name, s))
-    return out
-
-
-def _assigned(stmt) -> list[str]:
-    return [n.id for n in ast.walk(stmt) if isinstance(n, ast.Name)
-            and isinstance(n.ctx, ast.Store)]
 
 
 def translate(source, cases) -> Translation:

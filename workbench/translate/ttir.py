@@ -33,6 +33,9 @@ def signature(source, case) -> tuple[dict, dict]:
         if spec is None:
             raise WorkbenchError(f"{source.filename}:{source.line}: the case gives no argument "
                                  f"for {p.name}", "give one --arg per runtime parameter")
+        if spec.is_none:                # as Triton's JIT specializes an argument of None
+            sig[p.name], consts[p.name] = "constexpr", None
+            continue
         kind = TRITON_TYPES[spec.dtype]
         if spec.is_array and spec.block:
             sig[p.name] = f"tensordesc<{kind}[{', '.join(map(str, spec.block))}]>"

@@ -13,7 +13,7 @@ from .core import Translator
 from .module_scope import ModuleScope
 from .ops_memory import settle_unchecked
 from .divisibility import state_divisibility
-from .passes import eliminate_dead_lets, fuse_fma
+from .passes import drop_empty_for_loops, eliminate_dead_lets, fuse_fma
 from .tiled_view import desugar as desugar_tiled_views
 from .token_dce import eliminate_dead_tokens
 from .render_kernel import render_kernel
@@ -96,6 +96,7 @@ def translate_once(spec, fn, scope, types, tested, by_dtype=False, unchecked=Fal
         fuse_fma(blocks, t.fresh)
         eliminate_dead_tokens(blocks, set(t.state.token_vars.values()) | set(t.state.stored_vars.values()),
                               t.fresh)
+        drop_empty_for_loops(blocks)
         eliminate_dead_lets(blocks)
         state_divisibility(blocks, t.const_values, t.state.generic_ints)
         out.append((entry_name(spec.kernel_name, key) if key else spec.kernel_name, t, key))

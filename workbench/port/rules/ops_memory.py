@@ -155,16 +155,28 @@ def inplace_load(t, arr: ArrayRef, shape, pad, order, idx: str, latency, tma, hi
     return Value(kind, name, stmt=stmt)
 
 
-def inplace_store(t, arr: ArrayRef, tile: Value, shape, idx: str, latency, tma) -> None:
+def inplace_store(t, arr: ArrayRef, tile: Value, shape, index, latency, tma) -> None:
+    """A store to an array the kernel also reads: it waits for the array's last op, and is
+    its last op and last store after. A loop-parallel one (parallel_store) waits for the
+    array's last op from before the loop and is joined into it, as cuTile orders it."""
     token = last_op_token(t, arr)
+    parallel = bool(t.state.loop_stack) and parallel_store(t, arr, index)
+    wait = token_at_loop_entry(t, token) if parallel else token
     view = t.fresh(f"{arr.name}_part")
     lat = "None" if latency is None else f"Some({int(latency)})"
     t.raw(f"let {view}: PartitionMut<{t.rust_dtype(arr.dtype)}, {{ [{shape_text(shape)}] }}> = "
           f"unsafe {{ make_partition_view_mut({arr.name}, shape![{shape_text(shape)}], padding::None, "
-          f"{token}) }};")
-    t.raw(f"{token} = unsafe {{ store_view_raw(&{view}, {tile.expr}, [{idx}], Some({token}), "
-          f"ordering::Weak, scope::TileBlock, tma::{'Disabled' if tma is False else 'Enabled'}, "
-          f"{lat}, [{', '.join(['false'] * arr.rank)}]) }};")
+          f"{wait}) }};")
+    store = (f"unsafe {{ store_view_raw(&{view}, {tile.expr}, [{', '.join(v.expr for v in index)}], "
+             f"Some({wait}), ordering::Weak, scope::TileBlock, "
+             f"tma::{'Disabled' if tma is False else 'Enabled'}, {lat}, "
+             f"[{', '.join(['false'] * arr.rank)}]) }};")
+    if parallel:
+        done = t.fresh(f"{arr.name}_stored")
+        t.raw(f"let {done}: Token = {store}")
+        t.raw(f"{token} = join_tokens(&[{token}, {done}]);")
+    else:
+        t.raw(f"{token} = {store}")
     after_write(t, arr)
 
 
@@ -238,7 +250,7 @@ def store(t, call, hint=None):
             t.state.unchecked = True
             t.state.notes.append(f"unchecked_accesses: {arr.name} is read and written: its views "
                            "are made per access with cuTile's tokens")
-        inplace_store(t, arr, tile, shape, ", ".join(v.expr for v in index), latency, tma)
+        inplace_store(t, arr, tile, shape, index, latency, tma)
         return None
     if bids and arr.rank <= 3 and first and not t.state.regions and not t.state.inline_stack \
             and raw is None:
@@ -305,11 +317,7 @@ def parallel_store_chained(t, arr: ArrayRef, part: str, tile: Value, idx: str, l
     array's token from before the loop, and its token is joined into the array's last-op
     token, which the loop carries (token_order._try_loop_parallel_store)."""
     token = last_op_token(t, arr)
-    frame = t.state.loop_stack[-1]
-    before = frame["entry_tokens"].get(token)
-    if before is None:
-        before = frame["entry_tokens"][token] = t.fresh(f"{token}_at_loop")
-        frame["pre"].append(Stmt("raw", text=f"let {before}: Token = {token};", pure=False))
+    before = token_at_loop_entry(t, token)
     done = t.fresh(f"{arr.name}_stored")
     lat = "None" if latency is None else f"Some({int(latency)})"
     t.raw(f"let {done}: Token = unsafe {{ store_view_raw(&{part}, {tile.expr}, [{idx}], "
@@ -317,6 +325,16 @@ def parallel_store_chained(t, arr: ArrayRef, part: str, tile: Value, idx: str, l
           f"tma::{'Disabled' if tma is False else 'Enabled'}, {lat}, "
           f"[{', '.join(['false'] * arr.rank)}]) }};")
     t.raw(f"{token} = join_tokens(&[{token}, {done}]);")
+
+
+def token_at_loop_entry(t, token: str) -> str:
+    """`token` as the innermost loop starts (bound once, before the loop)."""
+    frame = t.state.loop_stack[-1]
+    before = frame["entry_tokens"].get(token)
+    if before is None:
+        before = frame["entry_tokens"][token] = t.fresh(f"{token}_at_loop")
+        frame["pre"].append(Stmt("raw", text=f"let {before}: Token = {token};", pure=False))
+    return before
 
 
 def full_view(t, arr: ArrayRef, shape) -> str:

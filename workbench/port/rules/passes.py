@@ -234,3 +234,18 @@ def eliminate_dead_lets(blocks: list[list[Stmt]]) -> None:
     while dead := Scopes(blocks).dead():
         for s, holder in dead:
             holder[:] = [x for x in holder if x is not s]
+
+
+def drop_empty_for_loops(blocks: list[list[Stmt]]) -> None:
+    """A `for` whose body is empty (its token assignments dropped as dead, a split loop's
+    branch that does nothing) runs nothing and carries nothing: cuTile's dead code
+    elimination drops such a loop, so the port does not write it."""
+    for block in blocks:
+        # until none is left: a loop that held only an empty one is empty after it goes
+        while empty := [(s, holder) for s, holder in walk(block) if _empty_for(s)]:
+            for s, holder in empty:
+                holder[:] = [x for x in holder if x is not s]
+
+
+def _empty_for(s: Stmt) -> bool:
+    return s.kind == "loop" and not s.body and s.header.lstrip().startswith("for ")
