@@ -40,6 +40,16 @@ CASES = {     # kernel: (args, consts, launch grid, final verdict of its port)
     "optional_loss": (["f32[64,1000]", "i64[64]", "None", "f32[64]", "i64[64]", "i32=1000",
                        "i32=3"], ["BLOCK=256"], "64", "PASS_WITH_NOTES"),
     "rotate_pairs": (["f32[1024,2]", "f32[1024,2]"], ["BLOCK=128"], "8", "PASS_WITH_NOTES"),
+    "interleaved": (["f32[512]", "f32[512]", "f32[1024]"], ["BLOCK=128"], "4", "PASS_WITH_NOTES"),
+    # Python's min on runtime scalars (the grouped launch order); max with its index
+    "grouped_matmul": (["f16[256,128]", "f16[128,192]", "f16[256,192]", "i32=256", "i32=192",
+                        "i32=128"], ["BLOCK_M=64", "BLOCK_N=64", "BLOCK_K=32", "GROUP=2"], "12",
+                       "PASS_WITH_NOTES"),
+    "row_peak": (["f32[16,1000]", "f32[16]", "i32[16]", "i32=1000"], ["BLOCK=1024"], "16",
+                 "PASS_WITH_NOTES"),
+    # a while loop on a value computed from data, carrying a tile and a counter
+    "halvings": (["f32[16,256]", "f32[16,256]", "i32[16]"], ["BLOCK=256"], "16",
+                 "PASS_WITH_NOTES"),
     # an offset assigned under a runtime `if` in the loop (not carried); a split loop whose
     # second half does nothing (not written, as cuTile drops it)
     "blocks_mix": (["f32[3,16,100]", "f32[16,3]", "f32[16,100]", "i32=3", "i32=16", "i32=100"],
@@ -313,6 +323,16 @@ def test_a_none_argument_that_is_computed_with_is_refused_by_name(tmp_path):
                   {"BLOCK": 64}), Case(1, target.cases[0].args, {"BLOCK": 64})]
     [both] = derive(target.source(), mixed, target.label).translation.diagnostics
     assert both["construct"] == "None argument" and "give each its own target" in both["message"]
+
+
+def test_a_stride_the_kernel_names_is_preferred_to_constants_that_equal_it():
+    """`rows * K` with K = 128 = 2 * BLOCK_M: the row index is `pid_m` (rows of K), not
+    `pid_m * 2 * 64 / K` read as rows of 2 * 64 (right only while K is 128)."""
+    matmul = _derived("grouped_matmul")
+    assert matmul.ok, matmul.translation.diagnostics
+    body = _body(matmul)
+    assert "a = ct.load(a_ptr, index=((pid // per_group) * 2 + " in body, body
+    assert "ct.gather(a_ptr" not in body and "group_rows = ct.minimum(" in body, body
 
 
 def test_a_pointer_advanced_under_a_runtime_if_is_refused_by_name(tmp_path):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 
-from .arith import broadcast, shape_text, static_op, text_of
+from .arith import broadcast, position_kind, shape_text, static_op, text_of
 from .values import DType, Fail, Run, Static, Term, literal
 from ..sources.module import call_argument as arg
 
@@ -26,8 +26,10 @@ REFUSED = {
     "associative_scan": "tl.associative_scan with a combine function is not translated",
     "reduce": "tl.reduce with a combine function is not translated",
     "device_print": "printing from the kernel is not translated",
-    "interleave": "tl.interleave is not translated yet",
     "gather": "tl.gather (gathering from a tile) is not translated yet",
+    "flip": "cuTile has no tile reversal: load the elements in reverse order instead "
+            "(offsets BLOCK - 1 - tl.arange(0, BLOCK))",
+    "sort": "cuTile has no sort of a tile",
 }
 
 
@@ -116,7 +118,7 @@ def _reduce(name):
         keep = arg(call, "keep_dims", at["keep_dims"])
         indices = arg(call, "return_indices", at.get("return_indices"))
         if indices is not None and t.static_value(indices, f"tl.{name}"):
-            raise Fail(call, f"tl.{name}", "return_indices is not translated")
+            return _with_indices(t, call, name, fn)
         dtype = arg(call, "dtype", at.get("dtype"))
         if dtype is not None and not (isinstance(dtype, ast.Constant) and dtype.value is None):
             x = t.cast(x, dtype_of(t, dtype), call)      # Triton casts before it reduces
@@ -192,18 +194,52 @@ def _zeros_like(t, call):
     return Run(f"ct.zeros({shape_text(shape)}, dtype={text_of(x)}.dtype)", shape)
 
 
+def _with_indices(t, call, name: str, reduce):
+    """`v, i = tl.max(x, axis, return_indices=True)`: the reduction and ct.argmax (the first
+    index of the extreme value, as Triton's default tie break)."""
+    tie = arg(call, "return_indices_tie_break_left", 3)
+    if tie is not None and not t.static_value(tie, f"tl.{name}"):
+        raise Fail(call, f"tl.{name}", "return_indices_tie_break_left=False (the last index "
+                   "of a tie): cuTile's argmax/argmin return the first")
+    if arg(call, "axis", 1) is None:
+        raise Fail(call, f"tl.{name}", "return_indices without an axis: give the axis")
+    keep = arg(call, "keep_dims", 4)
+    keywords = [k for k in call.keywords if k.arg in ("input", "axis")] + \
+        ([ast.keyword("keep_dims", keep)] if keep is not None else [])
+    plain = ast.Call(call.func, call.args[:2], keywords)
+    return reduce(t, plain), _argreduce(f"arg{name}")(t, plain)
+
+
 def _argreduce(name):
-    """tl.argmax / tl.argmin along one axis: ct.argmax / ct.argmin (the Rust drafter says
-    what cutile lacks for them)."""
+    """tl.argmax / tl.argmin along one axis: the first index of the extreme value, written
+    as cuTile reductions cutile can port too (`min(where(x == max(x), iota, n))`; cutile
+    0.5.0 has no argmax: its reduce takes one operand)."""
+    extreme = "max" if name == "argmax" else "min"
+
     def fn(t, call):
         x = t.data(arg(call, "input", 0), f"tl.{name}")
         axis = t.static_int(arg(call, "axis", 1), f"tl.{name}")
         keep = arg(call, "keep_dims", 3)
         keep = bool(t.static_value(keep, f"tl.{name}")) if keep is not None else False
-        shape = tuple(d for i, d in enumerate(x.shape or ()) if i != axis or keep) or None
-        if keep:
-            shape = tuple(literal(1, t.n) if i == axis else d for i, d in enumerate(x.shape))
-        return Run(f"ct.{name}({text_of(x)}, axis={axis}, keepdims={keep})", shape, is_int=True)
+        if not x.shape:
+            raise Fail(call, f"tl.{name}", "an argmax of a scalar")
+        axis %= len(x.shape)
+        source = text_of(x)
+        if not source.isidentifier():         # named once: read twice below
+            t.state.fresh_count += 1
+            t.emit(f"{name}_of{t.state.fresh_count} = {source}", call)
+            source = f"{name}_of{t.state.fresh_count}"
+        n = x.shape[axis].text
+        dims = ["1"] * len(x.shape)
+        dims[axis] = n
+        iota = f"ct.arange({n}, dtype=ct.int32)"
+        iota = iota if len(dims) == 1 else f"ct.reshape({iota}, ({', '.join(dims)}))"
+        hit = f"{source} == ct.{extreme}({source}, axis={axis}, keepdims=True)"
+        code = f"ct.min(ct.where({hit}, {iota}, {n}), axis={axis}" + \
+            (", keepdims=True)" if keep else ")")
+        shape = tuple(literal(1, t.n) if i == axis else d for i, d in enumerate(x.shape)) \
+            if keep else tuple(d for i, d in enumerate(x.shape) if i != axis) or None
+        return Run(code, shape, is_int=True)
     return fn
 
 
@@ -211,7 +247,8 @@ def _cdiv(t, call):
     a, b = t.expr(call.args[0]), t.expr(call.args[1])
     if isinstance(a, Static) and isinstance(b, Static):
         return static_op(lambda x, y: -(-x // y), f"ct.cdiv({a.text}, {b.text})", a, b)
-    return Run(f"ct.cdiv({text_of(a)}, {text_of(b)})", is_int=True)
+    return Run(f"ct.cdiv({text_of(a)}, {text_of(b)})", is_int=True,
+               kind=position_kind(None, True, a, b))
 
 
 def _dot(t, call):
@@ -286,10 +323,23 @@ def _join(t, call):
     if not shape:
         raise Fail(call, "tl.join", "joins tiles; these are scalars")
     one = shape + (literal(1, t.n),)
-    parts = [f"ct.reshape(ct.broadcast_to({text_of(v)}, {shape_text(shape)}), {shape_text(one)})"
-             for v in (a, b)]
+    parts = [f"ct.reshape({_broadcast_text(v, shape)}, {shape_text(one)})" for v in (a, b)]
     return Run(f"ct.cat(({parts[0]}, {parts[1]}), axis={len(shape)})",
                shape + (literal(2, t.n),), is_int=getattr(a, "is_int", None))
+
+
+def _broadcast_text(value, shape) -> str:
+    same = getattr(value, "shape", None) is not None and \
+        [d.vals for d in value.shape] == [d.vals for d in shape]
+    return text_of(value) if same else f"ct.broadcast_to({text_of(value)}, {shape_text(shape)})"
+
+
+def _interleave(t, call):
+    """`tl.interleave(a, b)`: a and b alternating along the last axis, a join reshaped."""
+    joined = _join(t, call)
+    shape = joined.shape[:-2] + (static_op(lambda n: 2 * n, f"2 * {joined.shape[-2].text}",
+                                           joined.shape[-2]),)
+    return t.reshape_value(joined, shape, call)
 
 
 def _broadcast_to(t, call):
@@ -328,7 +378,8 @@ TL = {"program_id": _program_id, "num_programs": _num_programs, "arange": _arang
       "zeros": _zeros, "full": _full, "where": _where, "sigmoid": _sigmoid,
       "cdiv": _cdiv, "dot": _dot, "clamp": _clamp, "cumsum": _cumsum,
       "zeros_like": _zeros_like, "argmax": _argreduce("argmax"), "argmin": _argreduce("argmin"), "cast": _cast, "reshape": _reshape, "trans": _trans,
-      "broadcast_to": _broadcast_to, "split": _split, "join": _join, "static_assert": _static_assert,
+      "broadcast_to": _broadcast_to, "split": _split, "join": _join,
+      "interleave": _interleave, "static_assert": _static_assert,
       "device_assert": _static_assert, "debug_barrier": _debug_barrier,
       "load": lambda t, call: t.load(call), "store": lambda t, call: t.store(call)}
 TL.update({f"atomic_{op}": (lambda op: lambda t, call: t.atomic(call, op))(op)

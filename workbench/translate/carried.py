@@ -26,15 +26,17 @@ class Carried:
             bound.terms = (Term((bound,)),)
         return bound
 
-    def _check_carried(self, stmt: ast.For, followed: set[int]) -> dict[str, tuple]:
+    def _check_carried(self, stmt: ast.For | ast.While, followed: set[int]) -> dict[str, tuple]:
         """A value the loop carries from one iteration to the next must be a variable of the
         derived kernel. A number it starts as (`s = 0.0`, then `s += tl.sum(x)`) becomes one
         here, written before the loop (returned: name -> (that line, the number)); a pointer
         or an offset is refused: it would be read as its value before the loop in every
         iteration. Advances advancing.py follows (`followed`) are the exception."""
         body = [s for s in stmt.body if id(s) not in followed]
+        # a while loop's test runs first in each iteration
+        first = [(stmt.test, _reads(stmt.test), set())] if isinstance(stmt, ast.While) else []
         started = {}
-        for name, node in _carried(body):
+        for name, node in _carried(first + _steps(body)):
             current = self.state.env.get(name)
             if name in self.state.variables or name in started:
                 continue
@@ -75,11 +77,11 @@ def lazy(value: Run) -> bool:
         or value.kind == "param"
 
 
-def _carried(body: list) -> list[tuple[str, ast.AST]]:
+def _carried(steps: list) -> list[tuple[str, ast.AST]]:
     """(name, the statement that changes it) for each name the loop body reads in a statement
-    at or before one that assigns it: its value flows into the next iteration. An `if`'s
-    statements count one by one (`if i < n: off = ...; load(p + off)` carries nothing)."""
-    steps = _steps(body)
+    at or before one that assigns it: its value flows into the next iteration. `steps` are
+    _steps' (an `if`'s statements count one by one: `if i < n: off = ...; load(p + off)`
+    carries nothing)."""
     out = []
     for k, (s, _, assigned) in enumerate(steps):
         for name in sorted(assigned):

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import ast
 
-from .arith import CMP_OPS, aligned_terms, binop, broadcast, compare, shape_text, static_op
+from .arith import (CMP_OPS, aligned_terms, binop, broadcast, compare, position_kind,
+                    shape_text, static_op, text_of)
 from .block_ptrs import CALLS as BLOCK_PTR_CALLS
 from .calls import DTYPES, cast_call, selected, shape_arg, tl_call
 from .mathfns import is_math, math_call
@@ -239,15 +240,31 @@ class Exprs:
             return literal(is_desc if kind is _TENSOR_DESCRIPTOR else not is_desc, self.n)
         if dotted in ("float", "int") and len(node.args) == 1 and not node.keywords:
             return self.cast_builtin(dotted, node)
-        if dotted in ("min", "max") and all(isinstance(self.expr(a), Static) for a in node.args):
-            values = [self.expr(a) for a in node.args]
-            return static_op(min if dotted == "min" else max, f"{dotted}(...)", *values)
+        if dotted in ("min", "max") and len(node.args) >= 2 and not node.keywords:
+            return self.min_max_builtin(dotted, node)
         if isinstance(func, ast.Attribute):
             base = self.expr(func.value)
             return self._method(base, func.attr, node)
         if isinstance(func, ast.Name) and func.id in self.src.helpers:
             return inline_helper(self, self.src.helpers[func.id], node)      # helpers.py
         raise Fail(node, f"{dotted}(...)", "a call the translator does not know")
+
+    def min_max_builtin(self, name: str, node):
+        """Python's min/max: folded on constants, ct.minimum / ct.maximum on runtime
+        scalars (a grouped matmul's `min(num_pid_m - first_pid_m, GROUP_M)`)."""
+        values = [self.expr(a) for a in node.args]
+        if all(isinstance(v, Static) for v in values):
+            return static_op(min if name == "min" else max, f"{name}(...)", *values)
+        if not all(isinstance(v, (Run, Static)) and getattr(v, "shape", None) is None
+                   for v in values):
+            raise Fail(node, f"{name}(...)", f"Python's {name} of tiles: use tl.{name}imum")
+        result = values[0]
+        for value in values[1:]:
+            is_int = all(v.is_int if isinstance(v, Run) else isinstance(v.value, int)
+                         for v in (result, value))
+            result = Run(f"ct.{name}imum({text_of(result)}, {text_of(value)})", is_int=is_int,
+                         kind=position_kind(None, is_int, result, value))
+        return result
 
     def cast_builtin(self, name: str, node):
         """`float("inf")`, `float("-inf")`, `float("nan")` (the usual padding values),

@@ -96,18 +96,21 @@ def _match_stride(t, term: Term, specs, node):
                    f"dimension it indexes depends on it; give it, e.g. --arg i32=VALUE")
     known = [i for i, f in enumerate(term.factors) if _known(t, f, len(specs)) is not None]
     strides = [s.effective_strides() for s in specs]
-    for size in range(len(known), -1, -1):
-        for subset in itertools.combinations(known, size):
-            values = [math.prod(_known(t, term.factors[i], len(specs))[c] for i in subset)
-                      for c in range(len(specs))]
-            dims = [d for d in range(len(strides[0]))
-                    if all(strides[c][d] == values[c] for c in range(len(specs)))]
-            if dims:
-                big = [d for d in dims if specs[0].shape[d] > 1] or dims
-                dim = big[-1] if size == 0 else big[0]
-                rest = [f for i, f in enumerate(term.factors) if i not in subset]
-                past = size == 0 and _check_unit_stride_guess(term, dim, specs, node)
-                return dim, rest, past
+    subsets = [c for size in range(len(known), -1, -1) for c in itertools.combinations(known, size)]
+    # a stride the kernel names (a scalar parameter: `rows * K`) before constants that only
+    # happen to multiply to it in these cases (`2 * 64` when K is 128)
+    subsets.sort(key=lambda c: not any(isinstance(term.factors[i], Run) for i in c))
+    for subset in subsets:
+        values = [math.prod(_known(t, term.factors[i], len(specs))[c] for i in subset)
+                  for c in range(len(specs))]
+        dims = [d for d in range(len(strides[0]))
+                if all(strides[c][d] == values[c] for c in range(len(specs)))]
+        if dims:
+            big = [d for d in dims if specs[0].shape[d] > 1] or dims
+            dim = big[-1] if not subset else big[0]
+            rest = [f for i, f in enumerate(term.factors) if i not in subset]
+            past = not subset and _check_unit_stride_guess(term, dim, specs, node)
+            return dim, rest, past
     raise Fail(node, "pointer arithmetic", f"no dimension of {t.param_label(term)} has the "
                "stride of the offset term " + product_text(term.factors) +
                " in every case: give the tensor the shape and strides the kernel addresses")

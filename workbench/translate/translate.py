@@ -180,6 +180,8 @@ class Translator(Accesses, Branches, Carried, Exprs):
             self.assign(stmt.target, value, stmt)
         elif isinstance(stmt, ast.For):
             self.for_loop(stmt)
+        elif isinstance(stmt, ast.While):
+            self.while_loop(stmt)
         elif isinstance(stmt, ast.If):
             self.if_statement(stmt)
         elif isinstance(stmt, ast.Pass):
@@ -270,6 +272,24 @@ class Translator(Accesses, Branches, Carried, Exprs):
         self._widen_started(started, stmt)
         for a in advancing:             # after the loop: advanced once per trip
             self.state.env[a.name] = at_iteration(self, a, bases[a.name], trips, stmt)
+
+    def while_loop(self, stmt: ast.While) -> None:
+        """`while test:` on a runtime scalar is cuTile's `while`; what it carries is a variable
+        of the derived kernel, as a `for` loop's is."""
+        if stmt.orelse:
+            raise Fail(stmt, "while", "a `while` with an `else` is not translated")
+        started = self._check_carried(stmt, set())
+        test = self.expr(stmt.test)
+        if not isinstance(test, Run) or test.is_tile:
+            raise Fail(stmt, "while", f"`while {ast.unparse(stmt.test)}`: the test must be a "
+                       "runtime scalar (a compile-time one loops forever or never)")
+        self.emit(f"while {test.code}:", stmt)
+        self.state.depth += 1
+        tail, self.state.tail = self.state.tail, False
+        self.block(stmt.body)
+        self.state.tail = tail
+        self.state.depth -= 1
+        self._widen_started(started, stmt)
 
     def _cdiv(self, stop, step):
         if isinstance(stop, Static):
