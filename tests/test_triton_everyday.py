@@ -47,6 +47,8 @@ CASES = {     # kernel: (args, consts, launch grid, final verdict of its port)
                        "PASS_WITH_NOTES"),
     "row_peak": (["f32[16,1000]", "f32[16]", "i32[16]", "i32=1000"], ["BLOCK=1024"], "16",
                  "PASS_WITH_NOTES"),
+    # tile methods (x.permute, x.sum), tl.expand_dims, tl.ravel, a 3-D permute, tl.softmax
+    "tile_shapes": (["f32[32,32]", "f32[32,32]", "f32[16]"], ["B=32"], "1", "PASS_WITH_NOTES"),
     # a while loop on a value computed from data, carrying a tile and a counter
     "halvings": (["f32[16,256]", "f32[16,256]", "i32[16]"], ["BLOCK=256"], "16",
                  "PASS_WITH_NOTES"),

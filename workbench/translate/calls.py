@@ -292,6 +292,8 @@ def _reshape(t, call):
 
 
 def _trans(t, call):
+    if len(call.args) > 1:              # tl.trans(x, 2, 0, 1): a permutation
+        return _permute(t, call)
     x = t.data(call.args[0], "tl.trans")
     if not x.shape or len(x.shape) != 2:
         raise Fail(call, "tl.trans", "only 2-D tiles are transposed")
@@ -342,6 +344,64 @@ def _interleave(t, call):
     return t.reshape_value(joined, shape, call)
 
 
+def _permute(t, call):
+    """tl.permute(x, (1, 0, 2)) or tl.permute(x, 1, 0, 2): ct.permute (ct.transpose for
+    the 2-D swap)."""
+    x = t.data(call.args[0], "tl.permute")
+    rest = call.args[1:]
+    dims_node = rest[0] if len(rest) == 1 else ast.Tuple(list(rest), ast.Load())
+    dims = t.expr(dims_node)
+    dims = dims if isinstance(dims, tuple) else (dims,)
+    order = [t.static_int(ast.Constant(d.value), "tl.permute") if isinstance(d, Static)
+             else None for d in dims]
+    shape = x.shape or ()
+    if None in order or sorted(order) != list(range(len(shape))):
+        raise Fail(call, "tl.permute", f"`{ast.unparse(dims_node)}` is not an order of the "
+                   f"{len(shape)} axes")
+    new = tuple(shape[i] for i in order)
+    if order == list(range(len(shape))):
+        return x
+    if order == [1, 0]:
+        return Run(f"ct.transpose({text_of(x)})", new, is_int=x.is_int)
+    return Run(f"ct.permute({text_of(x)}, ({', '.join(map(str, order))}))", new,
+               is_int=x.is_int)
+
+
+def _expand_dims(t, call):
+    x = t.data(call.args[0], "tl.expand_dims")
+    shape = list(getattr(x, "shape", None) or ())
+    axes = t.expr(arg(call, "axis", 1))
+    for a in sorted(axes if isinstance(axes, tuple) else (axes,), key=lambda v: v.value):
+        shape.insert(t.static_int(ast.Constant(a.value), "tl.expand_dims") % (len(shape) + 1),
+                     literal(1, t.n))
+    return t.reshape_value(x, tuple(shape), call)
+
+
+def _ravel(t, call):
+    x = t.data(call.args[0], "tl.ravel")
+    size = literal(1, t.n)
+    for d in x.shape or ():
+        size = static_op(lambda a, b: a * b, f"{size.text} * {d.text}", size, d)
+    return t.reshape_value(x, (size,), call)
+
+
+def _softmax(t, call):
+    """tl.softmax(x, dim=0, keep_dims=False) as Triton's standard library writes it:
+    x - max(x, dim, keep_dims), exp, over its sum (division not IEEE-rounded: noted)."""
+    x = t.data(call.args[0], "tl.softmax")
+    dim_node, keep_node = arg(call, "dim", 1), arg(call, "keep_dims", 2)
+    dim = 0 if dim_node is None or (isinstance(dim_node, ast.Constant) and
+                                    dim_node.value is None) else t.static_int(dim_node, "tl.softmax")
+    keep = bool(t.static_value(keep_node, "tl.softmax")) if keep_node is not None else False
+    t.state.fresh_count += 1
+    name = f"softmax_num{t.state.fresh_count}"
+    source = text_of(x)
+    kept = ", keepdims=True" if keep else ""
+    t.emit(f"{name} = ct.exp({source} - ct.max({source}, axis={dim}{kept}))", call)
+    t.note(call, "tl.softmax's division is fdiv (not IEEE-rounded); cuTile divides exactly")
+    return Run(f"({name} / ct.sum({name}, axis={dim}{kept}))", x.shape, is_int=False)
+
+
 def _broadcast_to(t, call):
     x = t.data(call.args[0], "tl.broadcast_to")
     shape = shape_arg(t, arg(call, "shape", 1), "tl.broadcast_to")
@@ -378,11 +438,15 @@ TL = {"program_id": _program_id, "num_programs": _num_programs, "arange": _arang
       "zeros": _zeros, "full": _full, "where": _where, "sigmoid": _sigmoid,
       "cdiv": _cdiv, "dot": _dot, "clamp": _clamp, "cumsum": _cumsum,
       "zeros_like": _zeros_like, "argmax": _argreduce("argmax"), "argmin": _argreduce("argmin"), "cast": _cast, "reshape": _reshape, "trans": _trans,
-      "broadcast_to": _broadcast_to, "split": _split, "join": _join,
+      "broadcast_to": _broadcast_to, "split": _split, "join": _join, "permute": _permute,
+      "expand_dims": _expand_dims, "ravel": _ravel, "softmax": _softmax,
       "interleave": _interleave, "static_assert": _static_assert,
       "device_assert": _static_assert, "debug_barrier": _debug_barrier,
       "load": lambda t, call: t.load(call), "store": lambda t, call: t.store(call)}
 TL.update({f"atomic_{op}": (lambda op: lambda t, call: t.atomic(call, op))(op)
            for op in ("add", "max", "min", "and", "or", "xor", "xchg")})
 TL.update({n: _reduce(n) for n in REDUCE})
+# the tl functions a tile also has as methods (`x.sum(axis=1)`, `x.permute(1, 0)`)
+TL_METHODS = {"sum", "max", "min", "argmax", "argmin", "cumsum", "permute", "trans", "ravel",
+              "expand_dims", "split", "broadcast_to", "softmax", "sigmoid"}
 TL.update({n: _scalar_of(n) for n in DTYPES})

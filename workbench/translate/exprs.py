@@ -7,7 +7,7 @@ import ast
 from .arith import (CMP_OPS, aligned_terms, binop, broadcast, compare, position_kind,
                     shape_text, static_op, text_of)
 from .block_ptrs import CALLS as BLOCK_PTR_CALLS
-from .calls import DTYPES, cast_call, selected, shape_arg, tl_call
+from .calls import DTYPES, TL_METHODS, cast_call, selected, shape_arg, tl_call
 from .mathfns import is_math, math_call
 from .helpers import inline_helper
 from .values import Bound, DType, Desc, Fail, Ptr, Run, Static, Term, Unknown, atom_terms, literal
@@ -292,8 +292,9 @@ class Exprs:
         if name == "reshape" and isinstance(base, Run):
             shape_node = node.args[0] if len(node.args) == 1 else ast.Tuple(node.args)
             return self.reshape_value(base, shape_arg(self, shape_node, "reshape"), node)
-        if name in ("trans", "permute") and isinstance(base, Run):
-            return Run(f"ct.transpose({base.code})", tuple(reversed(base.shape or ())))
+        if name in TL_METHODS and isinstance(base, Run):      # x.sum(1): tl.sum(x, 1)
+            return tl_call(self, name, ast.Call(node.func, [node.func.value] + node.args,
+                                                node.keywords))
         if isinstance(base, Ptr) and name in ("load", "store"):
             raise Fail(node, f".{name}(...)", f"`{ast.unparse(node.func)}`: {base.param} is an "
                        "array in this case, not a tensor descriptor: give its argument a block "
