@@ -337,6 +337,18 @@ def test_a_stride_the_kernel_names_is_preferred_to_constants_that_equal_it():
     assert "ct.gather(a_ptr" not in body and "group_rows = ct.minimum(" in body, body
 
 
+def test_a_product_scan_is_translated_and_its_port_refused_for_what_cutile_writes(cli, tmp_path):
+    """tl.cumprod is ct.cumprod; cutile 0.5.0's scan with a closure writes the identity 0
+    whatever it is given, so the Rust port is refused naming that, not as a gap of ours."""
+    derived = _derived("running_product", ["f32[128]", "f32[128]"], ["BLOCK=128"])
+    assert derived.ok and "ct.cumprod(" in _body(derived), derived.text
+    result = cli("port", f"{FIXTURE}:running_product", "--arg", "f32[128]", "--arg",
+                 "f32[128]", "--const", "BLOCK=128", "--grid", "1", "--out",
+                 str(tmp_path / "port"), timeout=600)
+    assert "final verdict: UNSUPPORTED" in result.stdout, result.stdout + result.stderr
+    assert "writes the identity 0 whatever" in result.stdout, result.stdout
+
+
 def test_a_pointer_advanced_under_a_runtime_if_is_refused_by_name(tmp_path):
     """The translation keeps pointers symbolic; one advanced in a branch decided at run time
     would be the branch's address after it in every program."""

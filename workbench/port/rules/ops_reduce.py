@@ -96,9 +96,12 @@ FAMILY.refuse("argmax", "cutile 0.5.0 has no argmax (reduce takes one operand; n
               "reduction)")
 FAMILY.refuse("argmin", "cutile 0.5.0 has no argmin (reduce takes one operand; no index "
               "reduction)")
-FAMILY.refuse("cumprod", "a product scan needs a closure region (cutile scan(.., |a, b| a * b)); "
-              "not drafted")
+FAMILY.refuse("cumprod", "cutile 0.5.0's scan with a closure writes the identity 0 whatever "
+              "its argument (compile_cuda_tile_op.rs: identities = [0]), so a product scan "
+              "cannot be written with the identity 1 cuTile uses")
 FAMILY.refuse("reduce", "a user reduction function would become a Rust closure region "
-              "(cutile reduce(x, dim, identity, f)); not drafted")
+              "(cutile reduce(x, dim, identity, f)), not drafted; and cutile 0.5.0 writes that "
+              "reduce's identity as 0 whatever its argument (compile_cuda_tile_op.rs)")
 FAMILY.refuse("scan", "a user scan function would become a Rust closure region "
-              "(cutile scan(x, dim, reverse, identity, f)); not drafted")
+              "(cutile scan(x, dim, reverse, identity, f)), not drafted; and cutile 0.5.0 "
+              "writes that scan's identity as 0 whatever its argument (compile_cuda_tile_op.rs)")
