@@ -8,7 +8,8 @@ port's f32 literal converted to f16 / bf16 / tf32 / fp8, which cutile-rs spells 
 `bitcast` of an i32 constant to f32 the float of those bits (a float ct.Constant, which a
 port takes as an i32 generic of its f32 bits), and `addf`/`subf`/`mulf`/`divf` of two
 scalar constants their rounded result (what cuTile Python folded in Python, `1.0 / N`, a port
-computes on 0-d tiles from its const generics).
+computes on 0-d tiles from its const generics), and `maxi`/`mini` of two integer constants
+the one they pick (cuTile Python's split loop starts at `max(0, 0)`, which cutile folds).
 
 cuTile Python folds a Python number into a splat constant (`offsets + 1000` is
 `constant <i32: 1000> : tile<1024xi32>`); cutile writes the scalar constant and broadcasts it
@@ -37,6 +38,7 @@ def rule_fold_splat(module: Module) -> None:
             _fold_bitcast(op, defs)
             _fold_ftof(op, defs)
             _fold_arith(op, defs)
+            _fold_min_max(op, defs)
             _fold_exti(op, defs)        # a generic widened, then broadcast (a gather's padding)
         for op in entry.walk():
             _fold(op, defs)
@@ -127,6 +129,20 @@ def _fold_arith(op: Operation, defs: dict) -> None:
     text = printed(value, dtype) if value is not None else None
     if text is not None:
         _make_constant(op, f"<{dtype}: {text}> : {result.text}")
+
+
+def _fold_min_max(op: Operation, defs: dict) -> None:
+    if op.name not in ("maxi", "mini") or len(op.operands()) != 2:
+        return
+    consts = [defs.get(split_value_ref(o.text)[0]) for o in op.operands()]
+    values = [_int_constant(c) if c is not None else None for c in consts]
+    result = op.body[-1] if op.body else None
+    dtype = _scalar_dtype(result)
+    unsigned = any(getattr(t, "text", "") == "unsigned" for t in op.body)
+    if None in values or dtype is None or unsigned and min(values) < 0:
+        return
+    pick = max(values) if op.name == "maxi" else min(values)
+    _make_constant(op, f"<{dtype}: {pick}> : {result.text}")
 
 
 def _float_constant(const: Operation | None) -> float | None:
