@@ -241,8 +241,10 @@ def test_a_recorded_triton_launch_keeps_its_grid_and_needs_no_catalog(tmp_path, 
 def test_a_triton_kernel_whose_helpers_its_package_imports_ports_from_another_folder(
         tmp_path, cli):
     """Helpers and a constant imported from the kernel's own package (relative and absolute
-    imports) are read from their file, for the translation and for Triton's interpreter,
-    with the port made from a folder outside the package."""
+    imports, a helper defined under a module-level `if` on the environment) are read from
+    their file, for the translation and for Triton's interpreter (its module's host function
+    annotated `float | torch.Tensor` with no torch there), with the port made from a folder
+    outside the package."""
     package = REPO_ROOT / "tests" / "fixtures" / "triton_package"
     script = tmp_path / "use_it.py"
     script.write_text(f"import sys\nsys.path.insert(0, {str(package)!r})\nimport torch\n"
@@ -254,6 +256,7 @@ def test_a_triton_kernel_whose_helpers_its_package_imports_ports_from_another_fo
     assert "final verdict: PASS" in result.stdout
     derived = next((tmp_path / "derived").glob("*.py")).read_text()
     assert "3.0" in derived and "ct.minimum" in derived, derived
+    assert "0.5" in derived and "0.25" not in derived, derived
 
 
 @COLD_BUILD
@@ -325,3 +328,39 @@ def test_a_launch_passing_none_ports_it_as_a_compile_time_none(tmp_path, cli):
     assert "final verdict: PASS" in result.stdout
     kernel = (tmp_path / "port" / "src" / "kernel.rs").read_text()
     assert "x_ptr" in kernel and "w_ptr" not in kernel, kernel
+
+
+def test_launches_passing_none_for_different_arguments_are_ported_one_pattern_at_a_time(
+        tmp_path):
+    """Triton compiles a kernel per pattern of None arguments: `--launch N` takes the launches
+    with launch N's Nones (each pattern its own port folder); with no launch named, one line
+    lists a launch of each pattern."""
+    from workbench.sources.recorder import record_script
+    script = tmp_path / "norms.py"
+    script.write_text(
+        "import torch\nimport triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+        "def norm(x_ptr, w_ptr, mean_ptr, y_ptr, BLOCK: tl.constexpr):\n"
+        "    offs = tl.arange(0, BLOCK)\n"
+        "    x = tl.load(x_ptr + offs)\n"
+        "    if mean_ptr is not None:\n"
+        "        tl.store(mean_ptr, tl.sum(x, 0) / BLOCK)\n"
+        "    if w_ptr is not None:\n"
+        "        x = x * tl.load(w_ptr + offs)\n"
+        "    tl.store(y_ptr + offs, x)\n\n\n"
+        "x = torch.randn(256)\ny = torch.empty(256)\nw = torch.randn(256)\n"
+        "m = torch.empty(1)\n"
+        "norm[(1,)](x, w, m, y, BLOCK=256)\n"
+        "norm[(1,)](x, w, None, y, BLOCK=256)\n"
+        "norm[(1,)](x, None, m, y, BLOCK=256)\n"
+        "norm[(1,)](x, w, None, y, BLOCK=256)\n")
+    record_script(script, [], out=tmp_path / "rec.json")
+    with_mean = record_operator(tmp_path / "rec.json", launch=0)
+    no_mean = record_operator(tmp_path / "rec.json", launch=3)
+    assert no_mean.record["launches"] == [1, 3] and len(no_mean.cases) == 1
+    assert with_mean.record["launches"] == [0]
+    assert len({with_mean.port_path, no_mean.port_path,
+                record_operator(tmp_path / "rec.json", launch=2).port_path}) == 3
+    with pytest.raises(WorkbenchError) as e:
+        record_operator(tmp_path / "rec.json")
+    assert "--launch 0: no None; --launch 1: mean_ptr None; --launch 2: w_ptr None" in \
+        e.value.hint, e.value.hint

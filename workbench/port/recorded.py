@@ -32,7 +32,11 @@ def record_operator(record: Record | str | Path, launch: int | None = None,
         raise WorkbenchError("the record is not saved", "save it first: rec.save(PATH)")
     launches = record.launches_of(launch)
     kernel = launches[0].kernel
-    folder = draft_home(Path(kernel.file).stem, kernel.name, kernel.key)
+    place = kernel.key
+    if kernel.language == "triton":
+        launches = _same_nones(launches, launch)
+        place += "".join(f"|{n}=None" for n in _nones(launches[0]))
+    folder = draft_home(Path(kernel.file).stem, kernel.name, place)
     path = kernel_source_file(kernel, folder)
     outputs = tuple(dict.fromkeys(n for ln in launches for n in ln.writes))
     if kernel.language == "triton":
@@ -69,6 +73,28 @@ def _triton_cases(launches: list[RecordedLaunch]):
     argument passed as None stays None (Triton makes it a compile-time None)."""
     return _grouped(launches, lambda launch, args: (tuple(map(str, args)),
                                                     tuple(sorted(launch.consts.items()))))
+
+
+def _nones(launch: RecordedLaunch) -> tuple[str, ...]:
+    return tuple(a.name for a in launch.runtime if a.spec == NONE)
+
+
+def _same_nones(launches: list[RecordedLaunch], launch: int | None) -> list[RecordedLaunch]:
+    """The launches Triton compiles with launch `launch`'s None arguments: a pointer passed
+    as None is a compile-time None, so each pattern of Nones is a kernel of its own (and a
+    port of its own). With no launch named, the kernel's launches must share one."""
+    patterns: dict[tuple, list[RecordedLaunch]] = {}
+    for one in launches:
+        patterns.setdefault(_nones(one), []).append(one)
+    if launch is not None:
+        return next(ls for ls in patterns.values() if launch in [x.index for x in ls])
+    if len(patterns) == 1:
+        return launches
+    listing = "; ".join(f"--launch {ls[0].index}: " + (", ".join(p) + " None" if p else "no None")
+                        for p, ls in patterns.items())
+    raise WorkbenchError(f"{launches[0].kernel.label()}: its launches pass None for different "
+                         "arguments, and Triton compiles a kernel for each",
+                         "port one at a time: " + listing)
 
 
 def _grouped(launches: list[RecordedLaunch], key_of):
