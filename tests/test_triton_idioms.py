@@ -342,3 +342,31 @@ def test_a_module_value_computed_by_a_function_that_needs_the_package_is_dropped
     namespace: dict = {}
     exec(compile(reduced.text, "m.py", "exec"), namespace)
     assert namespace["LIMIT"] == 4
+
+
+ENV_CHOSEN = ("import os\nimport triton\nimport triton.language as tl\nfrom pkg import FLAG\n\n"
+              "if os.environ.get('WB_TEST_FAST', '0') == '1':\n"
+              "    @triton.jit\n    def exp(x): return tl.exp2(x * 1.4426950408889634)\n"
+              "elif os.environ.get('WB_TEST_FAST') == 'libdevice':\n"
+              "    LIMIT = 8\n"
+              "else:\n"
+              "    @triton.jit\n    def exp(x):\n        return tl.exp(x)\n"
+              "\nif FLAG:\n    @triton.jit\n    def other(x): return x\n")
+
+
+def test_a_helper_chosen_by_the_environment_at_import_is_read_from_the_branch_it_takes(
+        monkeypatch):
+    """A module-level `if` that reads only the environment (os.environ, sys) is decided as
+    the module would decide it, its branch read as top-level code; one that reads the package
+    (`if FLAG:`) is dropped, as before."""
+    monkeypatch.delenv("WB_TEST_FAST", raising=False)
+    reduced = reduce_module(ENV_CHOSEN, "m.py", TRITON)
+    compile(reduced.text, "m.py", "exec")        # the branch, unindented, is valid Python
+    assert "tl.exp(x)" in reduced.text and "exp2" not in reduced.text
+    assert [k.name for k in reduced.kernels] == ["exp"] and "other" in reduced.dropped
+    monkeypatch.setenv("WB_TEST_FAST", "libdevice")
+    reduced = reduce_module(ENV_CHOSEN, "m.py", TRITON)
+    assert not reduced.kernels and "LIMIT = 8" in reduced.text, reduced.text
+    namespace = {}
+    exec(compile(reduced.text, "m.py", "exec"), namespace)
+    assert namespace["LIMIT"] == 8

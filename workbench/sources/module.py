@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import sys
 from dataclasses import dataclass, field
 
 from ..errors import WorkbenchError
@@ -192,6 +193,7 @@ class _Reducer:
         self.dropped: dict[str, tuple[int, str]] = {}
         self.keep: list[tuple[int, int]] = []       # line ranges kept, 1-based inclusive
         self.blank: list[tuple[int, int]] = []      # ranges inside kept ones to blank
+        self.dedent: list[tuple[int, int, int]] = []  # (first, last line, columns) to unindent
         self.kernels: list[KernelEntry] = []
         self.functions: dict[str, ast.FunctionDef] = {}
         self.annotations: set[str] = set()
@@ -227,11 +229,15 @@ class _Reducer:
             self.function(node)
         elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
             self.keep_range(node)                    # the docstring
+        elif isinstance(node, ast.If) and (branch := _decided_branch(node)) is not None:
+            for stmt in branch:                      # as the module runs it, at top level
+                first = min([stmt.lineno] + [d.lineno for d in getattr(stmt, "decorator_list", [])])
+                self.dedent.append((first, stmt.end_lineno, stmt.col_offset))
+                self.statement(stmt)
         else:
             names = {n.id for n in ast.walk(node)
                      if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-            if isinstance(node, ast.ClassDef):
-                names.add(node.name)
+            names |= _defined(node)
             self.drop(names, node.lineno, f"`{self.first_line(node)}`, not read")
 
     def package_import(self, node: ast.Import | ast.ImportFrom) -> None:
@@ -301,8 +307,47 @@ class _Reducer:
         for a, b in self.blank:
             for i in range(a, b + 1):
                 kept[i] = False
+        lines = list(lines)
+        for a, b, n in self.dedent:
+            for i in range(a, b + 1):
+                indent = len(lines[i - 1]) - len(lines[i - 1].lstrip(" \t"))
+                lines[i - 1] = lines[i - 1][min(n, indent):]
         return "".join(self.replaced[i] + "\n" if i in self.replaced else
                        line if kept[i] else "\n" for i, line in enumerate(lines, 1))
+
+
+def _defined(node: ast.stmt) -> set[str]:
+    """The functions and classes a statement defines at module level (a class itself, a
+    `def` under an `if` or `try`), not those inside them."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return {node.name}
+    return {name for child in ast.iter_child_nodes(node) if isinstance(child, ast.stmt)
+            for name in _defined(child)}
+
+
+# what a module-level `if` may test for the reader to take its branch as the module would:
+# the environment and the interpreter, never the package (`if os.environ.get("FAST") == "1"`)
+_DECIDABLE_NAMES = {"os", "sys", "int", "str", "bool", "float"}
+
+
+def _decided_branch(node: ast.If) -> list[ast.stmt] | None:
+    """The statements of the branch a module-level `if` takes, where its test reads only the
+    environment and the interpreter (os, sys, literals); None where only the package knows."""
+    names = {n.id for n in ast.walk(node.test) if isinstance(n, ast.Name)}
+    if not names & {"os", "sys"} or not names <= _DECIDABLE_NAMES:
+        return None
+    import os
+    try:
+        taken = eval(compile(ast.Expression(node.test), "<if>", "eval"),
+                     {"__builtins__": {}, "os": os, "sys": sys, "int": int, "str": str,
+                      "bool": bool, "float": float})
+    except Exception:               # noqa: BLE001 (os.environ["X"] unset: the module fails too)
+        return None
+    branch = node.body if taken else node.orelse
+    if len(branch) == 1 and isinstance(branch[0], ast.If):
+        inner = _decided_branch(branch[0])      # an `elif`
+        return inner
+    return branch
 
 
 def reduce_module(source: str, filename: str, dialect: Dialect = CUTILE) -> Reduced:
@@ -351,6 +396,11 @@ class Unavailable:
 
     def __getitem__(self, item) -> "Unavailable":
         return self
+
+    def __or__(self, other) -> "Unavailable":       # `torch.dtype | None`
+        return self
+
+    __ror__ = __or__
 
     def __repr__(self) -> str:
         return f"<{self._name}: not imported by the workbench>"
