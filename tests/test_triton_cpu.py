@@ -134,14 +134,18 @@ FLAT = "tests/fixtures/triton_flat_rows.py"
     ("pick_label", ["f32[6,40]", "i64[6]", "f32[6]", "i32=40"], (6, 1, 1),
      "index=(row + (ct.astype(y, ct.int32) // x_ptr.shape[1]), "
      "(ct.astype(y, ct.int32) % x_ptr.shape[1]))"),
+    # element indices over every row (a tile, `offs // D`) split the same way; the column
+    # (`offs % D`, D the last extent) stays in its dimension
+    ("flat_elementwise", ["f32[3,8,32]", "f32[3,8,32]", "i32=32", "i32=768"], (12, 1, 1),
+     "(((row) // x_ptr.shape[1]), ((row) % x_ptr.shape[1]), col)"),
 ])
 def test_an_index_past_its_dimension_is_split_over_the_contiguous_outer_one(
         tmp_path, kernel, args, grid, index):
     from workbench.check.triton_cpu import check_translation_on_cpu
     from workbench.port.triton_stages import translate_target
     from workbench.translate.targets import triton_target
-    target = triton_target(f"{FLAT}:{kernel}", args, ["D=32"] if "rows" in kernel else [],
-                           grid=grid)
+    consts = {"pick_label": [], "flat_elementwise": ["D=32", "B=64"]}.get(kernel, ["D=32"])
+    target = triton_target(f"{FLAT}:{kernel}", args, consts, grid=grid)
     result, derived, _, _ = translate_target(target, tmp_path / "port")
     assert result.ok, result.translation.diagnostics
     assert index in result.text, result.text

@@ -89,7 +89,8 @@ def binop(op: type, a, b, node, cases: int) -> Static | Run:
     if op is ast.FloorDiv and isinstance(b, Static) and isinstance(a, Run) \
             and b.text in a.quotients:
         result.code, result.terms = a.quotients[b.text], None
-    if op is ast.Mod and is_int and shape is None and result.kind == "position":
+    if op is ast.Mod and is_int and (shape is None and result.kind == "position"
+                                     or shape is not None and _position_tile(a)):
         result.upper = _positive_values(b)       # a position % n lies in [0, n)
     if op is ast.BitAnd and isinstance(a, Run) and isinstance(b, Run) \
             and a.bounds is not None and b.bounds is not None:
@@ -100,6 +101,16 @@ def binop(op: type, a, b, node, cases: int) -> Static | Run:
 
 
 POSITIONS = ("bid", "loop", "param", "position")
+
+
+def _position_tile(v) -> bool:
+    """A tile of block positions: program ids, loop variables, scalar parameters and
+    non-negative constants times aranges (`pid * B + tl.arange(0, B)`), so never negative."""
+    terms = getattr(v, "terms", None)
+    return bool(terms) and all(
+        isinstance(f, Run) and f.shape is None and f.kind in POSITIONS
+        or isinstance(f, Static) and all(isinstance(x, int) and x >= 0 for x in f.vals)
+        for term in terms for f in term.factors)
 
 
 def _positive_values(v) -> tuple | None:

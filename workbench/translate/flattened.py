@@ -46,6 +46,33 @@ def fold_flattened(t, param: str, scalar: list, axis: list, specs, node) -> set[
     return handled
 
 
+def fold_flattened_tiles(t, param: str, scalar: list, axis: list, specs, node) -> set[int]:
+    """fold_flattened for a gather's element indices: a tile of row indices over flattened
+    dimensions (`offs // D` with offs over every element of x[B, T, D]) is split over the
+    dimensions laid out contiguously around it, unless it is known to stay below its
+    extent (`offs % D`). -> the dimensions split or known to stay within."""
+    strides = [s.effective_strides() for s in specs]
+    handled = set()
+    for dim in range(len(axis) - 1, -1, -1):
+        tiles = [f for x in scalar[dim] for f in x.factors if isinstance(f, Run) and f.is_tile]
+        if axis[dim] is not None or not tiles:
+            continue
+        outer = contiguous_outer(dim, strides, specs)
+        if outer is None:
+            continue
+        handled.add(dim)
+        if _within_extent(t, scalar[dim], dim, specs):
+            continue
+        index, extent = f"({sum_text(scalar[dim])})", f"{param}.shape[{dim}]"
+        scalar[dim] = [Term((Run(f"({index} % {extent})", tiles[0].shape, is_int=True),))]
+        scalar[outer].append(Term((Run(f"({index} // {extent})", tiles[0].shape,
+                                       is_int=True),)))
+        t.note(node, f"element indices of {param}'s dimension {dim} run past its extent into "
+                     f"dimension {outer} (laid out contiguously with it, as Triton's flat "
+                     f"pointer allows): split as {index} // {extent} and {index} % {extent}")
+    return handled
+
+
 def _atomic(code: str) -> bool:
     return code.isidentifier() or (code.startswith("(") and code.endswith(")")) or \
         (code.startswith("ct.") and code.endswith(")") and code.count("(") == 1)
