@@ -56,6 +56,9 @@ CASES = {     # kernel: (args, consts, launch grid, final verdict of its port)
     # second half does nothing (not written, as cuTile drops it)
     "blocks_mix": (["f32[3,16,100]", "f32[16,3]", "f32[16,100]", "i32=3", "i32=16", "i32=100"],
                    ["BLOCK_D=128", "MAX_BLOCKS=4"], "16", "PASS_WITH_NOTES"),
+    # numbers a runtime `if` reassigns: variables, so the rows it skips keep their start
+    "skipped_rows": (["f32[12,100]", "f32[12]", "i32[12]", "i32=100"], ["BLOCK=128"], "12",
+                     "PASS_WITH_NOTES"),
 }
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 
+from .carried import assigned_names
 from .values import BlockPtr, Desc, Fail, Ptr, Run, Static
 
 # values that live only in the translator (index arithmetic written into the accesses): a
@@ -24,6 +25,7 @@ class Branches:
                 return
             self.emit(f"if {test.text}:", stmt)
         elif isinstance(test, Run) and not test.is_tile:
+            self._start_variables(stmt)
             self.emit(f"if {test.code}:", stmt)
             self.note(stmt, "a runtime `if`: cuTile branches at run time")
         else:
@@ -41,6 +43,20 @@ class Branches:
             self._indented(stmt.orelse, stmt)
             if runtime:
                 self._check_symbolic(before, stmt)
+
+    def _start_variables(self, stmt: ast.If) -> None:
+        """A number a runtime `if` reassigns (`loss = 0.0; if label != ignore: loss = ...`)
+        is a variable of the derived kernel, written before the `if`: folded, the branch's
+        value would stand for both paths, and the path that skips it would have none."""
+        for name in dict.fromkeys(assigned_names(stmt)):
+            current = self.state.env.get(name)
+            if name in self.state.variables or not isinstance(current, Static) or \
+                    self.src.param(name) is not None or \
+                    not isinstance(current.value, (int, float)):
+                continue
+            self.state.variables.add(name)
+            self.state.typed.add(name)
+            self.state.env[name] = self._set_variable(name, current, stmt)
 
     def _check_symbolic(self, before: dict, stmt: ast.If) -> None:
         """A pointer advanced under a runtime `if` is a different address per program: the

@@ -18,9 +18,16 @@ class Carried:
         if not isinstance(value, (Run, Static)):
             raise Fail(stmt, "loop-carried value", f"`{name}` is a value the loop carries, "
                        "and this assigns it something that is not a tile or a scalar")
-        self.emit(f"{name} = {text_of(value)}", stmt)
         is_int = value.is_int if isinstance(value, Run) else \
             isinstance(value.value, int) and not isinstance(value.value, bool)
+        text = text_of(value)
+        if isinstance(value, Static) and name in self.state.typed:
+            # a number on one path of a runtime `if` and a tile on the other: typed as
+            # Triton types a literal (int32, fp32, int1), so both paths agree on one type
+            dtype = "ct.bool_" if isinstance(value.value, bool) else \
+                "ct.int32" if is_int else "ct.float32"
+            text = f"ct.full((), {text}, dtype={dtype})"
+        self.emit(f"{name} = {text}", stmt)
         bound = Run(name, getattr(value, "shape", None), is_int=is_int)
         if is_int and not bound.is_tile:
             bound.terms = (Term((bound,)),)

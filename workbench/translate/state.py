@@ -15,6 +15,7 @@ class TritonState:
     notes: list[dict] = field(default_factory=list)        # what was translated with a note
     written: set[str] = field(default_factory=set)         # pointers the kernel stores through
     variables: set[str] = field(default_factory=set)       # names a loop carries
+    typed: set[str] = field(default_factory=set)    # variables a runtime `if` reassigns
     fresh_count: int = 0                                   # for fresh names
     returned: bool = False                                 # a top-level `return` was read
     rest: list = field(default_factory=list)               # what follows, to the kernel's end
