@@ -59,6 +59,8 @@ CASES = {     # kernel: (args, consts, launch grid, final verdict of its port)
     # numbers a runtime `if` reassigns: variables, so the rows it skips keep their start
     "skipped_rows": (["f32[12,100]", "f32[12]", "i32[12]", "i32=100"], ["BLOCK=128"], "12",
                      "PASS_WITH_NOTES"),
+    # a constant offset of minus one row (`(t - 1) * D`) on a 3-D tensor
+    "token_deltas": (["f32[2,8,64]", "f32[2,8,64]", "i32=8"], ["D=64"], "2,8", "PASS_WITH_NOTES"),
 }
 
 

@@ -165,7 +165,9 @@ def _past_extent(term: Term, spec) -> str:
 
 
 def _unflatten(constant: list, specs, node) -> list:
-    """A constant element offset as a constant index per dimension (largest stride first)."""
+    """A constant element offset as a constant index per dimension (largest stride first),
+    rounded toward zero: `(t - 1) * D` is -1 on t's dimension, not -1 on the one outside it
+    and D - 1 on t's (the same address, but an index past t's extent, which cuTile pads)."""
     if not any(constant):
         return []
     strides = [s.effective_strides() for s in specs]
@@ -173,7 +175,8 @@ def _unflatten(constant: list, specs, node) -> list:
     per_dim = {d: [] for d in order}
     for c, value in enumerate(constant):
         for d in order:
-            q, value = divmod(value, strides[c][d]) if strides[c][d] else (0, value)
+            q = _toward_zero(value, strides[c][d]) if strides[c][d] else 0
+            value -= q * strides[c][d]
             per_dim[d].append(q)
         if value:
             raise Fail(node, "pointer arithmetic", "a constant offset that is not a whole "
@@ -187,6 +190,11 @@ def _unflatten(constant: list, specs, node) -> list:
                            "between cases")
             out.append((d, static))
     return out
+
+
+def _toward_zero(value: int, stride: int) -> int:
+    q = abs(value) // stride
+    return q if value >= 0 else -q
 
 
 # -- masks ------------------------------------------------------------------------------
