@@ -18,18 +18,8 @@ def fold_flattened(t, param: str, scalar: list, axis: list, specs, node) -> set[
     may in turn run over the next one). An index known to stay below the extent (a program
     id whose grid does, `x % n` with n at most the extent) stays as it is. -> the dimensions
     whose index is split or known to stay within."""
-    rank = len(axis)
-    strides = [s.effective_strides() for s in specs]
-    handled = set()
-    for dim in range(rank - 1, -1, -1):
-        if axis[dim] is not None or not scalar[dim]:
-            continue
-        outer = contiguous_outer(dim, strides, specs)
-        if outer is None:
-            continue
-        handled.add(dim)
-        if _within_extent(t, scalar[dim], dim, specs):
-            continue
+    handled: set[int] = set()
+    for dim, outer in _past_extent(t, scalar, axis, specs, handled, tiles=False):
         index = sum_text(scalar[dim])
         extent = f"{param}.shape[{dim}]"
         index = index if _atomic(index) else f"({index})"
@@ -51,18 +41,9 @@ def fold_flattened_tiles(t, param: str, scalar: list, axis: list, specs, node) -
     dimensions (`offs // D` with offs over every element of x[B, T, D]) is split over the
     dimensions laid out contiguously around it, unless it is known to stay below its
     extent (`offs % D`). -> the dimensions split or known to stay within."""
-    strides = [s.effective_strides() for s in specs]
-    handled = set()
-    for dim in range(len(axis) - 1, -1, -1):
+    handled: set[int] = set()
+    for dim, outer in _past_extent(t, scalar, axis, specs, handled, tiles=True):
         tiles = [f for x in scalar[dim] for f in x.factors if isinstance(f, Run) and f.is_tile]
-        if axis[dim] is not None or not tiles:
-            continue
-        outer = contiguous_outer(dim, strides, specs)
-        if outer is None:
-            continue
-        handled.add(dim)
-        if _within_extent(t, scalar[dim], dim, specs):
-            continue
         index, extent = f"({sum_text(scalar[dim])})", f"{param}.shape[{dim}]"
         scalar[dim] = [Term((Run(f"({index} % {extent})", tiles[0].shape, is_int=True),))]
         scalar[outer].append(Term((Run(f"({index} // {extent})", tiles[0].shape,
@@ -71,6 +52,25 @@ def fold_flattened_tiles(t, param: str, scalar: list, axis: list, specs, node) -
                      f"dimension {outer} (laid out contiguously with it, as Triton's flat "
                      f"pointer allows): split as {index} // {extent} and {index} % {extent}")
     return handled
+
+
+def _past_extent(t, scalar: list, axis: list, specs, handled: set, tiles: bool):
+    """(dim, the dimension outside it) for each dimension, innermost first, whose index
+    (scalar, or with `tiles` a tile of element indices) is not known to stay below its
+    extent and has a contiguous outer dimension to run into; each dimension with such an
+    outer one joins `handled`. Lazy: the caller's split of one dimension is seen by the next."""
+    strides = [s.effective_strides() for s in specs]
+    for dim in range(len(axis) - 1, -1, -1):
+        indexed = [f for x in scalar[dim] for f in x.factors
+                   if isinstance(f, Run) and f.is_tile] if tiles else scalar[dim]
+        if axis[dim] is not None or not indexed:
+            continue
+        outer = contiguous_outer(dim, strides, specs)
+        if outer is None:
+            continue
+        handled.add(dim)
+        if not _within_extent(t, scalar[dim], dim, specs):
+            yield dim, outer
 
 
 def _atomic(code: str) -> bool:
