@@ -61,6 +61,9 @@ CASES = {     # kernel: (args, consts, launch grid, final verdict of its port)
                      "PASS_WITH_NOTES"),
     # a constant offset of minus one row (`(t - 1) * D`) on a 3-D tensor
     "token_deltas": (["f32[2,8,64]", "f32[2,8,64]", "i32=8"], ["D=64"], "2,8", "PASS_WITH_NOTES"),
+    # a bf16 tl.dot, checked against Triton's interpreter on the values, not their bits
+    "bf16_products": (["bf16[32,32]", "bf16[32,32]", "bf16[32,32]"], ["B=32"], "1",
+                      "PASS_WITH_NOTES"),
 }
 
 

@@ -216,9 +216,10 @@ def _float_arguments_as_f32(interpreter) -> None:
 
 
 def _bf16_arithmetic_in_f32(interpreter, tl) -> None:
-    """The interpreter holds bf16 as its raw 16 bits and applies NumPy's binary ops and
-    reductions to those integers, and has no bf16 constant (`get_bf16`); on a GPU a bf16 op
-    is the f32 op rounded to bf16 (nearest even)."""
+    """The interpreter holds bf16 as its raw 16 bits and applies NumPy's binary ops,
+    reductions and `tl.dot` to those integers, and has no bf16 constant (`get_bf16`); on a
+    GPU a bf16 op is the f32 op rounded to bf16 (nearest even), and a bf16 dot multiplies
+    the values, accumulating in the accumulator's type."""
     builder = interpreter.InterpreterBuilder
     binary = builder.binary_op
 
@@ -232,6 +233,16 @@ def _bf16_arithmetic_in_f32(interpreter, tl) -> None:
     builder.binary_op = binary_op
     builder.get_bf16 = lambda self, value: interpreter.TensorHandle(
         _bf16_bits(np.array([value], np.float32)), tl.bfloat16)
+    dot = builder.create_dot
+
+    def create_dot(self, a, b, d, *precision):
+        # a bf16 operand's bits would be multiplied as integers: its f32 values instead
+        if tl.bfloat16 not in (a.dtype.scalar, b.dtype.scalar):
+            return dot(self, a, b, d, *precision)
+        wide = [_widened(x.data) if x.dtype.scalar == tl.bfloat16 else x.data for x in (a, b)]
+        out = np.matmul(*wide, dtype=np.float32).astype(d.data.dtype) + d.data
+        return interpreter.TensorHandle(out, d.dtype.scalar)
+    builder.create_dot = create_dot
     _bf16_reductions_in_f32(interpreter.ReduceOps, tl)
 
 
