@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import ast
 import builtins
-import sys
 from dataclasses import dataclass, field
 
 from ..errors import WorkbenchError
+from .module_if import decided_branch
 from .package import package_constants, source_file
 
 # What a kernel module may import and still be read here: cuda-tile, numpy (its dtypes
@@ -229,7 +229,7 @@ class _Reducer:
             self.function(node)
         elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
             self.keep_range(node)                    # the docstring
-        elif isinstance(node, ast.If) and (branch := _decided_branch(node)) is not None:
+        elif isinstance(node, ast.If) and (branch := decided_branch(node)) is not None:
             for stmt in branch:                      # as the module runs it, at top level
                 first = min([stmt.lineno] + [d.lineno for d in getattr(stmt, "decorator_list", [])])
                 self.dedent.append((first, stmt.end_lineno, stmt.col_offset))
@@ -323,31 +323,6 @@ def _defined(node: ast.stmt) -> set[str]:
         return {node.name}
     return {name for child in ast.iter_child_nodes(node) if isinstance(child, ast.stmt)
             for name in _defined(child)}
-
-
-# what a module-level `if` may test for the reader to take its branch as the module would:
-# the environment and the interpreter, never the package (`if os.environ.get("FAST") == "1"`)
-_DECIDABLE_NAMES = {"os", "sys", "int", "str", "bool", "float"}
-
-
-def _decided_branch(node: ast.If) -> list[ast.stmt] | None:
-    """The statements of the branch a module-level `if` takes, where its test reads only the
-    environment and the interpreter (os, sys, literals); None where only the package knows."""
-    names = {n.id for n in ast.walk(node.test) if isinstance(n, ast.Name)}
-    if not names & {"os", "sys"} or not names <= _DECIDABLE_NAMES:
-        return None
-    import os
-    try:
-        taken = eval(compile(ast.Expression(node.test), "<if>", "eval"),
-                     {"__builtins__": {}, "os": os, "sys": sys, "int": int, "str": str,
-                      "bool": bool, "float": float})
-    except Exception:               # noqa: BLE001 (os.environ["X"] unset: the module fails too)
-        return None
-    branch = node.body if taken else node.orelse
-    if len(branch) == 1 and isinstance(branch[0], ast.If):
-        inner = _decided_branch(branch[0])      # an `elif`
-        return inner
-    return branch
 
 
 def reduce_module(source: str, filename: str, dialect: Dialect = CUTILE) -> Reduced:

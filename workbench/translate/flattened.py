@@ -69,7 +69,7 @@ def _past_extent(t, scalar: list, axis: list, specs, handled: set, tiles: bool):
         if outer is None:
             continue
         handled.add(dim)
-        if not _within_extent(t, scalar[dim], dim, specs):
+        if not within_extent(scalar[dim], dim, specs):
             yield dim, outer
 
 
@@ -92,7 +92,7 @@ def contiguous_outer(dim: int, strides, specs) -> int | None:
     return None
 
 
-def _within_extent(t, terms: list, dim: int, specs) -> bool:
+def within_extent(terms: list, dim: int, specs) -> bool:
     """The index (a sum of terms) is known to stay below dimension `dim`'s extent in every
     case: a constant that does, a program id whose launch grid does, `x % n` with n that
     does."""

@@ -19,7 +19,7 @@ import math
 from dataclasses import dataclass
 
 from .arith import divide, product_text, shape_text, sum_text, text_of, text_of as txt
-from .flattened import contiguous_outer, fold_flattened, fold_flattened_tiles
+from .flattened import contiguous_outer, fold_flattened, fold_flattened_tiles, within_extent
 from .values import Bound, Fail, Run, Static, Term
 
 PADDING = {0: "ZERO", float("-inf"): "NEG_INF", float("inf"): "POS_INF"}
@@ -128,7 +128,7 @@ def _check_unit_stride_guess(term: Term, dim: int, specs, node) -> bool:
     laid out contiguously with the next is left to _fold_flattened to split (True)."""
     if not any(isinstance(f, Run) and f.kind == "value" for f in term.factors):
         return False
-    if _below_extent(term, dim, specs):
+    if within_extent([term], dim, specs):
         return False        # `offs % D` with D the dimension's extent: it stays in there
     for spec in specs:
         strides = spec.effective_strides()
@@ -149,12 +149,6 @@ def _check_unit_stride_guess(term: Term, dim: int, specs, node) -> bool:
         if outer:
             raise Fail(node, "pointer arithmetic", _past_extent(term, spec))
     return False
-
-
-def _below_extent(term: Term, dim: int, specs) -> bool:
-    f = term.factors[0] if len(term.factors) == 1 else None
-    return isinstance(f, Run) and f.upper is not None and \
-        all(u <= spec.shape[dim] for u, spec in zip(f.upper, specs))
 
 
 def _past_extent(term: Term, spec) -> str:
