@@ -391,3 +391,23 @@ def test_a_loop_over_constant_bounds_that_runs_no_trip_is_its_initial_values():
     assert "addf %arg0, %arg0" in out, out
     once = text.replace("(%1 to %1,", "(%1 to %2,")
     assert " for " in print_module(normalize(parse(once), ["canonical_names"]))
+
+
+SAME_TYPE_CAST = """entry @k(%arg0: tile<128x1xi64>) {
+  %0 = bitcast %arg0 : tile<128x1xi64> -> tile<128x1xi64>
+  %1 = addi %0, %0 : tile<128x1xi64>
+  %2 = bitcast %1 : tile<128x1xi64> -> tile<128x1xf64>
+  %3 = addf %2, %2 : tile<128x1xf64>
+  return
+}
+"""
+
+
+def test_a_bitcast_to_its_own_type_is_its_operand():
+    """A port's i64 -> u64 (one signless Tile IR type) is no op; a bitcast that changes the
+    type stays."""
+    ops = [op for op in normalize(parse(SAME_TYPE_CAST)).walk() if op.name != "entry"]
+    text = print_module(normalize(parse(SAME_TYPE_CAST)))
+    assert [op.name for op in ops].count("bitcast") == 1 and "addi %arg0, %arg0" in text, text
+    kept = normalize(parse(SAME_TYPE_CAST), disabled=["identity_casts"])
+    assert [op.name for op in kept.walk()].count("bitcast") == 2

@@ -64,6 +64,15 @@ CASES = {     # kernel: (args, consts, launch grid, final verdict of its port)
     # a bf16 tl.dot, checked against Triton's interpreter on the values, not their bits
     "bf16_products": (["bf16[32,32]", "bf16[32,32]", "bf16[32,32]"], ["B=32"], "1",
                       "PASS_WITH_NOTES"),
+    # k read and written transposed on a 4-D tensor, one program per flattened (b, h)
+    "head_scores": (["f32[2,3,32,16]", "f32[2,3,32,16]", "f32[2,3,32,32]", "f32[2,3,32,16]"],
+                    ["N=32", "D=16"], "6", "PASS_WITH_NOTES"),
+    # an int64 index tile picks rows (its u64 view is the same Tile IR type: no exti)
+    "picked_rows": (["f32[100,32]", "i64[64]", "f32[64,32]"], ["D=32", "BLOCK=16"], "4",
+                    "PASS_WITH_NOTES"),
+    # a kernel jitted by assignment and wrapped by triton.heuristics
+    "halved_copy": (["f32[1000]", "f32[1000]", "i32=1000"], ["BLOCK=256", "EVEN=false"], "4",
+                    "PASS_WITH_NOTES"),
 }
 
 

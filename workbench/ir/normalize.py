@@ -145,6 +145,19 @@ def _cse_block(block: Block, visible: dict[str, str], mapping: dict[str, str],
     block.ops = kept
 
 
+def rule_identity_casts(module: Module) -> None:
+    """A `bitcast` to its own type is its operand: a port's i64 -> u64 (Rust types them apart,
+    Tile IR's signless integers do not; cuTile Python writes no op there)."""
+    for entry in module.entries:
+        mapping = {}
+        for op in entry.walk():
+            types = _print_body(op).split(" : ", 1)[-1].split(" -> ")
+            if op.name == "bitcast" and len(op.results) == 1 and len(op.operands()) == 1 \
+                    and len(types) == 2 and types[0].strip() == types[1].strip():
+                mapping[op.results[0].name] = split_value_ref(op.operands()[0].text)[0]
+        _rename_uses(entry.walk(), mapping)
+
+
 def rule_fold_assumes(module: Module) -> None:
     """Rewrite chains of `assume` into one `assume P1, P2, ..., %root` per distinct predicate
     set: an assume only states facts about its root value, so the order and nesting of the
@@ -196,7 +209,7 @@ def _assume_body(preds: tuple[str, ...], root: str, old_body: list[Node]) -> lis
 
 PURE_OPS = {"constant", "assume", "make_token", "get_tile_block_id", "get_num_tile_blocks",
             "make_tensor_view", "make_partition_view", "reshape", "broadcast", "iota", "extract",
-            "trunci", "exti"}
+            "trunci", "exti", "bitcast"}
 
 
 def rule_dead_pure_ops(module: Module) -> None:
@@ -336,6 +349,8 @@ RULES: list[Rule] = [
     Rule("passthrough_if_results", "`if` results both branches yield unchanged from before "
          "the `if` replaced by that value (cutile yields every loop-carried value)",
          rule_passthrough_if_results),
+    Rule("identity_casts", "a `bitcast` to its own type replaced by its operand (a port's "
+         "i64 -> u64: one signless Tile IR type)", rule_identity_casts),
     Rule("fresh_token_loads", "a view load with no token ordered on a fresh `make_token` "
          "(both wait for nothing)", rule_fresh_token_loads),
     Rule("cse_pure", "repeated constants, block-id reads and fresh tokens merged into the first",

@@ -254,6 +254,8 @@ class _Reducer:
                   f"`{self.first_line(node)}`")
 
     def assignment(self, node: ast.Assign | ast.AnnAssign) -> None:
+        if self.jit_by_assignment(node):
+            return
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         names = [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
         missing = self.first_missing(self.run_names(node.value)) \
@@ -263,6 +265,28 @@ class _Reducer:
             self.available.update(names)
         else:
             self.drop(names, node.lineno, f"`{self.first_line(node)}` needs `{missing}`")
+
+    def jit_by_assignment(self, node: ast.Assign | ast.AnnAssign) -> bool:
+        """`k = triton.jit(k)` (a kernel jitted by assignment, not by decorator), and wrappers
+        assigned over a kernel (`k = triton.heuristics({...})(k)`, `k = autotune(...)(k)`):
+        the jit call is kept on the statement's first line, the wrappers are blanked as
+        foreign decorators are (they read the package's runtime at launch, not here)."""
+        if not isinstance(node, ast.Assign) or len(node.targets) != 1 \
+                or not isinstance(node.targets[0], ast.Name):
+            return False
+        jit, wrapped = _wrapped_function(node.value, self.dialect.decorator_kind)
+        kernels = {k.name for k in self.kernels}
+        if wrapped not in self.functions or (jit is None and wrapped not in kernels):
+            return False
+        target = node.targets[0].id
+        if jit is not None and wrapped not in kernels:
+            fn = self.functions[wrapped]
+            self.kernels.append(KernelEntry(wrapped, fn.lineno, False))
+            # the function's own name is the JIT too: Triton names the kernel by it
+            also = f"; {wrapped} = {target}" if target != wrapped else ""
+            self.replaced[node.lineno] = f"{target} = {ast.unparse(jit)}{also}"
+        self.available.add(target)
+        return True
 
     def run_names(self, value: ast.expr) -> list[tuple[str, int]]:
         """The names computing `value` at import reads: its own, and those the bodies of
@@ -314,6 +338,17 @@ class _Reducer:
                 lines[i - 1] = lines[i - 1][min(n, indent):]
         return "".join(self.replaced[i] + "\n" if i in self.replaced else
                        line if kept[i] else "\n" for i, line in enumerate(lines, 1))
+
+
+def _wrapped_function(value: ast.expr, decorator_kind) -> tuple[ast.Call | None, str | None]:
+    """For `w2(w1(jit(f)))`, each call taking one argument: (the `jit(f)` call or None,
+    "f"); (None, None) for any other expression."""
+    jit = None
+    while isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords:
+        if jit is None and decorator_kind(value.func) == "kernel":
+            jit = value
+        value = value.args[0]
+    return (jit, value.id) if isinstance(value, ast.Name) else (None, None)
 
 
 def _defined(node: ast.stmt) -> set[str]:

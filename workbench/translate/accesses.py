@@ -41,6 +41,9 @@ class Accesses:
                 f"padding_mode=ct.PaddingMode.{mode})")
         order = permutation(axes)
         if order is not None:           # a transposed access: read in order, then permute
+            if len(axes) != len(tile):  # the block's dims alone (K[b, h] of K[B, H, N, D])
+                blocks = [size for size, a in zip(tile, access.axis) if a is not None]
+                code, tile = reshape(code, tile, _as_shape(blocks, self.n)), blocks
             code = f"ct.permute({code}, {order})"
             tile = [tile[d] for d in order]
         code = reshape(code, tile, shape)

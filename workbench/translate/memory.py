@@ -303,9 +303,6 @@ def block_form(access: Access, node) -> tuple[list[str], list[str], list[int]] |
         index.append(" + ".join(parts) if parts else "0")
         shape.append(arange.size.text)
         axes.append(arange.axis)
-    if axes != sorted(axes) and len(axes) != len(shape):
-        raise Fail(node, "tl.load/tl.store", "the pointer tile's axes run through some of the "
-                   "tensor's dimensions in another order: load in order, then tl.trans")
     return index, shape, axes
 
 

@@ -67,7 +67,10 @@ def u64_of(t, v: Value, node) -> Value:
         raise Fail(node, "index", "gather/scatter indices must be integers")
     if v.kind.dtype == u64:
         return v
-    return t.let(f"{v.expr}_u64", Tile(u64, v.kind.shape), f"exti({v.expr})")
+    # the same width is one Tile IR type (integers are signless): cuTile Python emits no op
+    # there, and exti to an identical width does not verify
+    op = "bitcast" if v.kind.dtype.all(lambda n: bits(n) == 64) else "exti"
+    return t.let(f"{v.expr}_u64", Tile(u64, v.kind.shape), f"{op}({v.expr})")
 
 
 def extent_u64(t, arr: ArrayRef, dim: int, shape, node) -> Value:
