@@ -73,6 +73,10 @@ CASES = {     # kernel: (args, consts, launch grid, final verdict of its port)
     # a kernel jitted by assignment and wrapped by triton.heuristics
     "halved_copy": (["f32[1000]", "f32[1000]", "i32=1000"], ["BLOCK=256", "EVEN=false"], "4",
                     "PASS_WITH_NOTES"),
+    # a loop index widened by `.to(tl.int64)`: a tensor in compiled Triton, made one for
+    # Triton's interpreter too (it hands the body a Python int)
+    "widened_rows": (["f32[8,64]", "f32[8,64]", "i32=8", "i32=64"], ["D=64"], "1",
+                     "PASS_WITH_NOTES"),
 }
 
 

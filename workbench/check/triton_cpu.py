@@ -11,6 +11,7 @@ The worker reads the inputs from an .npz the parent wrote, and writes the output
 """
 from __future__ import annotations
 
+import ast
 import json
 import os
 import sys
@@ -192,6 +193,7 @@ def _patch_interpreter() -> None:
     tl.dtype.__call__ = lambda self, value: value.to(self) if isinstance(value, tl.tensor) \
         else tl.full((), value, self)
     _float_arguments_as_f32(interpreter)
+    _loop_variables_as_tensors(interpreter)
     _bf16_arithmetic_in_f32(interpreter, tl)
     original = interpreter._patch_lang_tensor
 
@@ -199,6 +201,26 @@ def _patch_interpreter() -> None:
         original(tensor, scope)
         scope.set_attr(tensor, "__index__", lambda self: int(self.handle.data.reshape(-1)[0]))
     interpreter._patch_lang_tensor = index_from_one
+
+
+def _loop_variables_as_tensors(interpreter) -> None:
+    """Compiled Triton's `for i in range(n)` (and `tl.range`) gives an i32 tensor, so kernels
+    write `i.to(tl.int64)`; the interpreter gives a Python int. Its own AST rewrite (each
+    assignment's value made a tensor) is extended: the loop body starts with `i = i`, made a
+    tensor the same way. `tl.static_range` stays a Python int, as it is compiled."""
+    transformer = interpreter.ASTTransformer
+
+    def visit_for(self, node):
+        self.generic_visit(node)
+        func = node.iter.func if isinstance(node.iter, ast.Call) else None
+        ranged = isinstance(func, ast.Name) and func.id == "range" or \
+            isinstance(func, ast.Attribute) and func.attr == "range"
+        if ranged and isinstance(node.target, ast.Name):
+            name = node.target.id
+            node.body.insert(0, ast.parse(
+                f"{name} = interpreter_semantic.to_tensor({name}, False)").body[0])
+        return node
+    transformer.visit_For = visit_for
 
 
 def _float_arguments_as_f32(interpreter) -> None:
