@@ -14,6 +14,7 @@ from .lexer import group, tokenize
 from .model import Module, Operation, split_value_ref
 
 _FOLDS = {"addi": lambda a, b: a + b, "subi": lambda a, b: a - b, "muli": lambda a, b: a * b}
+_PICKS = {"maxi": max, "mini": min}
 
 
 def rule_single_trip_index(module: Module) -> None:
@@ -78,8 +79,9 @@ def _int_constant(op: Operation) -> int | None:
 
 
 def rule_empty_loops(module: Module) -> None:
-    """A `for` over constant bounds that runs no trip is gone, its results the values it
-    starts from (cuTile Python writes `for 0 to 0`; a Rust port cannot: cutile 0.5.0 writes
+    """A `for` over constant bounds (or min/max of constants) that runs no trip is gone, its
+    results the values it starts from (cuTile Python writes `for 0 to 0`, and a split loop's
+    empty half `for 0 to mini 2, 0`; a Rust port cannot: cutile 0.5.0 writes
     an invalid bounded `assume` for an empty constant range, so the draft leaves it out)."""
     for entry in module.entries:
         known: dict[str, int] = {}
@@ -111,6 +113,10 @@ def _drop_empty_loops(block, known: dict[str, int], renamed: dict[str, str]) -> 
     kept, dropped = [], False
     for op in block.ops:
         value = _int_constant(op)
+        if value is None and op.name in _PICKS and len(op.results) == 1:
+            # cuTile Python's split loop ends its first half at `mini %stop, %split`
+            picked = [known.get(split_value_ref(t.text)[0]) for t in op.operands()]
+            value = _PICKS[op.name](picked) if len(picked) == 2 and None not in picked else None
         if value is not None:
             known[op.results[0].name] = value
         if op.name == "for" and _runs_no_trip(op, known):

@@ -89,18 +89,17 @@ class LoopSplit:
                          kept: list[Stmt]) -> None:
         """The two loops in place of one (`header(var, start, stop)` writes a loop header)."""
         if_stmt, (_, cmp, bound_node) = frame["split_stmt"], frame["split"]
-        bound = self.i32_text(self.expr(bound_node), bound_node, "the split point")
-        if ADJUST[cmp]:
-            # cuTile's 1 is a constant it has made at the kernel's top already (the strides')
-            one = self.cached(("prologue", 1), lambda: self.let_prologue(
-                "one", self.int_scalar(), "1i32")).expr
-            bound = self.let("split", self.int_scalar(), f"{bound} + {one}").expr
-        stop1 = self.let("split_stop", self.int_scalar(), f"min({stop}, {bound})").expr
-        start2 = self.let("split_start", self.int_scalar(), f"max({start}, {bound})").expr
         branches = (if_stmt.body, if_stmt.orelse)
         first, second = branches if FIRST_KEEPS_THEN[cmp] else branches[::-1]
+        static = self.static_halves(frame["node"], bound_node, cmp)
+        if static is None:
+            halves = [(lo, hi, branch) for (lo, hi), branch in
+                      zip(self.split_bounds(start, stop, bound_node, cmp), (first, second))]
+        else:   # an empty half is not written (cutile cannot write an empty constant range)
+            halves = [(f"{lo}i32", f"{hi}i32", branch)
+                      for (lo, hi), branch in zip(static, (first, second)) if lo < hi]
         carried = mutated(kept) & frame["outer_vars"]
-        for lo, hi, branch in ((start, stop1, first), (start2, stop, second)):
+        for lo, hi, branch in halves:
             body = []
             for s in kept:
                 body += branch if s is if_stmt else [s]
@@ -111,6 +110,32 @@ class LoopSplit:
                      for n in sorted(carried - mutated(body))] + end
             self.emit(Stmt("loop", header=header(var, lo, hi), body=body, loop_var=var,
                            pure=False))
+
+    def split_bounds(self, start: str, stop: str, bound_node, cmp: str):
+        """The two halves' bounds as cuTile Python computes them at run time."""
+        bound = self.i32_text(self.expr(bound_node), bound_node, "the split point")
+        if ADJUST[cmp]:
+            # cuTile's 1 is a constant it has made at the kernel's top already (the strides')
+            one = self.cached(("prologue", 1), lambda: self.let_prologue(
+                "one", self.int_scalar(), "1i32")).expr
+            bound = self.let("split", self.int_scalar(), f"{bound} + {one}").expr
+        stop1 = self.let("split_stop", self.int_scalar(), f"min({stop}, {bound})").expr
+        start2 = self.let("split_start", self.int_scalar(), f"max({start}, {bound})").expr
+        return (start, stop1), (start2, stop)
+
+    def static_halves(self, loop: ast.For, bound_node, cmp: str):
+        """The two halves' bounds when the range and the split point are compile-time
+        integers (`for i_k in range(2)` split at `i_k >= 0`), else None."""
+        try:
+            bounds = [self.static_value(a, "range bound") for a in loop.iter.args]
+            split = self.static_value(bound_node, "the split point")
+        except Exception:          # noqa: BLE001 (not known now: computed at run time)
+            return None
+        if len(bounds) > 2 or not all(type(b) is int for b in bounds + [split]):
+            return None
+        start, stop = (0, bounds[0]) if len(bounds) == 1 else bounds
+        split += ADJUST[cmp]
+        return (start, min(stop, split)), (max(start, split), stop)
 
     def int_scalar(self):
         return Scalar(self.types.of_name("int32"))
