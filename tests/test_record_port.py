@@ -364,3 +364,29 @@ def test_launches_passing_none_for_different_arguments_are_ported_one_pattern_at
         record_operator(tmp_path / "rec.json")
     assert "--launch 0: no None; --launch 1: mean_ptr None; --launch 2: w_ptr None" in \
         e.value.hint, e.value.hint
+
+
+def test_launches_setting_a_flag_differently_are_ported_one_flag_value_at_a_time(tmp_path):
+    """A boolean constexpr picks code (Triton compiles a kernel per value): launches that set
+    it differently are ports of their own, as None patterns are; launches that agree on it
+    share one port, a case per other difference."""
+    from workbench.sources.recorder import record_script
+    script = tmp_path / "flags.py"
+    script.write_text(
+        "import torch\nimport triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+        "def scale(x_ptr, y_ptr, HALF: tl.constexpr, BLOCK: tl.constexpr):\n"
+        "    offs = tl.arange(0, BLOCK)\n"
+        "    if HALF:\n        at = offs // 2\n    else:\n        at = offs\n"
+        "    tl.store(y_ptr + offs, tl.load(x_ptr + at))\n\n\n"
+        "x = torch.randn(256)\ny = torch.empty(256)\n"
+        "scale[(1,)](x, y, HALF=True, BLOCK=256)\n"
+        "scale[(1,)](x, y, HALF=False, BLOCK=256)\n"
+        "scale[(1,)](x, y, HALF=True, BLOCK=128)\n")
+    record_script(script, [], out=tmp_path / "rec.json")
+    halved = record_operator(tmp_path / "rec.json", launch=2)
+    whole = record_operator(tmp_path / "rec.json", launch=1)
+    assert halved.record["launches"] == [0, 2] and len(halved.cases) == 2
+    assert whole.record["launches"] == [1] and halved.port_path != whole.port_path
+    with pytest.raises(WorkbenchError) as e:
+        record_operator(tmp_path / "rec.json")
+    assert "--launch 0: no None, HALF=True; --launch 1: no None, HALF=False" in e.value.hint

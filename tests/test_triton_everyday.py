@@ -80,6 +80,12 @@ CASES = {     # kernel: (args, consts, launch grid, final verdict of its port)
     # a loop over a constant range split at a constant: an empty half is not written (cutile
     # cannot write an empty constant range), and the IR diff drops cuTile Python's
     "split_blocks": (["f32[256]", "f32[64]"], ["FIRST=0", "K=256", "BK=64"], "1", "PASS"),
+    # `offs % (rot_dim // 2)` of a runtime rot_dim stays in a row; so does twice it
+    "rotate_half_pairs": (["f32[8,4,64]", "f32[16,64]", "i64[8]", "i32=256", "i32=64", "i32=4",
+                          "i32=64"], ["PAIRED=true", "BLOCK=128"], "8", "PASS_WITH_NOTES"),
+    # a tile store after a scatter to the same array waits for it (cuTile's token order)
+    "two_spans": (["f32[1000]", "f32[1000]", "i32=1000"], ["A=128", "B=64"], "6",
+                  "PASS_WITH_NOTES"),
 }
 
 
@@ -245,6 +251,27 @@ def test_a_string_constexpr_is_folded_and_given_by_const_as_a_word_or_quoted():
                           ["BLOCK=1024", "reduction=none"]))
     assert "ct.sum" not in none and \
         "ct.store(out_ptr, index=(0,), tile=ct.astype(loss, out_ptr.dtype))" in none
+
+
+def test_a_flag_that_differs_between_cases_gives_each_case_its_branch():
+    """`if DOUBLE: k = 2.0 else: k = 0.5` with DOUBLE true in one case and false in the other:
+    k is each case's number; index arithmetic set under such a flag (the rotary kernel's
+    pair positions) cannot be both, and is refused by name (a record ports each flag value
+    as a kernel of its own)."""
+    target = triton_target(f"{FIXTURE}:flagged_scale", ["f32[256]", "f32[256]"],
+                           ["DOUBLE=true", "BLOCK=256"])
+    cases = [Case(i, tuple(parse_arg(a) for a in ("f32[256]", "f32[256]")),
+                  {"DOUBLE": flag, "BLOCK": 256}) for i, flag in enumerate((True, False))]
+    derived = derive(target.source(), cases, target.label)
+    assert derived.ok, derived.translation.diagnostics
+    assert "(2.0 if DOUBLE else 0.5)" in _body(derived), derived.text
+    args = CASES["rotate_half_pairs"][0]
+    rope = triton_target(f"{FIXTURE}:rotate_half_pairs", args, CASES["rotate_half_pairs"][1])
+    cases = [Case(i, tuple(parse_arg(a) for a in args), {"PAIRED": flag, "BLOCK": 128})
+             for i, flag in enumerate((True, False))]
+    [refused] = derive(rope.source(), cases, rope.label).translation.diagnostics
+    assert refused["construct"] == "if on a constant" and "`a_at` is set differently under " \
+        "`if PAIRED`" in refused["message"], refused
 
 
 def test_a_string_constexpr_that_differs_between_cases_is_refused():

@@ -34,8 +34,10 @@ def record_operator(record: Record | str | Path, launch: int | None = None,
     kernel = launches[0].kernel
     place = kernel.key
     if kernel.language == "triton":
-        launches = _same_nones(launches, launch)
+        flags = _differing_flags(launches)
+        launches = _same_nones(launches, launch, flags)
         place += "".join(f"|{n}=None" for n in _nones(launches[0]))
+        place += "".join(f"|{n}={launches[0].consts[n]}" for n in flags)
     folder = draft_home(Path(kernel.file).stem, kernel.name, place)
     path = kernel_source_file(kernel, folder)
     outputs = tuple(dict.fromkeys(n for ln in launches for n in ln.writes))
@@ -79,22 +81,38 @@ def _nones(launch: RecordedLaunch) -> tuple[str, ...]:
     return tuple(a.name for a in launch.runtime if a.spec == NONE)
 
 
-def _same_nones(launches: list[RecordedLaunch], launch: int | None) -> list[RecordedLaunch]:
-    """The launches Triton compiles with launch `launch`'s None arguments: a pointer passed
-    as None is a compile-time None, so each pattern of Nones is a kernel of its own (and a
-    port of its own). With no launch named, the kernel's launches must share one."""
+def _differing_flags(launches: list[RecordedLaunch]) -> tuple[str, ...]:
+    """The boolean constexprs (`IS_NEOX`, `HAS_BIAS`) the launches set differently: each
+    value picks other code (Triton compiles a kernel for each), so each is a port."""
+    names = dict.fromkeys(n for ln in launches for n, v in ln.consts.items()
+                          if isinstance(v, bool))
+    return tuple(n for n in names if len({repr(ln.consts.get(n)) for ln in launches}) > 1)
+
+
+def _same_nones(launches: list[RecordedLaunch], launch: int | None,
+                flags: tuple[str, ...] = ()) -> list[RecordedLaunch]:
+    """The launches Triton compiles with launch `launch`'s None arguments and flags: a
+    pointer passed as None is a compile-time None and a flag a compile-time branch, so each
+    pattern of them is a kernel of its own (and a port of its own). With no launch named,
+    the kernel's launches must share one."""
     patterns: dict[tuple, list[RecordedLaunch]] = {}
     for one in launches:
-        patterns.setdefault(_nones(one), []).append(one)
+        key = (_nones(one), tuple((n, one.consts.get(n)) for n in flags))
+        patterns.setdefault(key, []).append(one)
     if launch is not None:
         return next(ls for ls in patterns.values() if launch in [x.index for x in ls])
     if len(patterns) == 1:
         return launches
-    listing = "; ".join(f"--launch {ls[0].index}: " + (", ".join(p) + " None" if p else "no None")
-                        for p, ls in patterns.items())
+    listing = "; ".join(f"--launch {ls[0].index}: " + _pattern_text(nones, set_flags)
+                        for (nones, set_flags), ls in patterns.items())
     raise WorkbenchError(f"{launches[0].kernel.label()}: its launches pass None for different "
-                         "arguments, and Triton compiles a kernel for each",
-                         "port one at a time: " + listing)
+                         "arguments or set a flag differently, and Triton compiles a kernel "
+                         "for each", "port one at a time: " + listing)
+
+
+def _pattern_text(nones: tuple, flags: tuple) -> str:
+    parts = [", ".join(nones) + " None" if nones else "no None"]
+    return ", ".join(parts + [f"{n}={v}" for n, v in flags])
 
 
 def _grouped(launches: list[RecordedLaunch], key_of):

@@ -106,7 +106,8 @@ def describe_argument(rec, name: str, value, constant: bool, role: str,
     if not rec.arrays_seen:
         rec.device, rec.arrays_seen = _device_of(value), True
     if dtype is None:
-        raise WorkbenchError(f"{where}: argument {name} has a dtype the C ABI does not take",
+        raise WorkbenchError(f"{where}: argument {name} is {getattr(value, 'dtype', '?')}, a "
+                             "dtype the C ABI does not take",
                              "the port's C ABI takes " + ", ".join(DTYPES))
     offset = (address % 16) // itemsize if address % itemsize == 0 else 1
     spec = f"{dtype}[{','.join(map(str, shape))}]"

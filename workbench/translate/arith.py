@@ -86,6 +86,8 @@ def binop(op: type, a, b, node, cases: int) -> Static | Run:
     result = Run(code, shape, is_int=is_int, kind=position_kind(shape, is_int, a, b))
     if op in (ast.Add, ast.Sub, ast.Mult) and is_int:
         result.terms = _affine(op, a, b, shape, cases)
+    if shape is None and is_int:
+        result.case_values = _scalar_values(op, a, b)
     if op is ast.FloorDiv and isinstance(b, Static) and isinstance(a, Run) \
             and b.text in a.quotients:
         result.code, result.terms = a.quotients[b.text], None
@@ -111,6 +113,24 @@ def _position_tile(v) -> bool:
         isinstance(f, Run) and f.shape is None and f.kind in POSITIONS
         or isinstance(f, Static) and all(isinstance(x, int) and x >= 0 for x in f.vals)
         for term in terms for f in term.factors)
+
+
+def _scalar_values(op: type, a, b) -> tuple | None:
+    """The per-case values of integer scalar arithmetic on scalars whose values the cases
+    give (`rot_dim // 2` of a runtime `rot_dim`), so a later `x % (rot_dim // 2)` knows its
+    range; None when either side's are unknown."""
+    values = [v.vals if isinstance(v, Static) else getattr(v, "case_values", None) for v in (a, b)]
+    if None in values or op not in SCALAR_OPS or len(values[0]) != len(values[1]) or \
+            not all(isinstance(x, int) and not isinstance(x, bool) for v in values for x in v):
+        return None
+    try:
+        return tuple(SCALAR_OPS[op](x, y) for x, y in zip(*values))
+    except ZeroDivisionError:
+        return None
+
+
+SCALAR_OPS = {ast.Add: lambda x, y: x + y, ast.Sub: lambda x, y: x - y,
+              ast.Mult: lambda x, y: x * y, ast.FloorDiv: lambda x, y: x // y}
 
 
 def _positive_values(v) -> tuple | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ast
 
-from .carried import assigned_names
+from .carried import assigned_names, lazy
 from .values import BlockPtr, Desc, Fail, Ptr, Run, Static
 
 # values that live only in the translator (index arithmetic written into the accesses): a
@@ -38,11 +38,40 @@ class Branches:
         self._indented(stmt.body, stmt)
         if runtime:
             self._check_symbolic(before, stmt)
+        taken = dict(self.state.env)
         if stmt.orelse:
+            if not runtime:
+                self.state.env = dict(before)    # the cases that skip the body do not see it
             self.emit("else:", stmt)
             self._indented(stmt.orelse, stmt)
             if runtime:
                 self._check_symbolic(before, stmt)
+        if not runtime:
+            self._per_case(test, taken, stmt)
+
+    def _per_case(self, test: Static, taken: dict, stmt: ast.If) -> None:
+        """After an `if` on a constant that differs between the cases (`if IS_NEOX`), a name
+        holds the value of the branch each case takes: a number becomes the per-case constant
+        (`(1 if IS_NEOX else 2)`); a name the translator keeps symbolic (index arithmetic
+        written into the accesses) cannot hold two, so it is refused by name."""
+        skipped = self.state.env
+        for name in sorted(set(taken) | set(skipped)):
+            then, other = taken.get(name), skipped.get(name)
+            if then is other:
+                continue
+            if isinstance(then, Static) and isinstance(other, Static):
+                vals = tuple(a if t else b for t, a, b in zip(test.vals, then.vals, other.vals))
+                skipped[name] = Static(vals, f"({then.text} if {test.text} else {other.text})")
+            elif isinstance(then, Run) and isinstance(other, Run) and then.code == other.code \
+                    and not lazy(then) and not lazy(other):
+                skipped[name] = then              # one cuTile variable both branches write
+            else:
+                raise Fail(stmt, "if on a constant", f"`{name}` is set differently under `if "
+                           f"{ast.unparse(stmt.test)}`, which is {test.vals[0]!r} in some cases "
+                           "and not in others, and it is index arithmetic the translator writes "
+                           "into each access, which cannot hold both: port the cases of each "
+                           "value as their own kernel (a record: record one kind of launch at "
+                           "a time)")
 
     def _start_variables(self, stmt: ast.If) -> None:
         """A number a runtime `if` reassigns (`loss = 0.0; if label != ignore: loss = ...`)

@@ -95,14 +95,19 @@ def contiguous_outer(dim: int, strides, specs) -> int | None:
 def within_extent(terms: list, dim: int, specs) -> bool:
     """The index (a sum of terms) is known to stay below dimension `dim`'s extent in every
     case: a constant that does, a program id whose launch grid does, `x % n` with n that
-    does."""
+    does (times a non-negative constant)."""
     extents = [spec.shape[dim] for spec in specs]
     if all(isinstance(f, Static) for x in terms for f in x.factors):
         values = [sum(math.prod(f.vals[c] for f in x.factors) for x in terms)
                   for c in range(len(specs))]
         return all(0 <= v < e for v, e in zip(values, extents))
-    if len(terms) != 1 or len(terms[0].factors) != 1:
+    if len(terms) != 1:
         return False
-    f = terms[0].factors[0]
-    return isinstance(f, Run) and f.upper is not None and \
-        all(u <= e for u, e in zip(f.upper, extents))
+    ranged = [f for f in terms[0].factors if isinstance(f, Run) and f.upper is not None]
+    scales = [f for f in terms[0].factors if isinstance(f, Static)]
+    if len(ranged) != 1 or len(ranged) + len(scales) != len(terms[0].factors):
+        return False
+    # `2 * (offs % half)` of an interleaved pair: its largest value is 2 * (half - 1)
+    scale = [math.prod(f.vals[c] for f in scales) for c in range(len(specs))]
+    return all(isinstance(k, int) and k >= 0 and k * (u - 1) < e
+               for k, u, e in zip(scale, ranged[0].upper, extents))

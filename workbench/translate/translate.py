@@ -219,7 +219,7 @@ class Translator(Accesses, Branches, Carried, Exprs):
         elif isinstance(value, Run) and not lazy(value):
             self.emit(f"{name} = {value.code}", stmt)
             bound = Run(name, value.shape, is_int=value.is_int, kind=value.kind,
-                        upper=value.upper)
+                        upper=value.upper, case_values=value.case_values)
             if bound.is_int and not bound.is_tile:
                 bound.terms = (Term((bound,)),)
             value = bound

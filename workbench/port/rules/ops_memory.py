@@ -274,9 +274,10 @@ def store(t, call, hint=None):
     idx = ", ".join(v.expr for v in index)
     if t.state.loop_stack and parallel_store(t, arr, index) and chained_parallel(t, arr):
         parallel_store_chained(t, arr, part, tile, idx, latency, tma)
-    elif t.state.loop_stack and not parallel_store(t, arr, index):
-        # cuTile orders this store after the previous iteration's (a loop-carried token):
-        # the raw store takes and gives the token
+    elif t.state.loop_stack and not parallel_store(t, arr, index) or arr.name in t.state.token_vars:
+        # cuTile orders this store after the previous iteration's (a loop-carried token), or
+        # after a write through pointers before it (a scatter, an atomic): the raw store
+        # takes and gives the token
         token = last_op_token(t, arr)
         lat = "None" if latency is None else f"Some({int(latency)})"
         t.raw(f"{token} = unsafe {{ store_view_raw(&{part}, {tile.expr}, [{idx}], Some({token}), "
