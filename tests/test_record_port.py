@@ -335,10 +335,7 @@ def test_launches_passing_none_for_different_arguments_are_ported_one_pattern_at
     """Triton compiles a kernel per pattern of None arguments: `--launch N` takes the launches
     with launch N's Nones (each pattern its own port folder); with no launch named, one line
     lists a launch of each pattern."""
-    from workbench.sources.recorder import record_script
-    script = tmp_path / "norms.py"
-    script.write_text(
-        "import torch\nimport triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+    rec = _recorded_triton(tmp_path, "norms.py",
         "def norm(x_ptr, w_ptr, mean_ptr, y_ptr, BLOCK: tl.constexpr):\n"
         "    offs = tl.arange(0, BLOCK)\n"
         "    x = tl.load(x_ptr + offs)\n"
@@ -353,15 +350,14 @@ def test_launches_passing_none_for_different_arguments_are_ported_one_pattern_at
         "norm[(1,)](x, w, None, y, BLOCK=256)\n"
         "norm[(1,)](x, None, m, y, BLOCK=256)\n"
         "norm[(1,)](x, w, None, y, BLOCK=256)\n")
-    record_script(script, [], out=tmp_path / "rec.json")
-    with_mean = record_operator(tmp_path / "rec.json", launch=0)
-    no_mean = record_operator(tmp_path / "rec.json", launch=3)
+    with_mean = record_operator(rec, launch=0)
+    no_mean = record_operator(rec, launch=3)
     assert no_mean.record["launches"] == [1, 3] and len(no_mean.cases) == 1
     assert with_mean.record["launches"] == [0]
     assert len({with_mean.port_path, no_mean.port_path,
-                record_operator(tmp_path / "rec.json", launch=2).port_path}) == 3
+                record_operator(rec, launch=2).port_path}) == 3
     with pytest.raises(WorkbenchError) as e:
-        record_operator(tmp_path / "rec.json")
+        record_operator(rec)
     assert "--launch 0: no None; --launch 1: mean_ptr None; --launch 2: w_ptr None" in \
         e.value.hint, e.value.hint
 
@@ -370,10 +366,7 @@ def test_launches_setting_a_flag_differently_are_ported_one_flag_value_at_a_time
     """A boolean constexpr picks code (Triton compiles a kernel per value): launches that set
     it differently are ports of their own, as None patterns are; launches that agree on it
     share one port, a case per other difference."""
-    from workbench.sources.recorder import record_script
-    script = tmp_path / "flags.py"
-    script.write_text(
-        "import torch\nimport triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+    rec = _recorded_triton(tmp_path, "flags.py",
         "def scale(x_ptr, y_ptr, HALF: tl.constexpr, BLOCK: tl.constexpr):\n"
         "    offs = tl.arange(0, BLOCK)\n"
         "    if HALF:\n        at = offs // 2\n    else:\n        at = offs\n"
@@ -382,11 +375,21 @@ def test_launches_setting_a_flag_differently_are_ported_one_flag_value_at_a_time
         "scale[(1,)](x, y, HALF=True, BLOCK=256)\n"
         "scale[(1,)](x, y, HALF=False, BLOCK=256)\n"
         "scale[(1,)](x, y, HALF=True, BLOCK=128)\n")
-    record_script(script, [], out=tmp_path / "rec.json")
-    halved = record_operator(tmp_path / "rec.json", launch=2)
-    whole = record_operator(tmp_path / "rec.json", launch=1)
+    halved = record_operator(rec, launch=2)
+    whole = record_operator(rec, launch=1)
     assert halved.record["launches"] == [0, 2] and len(halved.cases) == 2
     assert whole.record["launches"] == [1] and halved.port_path != whole.port_path
     with pytest.raises(WorkbenchError) as e:
-        record_operator(tmp_path / "rec.json")
+        record_operator(rec)
     assert "--launch 0: no None, HALF=True; --launch 1: no None, HALF=False" in e.value.hint
+
+
+def _recorded_triton(tmp_path, name: str, kernel_and_calls: str):
+    """A Triton script (the imports, then one @triton.jit kernel and its launches) recorded:
+    the record's path."""
+    from workbench.sources.recorder import record_script
+    script = tmp_path / name
+    script.write_text("import torch\nimport triton\nimport triton.language as tl\n\n\n"
+                      "@triton.jit\n" + kernel_and_calls)
+    record_script(script, [], out=tmp_path / "rec.json")
+    return tmp_path / "rec.json"

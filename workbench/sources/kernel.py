@@ -15,7 +15,8 @@ from pathlib import Path
 
 from ..operators import Operator, display_path
 from ..errors import WorkbenchError
-from .module import TORCH_DTYPE_NAMES, Unavailable, reduce_module
+from .module import TORCH_DTYPE_NAMES, reduce_module
+from .stand_in import Unavailable
 
 
 @dataclass

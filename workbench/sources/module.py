@@ -392,25 +392,3 @@ def kernel_entries(source: str, filename: str, dialect: Dialect = CUTILE) -> lis
     """Every `@ct.kernel` (or, for TRITON, `@triton.jit`) at the top level of a module, read
     from its source alone."""
     return reduce_module(source, filename, dialect).kernels
-
-
-class Unavailable:
-    """Stands in for a dropped import that only annotations read (`x: torch.Tensor`):
-    any attribute of it is itself, so the annotation evaluates and means nothing."""
-
-    def __init__(self, name: str):
-        self._name = name
-
-    def __getattr__(self, attr: str) -> "Unavailable":
-        return Unavailable(f"{self._name}.{attr}")
-
-    def __getitem__(self, item) -> "Unavailable":
-        return self
-
-    def __or__(self, other) -> "Unavailable":       # `torch.dtype | None`
-        return self
-
-    __ror__ = __or__
-
-    def __repr__(self) -> str:
-        return f"<{self._name}: not imported by the workbench>"

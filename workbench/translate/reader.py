@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import WorkbenchError
-from ..sources.module import Reduced, TRITON, Unavailable, reduce_module
+from ..sources.module import Reduced, TRITON, reduce_module
+from ..sources.stand_in import Unavailable
 from ..sources.package import constant_assignments, package_module_file
 
 _NO_DEFAULT = object()
