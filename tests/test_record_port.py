@@ -382,6 +382,8 @@ def test_launches_setting_a_flag_differently_are_ported_one_flag_value_at_a_time
     with pytest.raises(WorkbenchError) as e:
         record_operator(rec)
     assert "--launch 0: no None, HALF=True; --launch 1: no None, HALF=False" in e.value.hint
+    from workbench.batch.plan import select_kernels        # a batch task per flag value
+    assert [k.ref.rsplit("#", 1)[1] for k in select_kernels([str(rec)])] == ["0", "1"]
 
 
 def _recorded_triton(tmp_path, name: str, kernel_and_calls: str):

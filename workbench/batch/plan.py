@@ -145,18 +145,25 @@ def _corpus_kernel(entry) -> Kernel:
 
 def _record_kernels(path: str) -> list[Kernel]:
     """Every kernel of a record (`workbench record`), its cases and grids the record's; its
-    check and bench run against the user's own kernel."""
+    check and bench run against the user's own kernel. A Triton kernel launched with other
+    None arguments or flags is a kernel per pattern (recorded.py), each a task."""
     record = Record.load(path)
     out = []
     for launches in record.kernels().values():
-        first = launches[0].index
-        op = record_operator(record, first)
-        ref = f"{record.path}#{first}"
-        slug = f"{op.name}-{hashlib.sha256(ref.encode()).hexdigest()[:8]}"
-        out.append(Kernel(f"{op.name} ({Path(path).name} launch {first})", "record", ref, slug,
-                          _hash(_file(op.kernel_file), repr(op.cases), _file(record.path)),
-                          True))
+        covered: set[int] = set()
+        for launch in launches:
+            if launch.index not in covered:
+                op = record_operator(record, launch.index)
+                covered |= set(op.record["launches"])
+                out.append(_record_kernel(record, launch.index, op, path))
     return out
+
+
+def _record_kernel(record: Record, first: int, op, path: str) -> Kernel:
+    ref = f"{record.path}#{first}"
+    slug = f"{op.name}-{hashlib.sha256(ref.encode()).hexdigest()[:8]}"
+    return Kernel(f"{op.name} ({Path(path).name} launch {first})", "record", ref, slug,
+                  _hash(_file(op.kernel_file), repr(op.cases), _file(record.path)), True)
 
 
 def _target_kernel(text: str) -> Kernel:
