@@ -151,9 +151,10 @@ def rule_identity_casts(module: Module) -> None:
     for entry in module.entries:
         mapping = {}
         for op in entry.walk():
+            if op.name != "bitcast" or len(op.results) != 1 or len(op.operands()) != 1:
+                continue
             types = _print_body(op).split(" : ", 1)[-1].split(" -> ")
-            if op.name == "bitcast" and len(op.results) == 1 and len(op.operands()) == 1 \
-                    and len(types) == 2 and types[0].strip() == types[1].strip():
+            if len(types) == 2 and types[0].strip() == types[1].strip():
                 mapping[op.results[0].name] = split_value_ref(op.operands()[0].text)[0]
         _rename_uses(entry.walk(), mapping)
 

@@ -35,7 +35,7 @@ def record_operator(record: Record | str | Path, launch: int | None = None,
     place = kernel.key
     if kernel.language == "triton":
         flags = _differing_flags(launches)
-        launches = _same_nones(launches, launch, flags)
+        launches = _same_pattern(launches, launch, flags)
         place += "".join(f"|{n}=None" for n in _nones(launches[0]))
         place += "".join(f"|{n}={launches[0].consts[n]}" for n in flags)
     folder = draft_home(Path(kernel.file).stem, kernel.name, place)
@@ -89,7 +89,7 @@ def _differing_flags(launches: list[RecordedLaunch]) -> tuple[str, ...]:
     return tuple(n for n in names if len({repr(ln.consts.get(n)) for ln in launches}) > 1)
 
 
-def _same_nones(launches: list[RecordedLaunch], launch: int | None,
+def _same_pattern(launches: list[RecordedLaunch], launch: int | None,
                 flags: tuple[str, ...] = ()) -> list[RecordedLaunch]:
     """The launches Triton compiles with launch `launch`'s None arguments and flags: a
     pointer passed as None is a compile-time None and a flag a compile-time branch, so each

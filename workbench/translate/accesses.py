@@ -31,7 +31,7 @@ class Accesses:
         access = decompose(self, ptr, call)
         explicit = split_mask(self, access, mask, ptr.shape, call)
         shape = ptr.shape if mask is None or ptr.shape else getattr(mask, "shape", None)
-        form = block_form(access, call)
+        form = block_form(access)
         pad = padding_for(other)
         if form is None:
             return self._gather(ptr, access, explicit, other, call)
@@ -89,7 +89,7 @@ class Accesses:
         tile = _cast_to(text_of(value), ptr.param)
         if shape is not None and getattr(value, "shape", None) is None:
             tile = f"ct.full({shape_text(shape)}, {text_of(value)}, dtype={ptr.param}.dtype)"
-        form = block_form(access, call)
+        form = block_form(access)
         if form is None or explicit is not None:
             return self._scatter(ptr, access, explicit, tile, call)
         index, block, axes = form

@@ -115,27 +115,31 @@ def _position_tile(v) -> bool:
         for term in terms for f in term.factors)
 
 
+def case_values(v) -> tuple | None:
+    """A scalar's value in each case: a constant's, or a runtime scalar's the cases give."""
+    return v.vals if isinstance(v, Static) else getattr(v, "case_values", None)
+
+
+SCALAR_OPS = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv)
+
+
 def _scalar_values(op: type, a, b) -> tuple | None:
     """The per-case values of integer scalar arithmetic on scalars whose values the cases
     give (`rot_dim // 2` of a runtime `rot_dim`), so a later `x % (rot_dim // 2)` knows its
     range; None when either side's are unknown."""
-    values = [v.vals if isinstance(v, Static) else getattr(v, "case_values", None) for v in (a, b)]
+    values = [case_values(a), case_values(b)]
     if None in values or op not in SCALAR_OPS or len(values[0]) != len(values[1]) or \
             not all(isinstance(x, int) and not isinstance(x, bool) for v in values for x in v):
         return None
     try:
-        return tuple(SCALAR_OPS[op](x, y) for x, y in zip(*values))
+        return tuple(PY_OPS[op](x, y) for x, y in zip(*values))
     except ZeroDivisionError:
         return None
 
 
-SCALAR_OPS = {ast.Add: lambda x, y: x + y, ast.Sub: lambda x, y: x - y,
-              ast.Mult: lambda x, y: x * y, ast.FloorDiv: lambda x, y: x // y}
-
-
 def _positive_values(v) -> tuple | None:
     """The per-case values of a positive integer scalar, when they are known."""
-    vals = v.vals if isinstance(v, Static) else getattr(v, "case_values", None)
+    vals = case_values(v)
     if vals and all(isinstance(x, int) and not isinstance(x, bool) and x > 0 for x in vals):
         return tuple(vals)
     return None

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import ast
 
-from .arith import divide, text_of
+from .arith import case_values, divide, text_of
 from ..sources.module import call_argument as arg
 from .values import BlockPtr, Desc, Fail, Ptr, Run, Static
 
@@ -159,7 +159,7 @@ def _items(t, node, call, name: str) -> tuple:
 
 
 def _equal(value, wanted: list) -> bool:
-    have = value.vals if isinstance(value, Static) else getattr(value, "case_values", None)
+    have = case_values(value)
     return have is not None and list(have) == list(wanted)
 
 

@@ -56,22 +56,15 @@ class Branches:
         written into the accesses) cannot hold two, so it is refused by name."""
         skipped = self.state.env
         for name in sorted(set(taken) | set(skipped)):
-            then, other = taken.get(name), skipped.get(name)
-            if then is other:
-                continue
-            if isinstance(then, Static) and isinstance(other, Static):
-                vals = tuple(a if t else b for t, a, b in zip(test.vals, then.vals, other.vals))
-                skipped[name] = Static(vals, f"({then.text} if {test.text} else {other.text})")
-            elif isinstance(then, Run) and isinstance(other, Run) and then.code == other.code \
-                    and not lazy(then) and not lazy(other):
-                skipped[name] = then              # one cuTile variable both branches write
-            else:
+            merged = _one_value(test, taken.get(name), skipped.get(name))
+            if merged is None:
                 raise Fail(stmt, "if on a constant", f"`{name}` is set differently under `if "
                            f"{ast.unparse(stmt.test)}`, which is {test.vals[0]!r} in some cases "
                            "and not in others, and it is index arithmetic the translator writes "
                            "into each access, which cannot hold both: port the cases of each "
                            "value as their own kernel (a record: record one kind of launch at "
                            "a time)")
+            skipped[name] = merged
 
     def _start_variables(self, stmt: ast.If) -> None:
         """A number a runtime `if` reassigns (`loss = 0.0; if label != ignore: loss = ...`)
@@ -123,6 +116,22 @@ class Branches:
             self.emit("pass", stmt)
         self.state.tail, self.state.rest = outer
         self.state.depth -= 1
+
+
+def _one_value(test: Static, then, other):
+    """A name's value after an `if` on `test` in every case, from its value where the body
+    ran (`then`) and where it did not (`other`); None when no one value says both."""
+    if then is None or other is None or then is other:
+        return other if then is None else then     # set on one path only: read only there
+    if isinstance(then, Static) and isinstance(other, Static):
+        if then.vals == other.vals:
+            return then
+        vals = tuple(a if t else b for t, a, b in zip(test.vals, then.vals, other.vals))
+        return Static(vals, f"({then.text} if {test.text} else {other.text})")
+    if isinstance(then, Run) and isinstance(other, Run) and then.code == other.code \
+            and not lazy(then) and not lazy(other):
+        return then                                 # one cuTile variable both branches write
+    return None
 
 
 def _returns(body: list) -> bool:

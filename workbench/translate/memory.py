@@ -285,7 +285,7 @@ def _terms_code(terms, rank: int) -> str:
 
 # -- block form -------------------------------------------------------------------------
 
-def block_form(access: Access, node) -> tuple[list[str], list[str], list[int]] | None:
+def block_form(access: Access) -> tuple[list[str], list[str], list[int]] | None:
     """(tile index text per dim, tile shape text per dim, the pointer axis of each block
     dim), or None when the access is not a block."""
     if access.strided:

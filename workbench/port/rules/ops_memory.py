@@ -274,7 +274,8 @@ def store(t, call, hint=None):
     idx = ", ".join(v.expr for v in index)
     if t.state.loop_stack and parallel_store(t, arr, index) and chained_parallel(t, arr):
         parallel_store_chained(t, arr, part, tile, idx, latency, tma)
-    elif t.state.loop_stack and not parallel_store(t, arr, index) or arr.name in t.state.token_vars:
+    elif (t.state.loop_stack and not parallel_store(t, arr, index)) \
+            or arr.name in t.state.token_vars:
         # cuTile orders this store after the previous iteration's (a loop-carried token), or
         # after a write through pointers before it (a scatter, an atomic): the raw store
         # takes and gives the token
