@@ -311,6 +311,68 @@ def test_repeated_pure_ops_of_the_same_operands_are_one_value():
     assert [op.name for op in kept.walk()].count("exti") == 4
 
 
+INLINE_STARTS = """entry @k(%arg0: tile<i32>) {
+  %0, %1, %2 = get_tile_block_id : tile<i32>
+  %3 = assume bounded<0, ?>, %0 : tile<i32>
+  %4 = constant <i32: 192> : tile<i32>
+  %5 = muli %3, %4 : tile<i32>
+  %6 = reshape %5 : tile<i32> -> tile<1xi32>
+  %7 = broadcast %6 : tile<1xi32> -> tile<8xi32>
+  %8 = iota : tile<8xi32>
+  %9 = addi %8, %7 : tile<8xi32>
+  %10 = assume bounded<0, ?>, %0 : tile<i32>
+  %11 = muli %10, %4 : tile<i32>
+  %12 = reshape %11 : tile<i32> -> tile<1xi32>
+  %13 = broadcast %12 : tile<1xi32> -> tile<8xi32>
+  %14 = iota : tile<8xi32>
+  %15 = addi %13, %14 : tile<8xi32>
+  print_tko %9, %15
+  return
+}
+"""
+
+
+def test_a_block_start_written_inline_twice_is_one_value_whatever_the_operand_order():
+    """`pid * C + iota` written twice: a port reads the block id (and assumes its bound) at
+    each, cuTile Python adds `bcast + iota` where the port adds `iota + bcast`. The same
+    values, so one chain; with the rule off, two."""
+    names = [op.name for op in normalize(parse(INLINE_STARTS)).walk()]
+    assert [names.count(n) for n in ("muli", "iota", "broadcast", "addi")] == [1, 1, 1, 1]
+    kept = [op.name for op in normalize(parse(INLINE_STARTS), ["cse_invariant"]).walk()]
+    assert kept.count("muli") == 2 and kept.count("addi") == 2
+
+
+INDIRECT_LOOP = """entry @k(%arg0: tile<i32>, %arg1: tile<ptr<f32>>, %arg2: tile<i32>) {
+  %0 = make_token : token
+  %1 = constant <i32: 0> : tile<i32>
+  %2 = constant <i32: 1> : tile<i32>
+  %3 = make_tensor_view %arg1, shape = [%arg2], strides = [1] : tile<i32> -> tensor_view<?xf32, strides=[1]>
+  %4 = make_partition_view %3 : partition_view<tile=(8), tensor_view<?xf32, strides=[1]>>
+  %5 = constant <f32: 0.0> : tile<8xf32>
+  %6 = for %r0 in (%1 to %arg0, step %2) : tile<i32> iter_values(%r1 = %5) -> (tile<8xf32>) {
+    %7, %8 = load_view_tko {ordering} %4[%1] token = %0 : partition_view<tile=(8), tensor_view<?xf32, strides=[1]>>, tile<i32> -> tile<8xf32>, token
+    %9 = addf %r1, %7 : tile<8xf32>{store}
+    continue %9 : tile<8xf32>
+  }
+  return
+}
+"""
+STORE_IN_LOOP = """
+    %10 = store_view_tko weak %9, %4[%2] token = %0 : tile<8xf32>, partition_view<tile=(8), tensor_view<?xf32, strides=[1]>>, tile<i32> -> token"""
+
+
+def test_a_weak_load_of_nothing_the_loop_defines_is_read_once_when_the_loop_writes_nothing():
+    """cuTile Python reads such a load once, before the loop; a port where its source line
+    is. Not moved: a load in a loop that stores, an acquiring load, or with the rule off."""
+    plain = INDIRECT_LOOP.replace("{ordering}", "weak").replace("{store}", "")
+    assert _body_of_loop(plain) == ["addf", "continue"]
+    assert _body_of_loop(plain, ["hoist_invariant"])[0] == "load_view_tko"
+    storing = INDIRECT_LOOP.replace("{ordering}", "weak").replace("{store}", STORE_IN_LOOP)
+    assert _body_of_loop(storing)[0] == "load_view_tko"
+    acquiring = INDIRECT_LOOP.replace("{ordering}", "acquire").replace("{store}", "")
+    assert _body_of_loop(acquiring)[0] == "load_view_tko"
+
+
 FREE_LOAD = """entry @k(%arg0: tile<ptr<i64>>, %arg1: tile<i32>) {
   %0 = constant <i32: 0> : tile<i32>
   %1 = make_tensor_view %arg0, shape = [%arg1, 5], strides = [5, 1] : tile<i32> -> tensor_view<?x5xi64, strides=[5,1]>

@@ -86,6 +86,14 @@ CASES = {     # kernel: (args, consts, launch grid, final verdict of its port)
     # a tile store after a scatter to the same array waits for it (cuTile's token order)
     "two_spans": (["f32[1000]", "f32[1000]", "i32=1000"], ["A=128", "B=64"], "6",
                   "PASS_WITH_NOTES"),
+    # the block start written inline twice (cuTile Python adds bcast + iota, the port
+    # iota + bcast; one value either way)
+    "inline_spans": (["f32[1000]", "f32[1000]", "i32=1000"], ["A=128", "B=64"], "6",
+                     "PASS_WITH_NOTES"),
+    # an index read by a load inside a pointer expression in a loop (cuTile Python reads it
+    # once, before the loop)
+    "repeated_gather": (["f32[64,32]", "i32[4]", "f32[4,32]", "i32=3"], ["D=32"], "4",
+                        "PASS_WITH_NOTES"),
 }
 
 

@@ -4,7 +4,10 @@ defined outside the loop move to just before the loop (loop-invariant code motio
 cuTile Python hoists such ops itself (the padding tile of a gather, the extents of a
 bounds check); cutile emits them where the source line is, inside the loop. tileiras hoists
 them in either case, so where an op sits changes nothing the GPU runs; only the comparison
-would see them as missing on one side and extra on the other.
+would see them as missing on one side and extra on the other. A weak load whose operands
+(its token too) come from outside a loop that writes no memory reads the same values on every
+trip: cuTile Python reads it once, before the loop (an index read through another load,
+`x[idx[pid]]` in a loop); a port reads it where the source line is, so it moves too.
 
 Rule `hoist_branch_constants` (after fold_splat, so splats count): constants at the top of
 an `if` branch move to just before the `if`: a constant has no
@@ -14,7 +17,7 @@ top, where cuTile Python writes them in the branch that uses them.
 """
 from __future__ import annotations
 
-from .model import Block, Module, Operation, split_value_ref
+from .model import Block, Module, Operation, Token, split_value_ref
 
 LOOP_OPS = {"for", "loop"}
 BRANCH_OPS = {"if"}
@@ -26,6 +29,8 @@ INVARIANT_OPS = {"constant", "iota", "reshape", "broadcast", "exti", "trunci", "
                  # a view of a tensor view: no token in Tile IR (cutile's Rust call takes one,
                  # so an in-place array's view is made inside the loop that threads it)
                  "make_partition_view"}
+LOAD_OPS = {"load_view_tko", "load_ptr_tko"}
+WRITE_OP_PREFIXES = ("store_", "atomic_")
 
 
 def rule_hoist_invariant(module: Module) -> None:
@@ -49,12 +54,13 @@ def _take_invariants(loop: Operation) -> list[Operation]:
     loop defines (repeated until none is left, so chains of them move together)."""
     body = loop.regions[0].block
     inside = {t.text for t in loop.definitions()} | _defined_in(body)
+    movable = INVARIANT_OPS if _writes_memory(loop) else INVARIANT_OPS | LOAD_OPS
     moved: list[Operation] = []
     changed = True
     while changed:
         changed, kept = False, []
         for op in body.ops:
-            if op.name in INVARIANT_OPS and not op.regions and all(
+            if op.name in movable and not op.regions and _weak(op) and all(
                     split_value_ref(t.text)[0] not in inside for t in op.operands()):
                 moved.append(op)
                 inside -= set(op.result_names()) | {r.name for r in op.results}
@@ -63,6 +69,16 @@ def _take_invariants(loop: Operation) -> list[Operation]:
                 kept.append(op)
         body.ops = kept
     return moved
+
+
+def _writes_memory(loop: Operation) -> bool:
+    return any(op.name.startswith(WRITE_OP_PREFIXES) for op in loop.walk())
+
+
+def _weak(op: Operation) -> bool:
+    """Not a load that orders memory (acquire, relaxed): those stay where they are."""
+    return op.name not in LOAD_OPS or any(
+        isinstance(n, Token) and n.text == "weak" for n in op.body)
 
 
 def rule_hoist_branch_constants(module: Module) -> None:

@@ -25,7 +25,8 @@ COMMUTATIVE_OPS = {"addf", "mulf", "addi", "muli", "maxf", "minf", "maxi", "mini
                    "andi", "ori", "xori"}
 # Operand-free ops whose repeats mean the same value: a constant, the block id, and a fresh
 # token (two fresh tokens order nothing, so they are interchangeable).
-PURE_NO_OPERAND_OPS = {"constant", "get_tile_block_id", "get_num_tile_blocks", "make_token"}
+PURE_NO_OPERAND_OPS = {"constant", "iota", "get_tile_block_id", "get_num_tile_blocks",
+                       "make_token"}
 
 
 @dataclass(frozen=True)
@@ -113,8 +114,10 @@ def rule_cse_pure(module: Module) -> None:
 def rule_cse_invariant(module: Module) -> None:
     """Merge a pure op that repeats one already visible (same op, operands and types) into
     it: `exti %offs` written once per gather (cuTile Python) or once per use (a port) is one
-    value, as tileiras makes it. Only single-result, region-free INVARIANT_OPS."""
-    _cse(module, lambda op: op.name in INVARIANT_OPS and not op.regions
+    value, as tileiras makes it. Only single-result, region-free INVARIANT_OPS and assumes
+    (a port drafts `assume bounded` of the block id at each read of it), commutative ones
+    whichever order their operands are in (`pid * C + iota` written twice inline)."""
+    _cse(module, lambda op: op.name in INVARIANT_OPS | {"assume"} and not op.regions
          and len(op.results) == 1 and op.results[0].count == 1 and bool(list(op.operands())))
 
 
@@ -134,7 +137,7 @@ def _cse_block(block: Block, visible: dict[str, str], mapping: dict[str, str],
     for op in block.ops:
         _rename_uses([op], mapping)
         if mergeable(op):
-            key = op.name + " " + _print_body(op)
+            key = _cse_key(op)
             if key in visible:
                 mapping.update(zip([r.name for r in op.results], visible[key].split(",")))
                 continue
@@ -143,6 +146,21 @@ def _cse_block(block: Block, visible: dict[str, str], mapping: dict[str, str],
             _cse_block(region.block, visible, mapping, mergeable)
         kept.append(op)
     block.ops = kept
+
+
+def _cse_key(op: Operation) -> str:
+    """The op as printed; a commutative one's two operands in name order, so `a + b` and
+    `b + a` are one key (the op itself keeps its order: commutative_operands sets it)."""
+    operands = [n for n in op.body if isinstance(n, Token) and n.kind == "value"]
+    if op.name not in COMMUTATIVE_OPS or len(operands) != 2:
+        return op.name + " " + _print_body(op)
+    written = [t.text for t in operands]
+    for token, text in zip(operands, sorted(written)):
+        token.text = text
+    key = op.name + " " + _print_body(op)
+    for token, text in zip(operands, written):
+        token.text = text
+    return key
 
 
 def rule_identity_casts(module: Module) -> None:
