@@ -70,6 +70,9 @@ FAMILIES = {
     "atomic_float": ("atomics.py:row_sums", ["f32[8]", "f32[100]", "f16[100,256]"],
                      ["TILE=256"]),
     "atomic_release": ("atomics.py:default_order", ["i32[64]", "i32[1000]"], ["TILE=128"]),
+    # a scatter after an acquiring atomic waits for it: its token joined with the atomic's
+    "after_acquire": ("atomics.py:count_then_copy", ["i32[64]", "i32[128]", "i32[1000]"],
+                      ["TILE=128"]),
     "assume_divisible": ("atomics.py:offset_rows", ["f32[1000]", "f32[2000]", "i32=32"],
                          ["TILE=128"]),
 }

@@ -94,6 +94,10 @@ CASES = {     # kernel: (args, consts, launch grid, final verdict of its port)
     # once, before the loop)
     "repeated_gather": (["f32[64,32]", "i32[4]", "f32[4,32]", "i32=3"], ["D=32"], "4",
                         "PASS_WITH_NOTES"),
+    # atomics on one element: an acquiring count, then a relaxed sum that waits for it
+    "scalar_totals": (["f32[1000]", "f32[2]", "i32[1]", "i32=1000"], ["BLOCK=256"], "4,2",
+                      "PASS_WITH_NOTES"),
+    "bits_peak": (["i32[1000]", "i32[1]", "i32=1000"], ["BLOCK=256"], "4", "PASS_WITH_NOTES"),
 }
 
 
@@ -421,6 +425,17 @@ def test_a_pointer_advanced_under_a_runtime_if_is_refused_by_name(tmp_path):
                           str(kernel)).translation.diagnostics
     assert advanced["construct"] == "pointer in a runtime if" and advanced["line"] == 7
     assert "`x_ptr` is advanced inside `if flag > 0`" in advanced["message"], advanced
+
+
+def test_a_one_element_atomic_is_translated_and_a_float_max_refused_with_what_to_write():
+    totals = _derived("scalar_totals")
+    assert totals.ok, totals.translation.diagnostics
+    body = _body(totals)
+    assert "ct.atomic_add(positives_ptr, 0, " in body and \
+        "ct.atomic_add(total_ptr, ct.bid(1), " in body, body
+    [why] = _derived("float_peak", ["f32[256]", "f32[1]"], ["BLOCK=256"]).translation.diagnostics
+    assert why["construct"] == "tl.atomic_max" and "takes integer arrays only" in why["message"]
+    assert "v.to(tl.int32, bitcast=True)" in why["message"]
 
 
 # -- end to end: build and IR diff ---------------------------------------------------------

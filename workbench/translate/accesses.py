@@ -122,19 +122,21 @@ class Accesses:
         default in both). It returns the old values."""
         what = f"tl.atomic_{op}"
         ptr = self.expr(arg(call, "pointer", 0))
-        if not isinstance(ptr, Ptr) or ptr.shape is None:
-            raise Fail(call, what, "the address is not a pointer parameter plus a tile of "
-                       "offsets (a scalar atomic is not translated yet)")
+        if not isinstance(ptr, Ptr):
+            raise Fail(call, what, "the address is not a pointer parameter plus offsets")
         value = self.data(arg(call, "val", 1), what)
         mask_node = arg(call, "mask", 2)
         mask = self.expr(mask_node) if mask_node is not None else None
         access = decompose(self, ptr, call)
-        explicit = split_mask(self, access, mask, ptr.shape, call)
         order = ATOMIC_ORDERS.get(_static_text(arg(call, "sem", 3), "acq_rel"))
         scope = ATOMIC_SCOPES.get(_static_text(arg(call, "scope", 4), "gpu"))
         if order is None or scope is None:
             raise Fail(call, what, "sem must be relaxed, acquire, release or acq_rel and scope "
                        "gpu, cta or sys, written as string literals")
+        self._refuse_float_order_atomic(ptr, op, call)
+        if ptr.shape is None:
+            return self._scalar_atomic(ptr, access, value, mask, (op, order, scope), call)
+        explicit = split_mask(self, access, mask, ptr.shape, call)
         indices = gather_indices(access, ptr.shape)
         if explicit is not None:
             # cuTile's atomics have no mask of their own: a masked-off lane gets an index past
@@ -146,13 +148,46 @@ class Accesses:
         update = _cast_to(text_of(value), ptr.param)
         if getattr(value, "shape", None) is None:
             update = f"ct.full({shape_text(ptr.shape)}, {text_of(value)}, dtype={ptr.param}.dtype)"
+        old = self._emit_atomic(ptr, index, update, (op, order, scope), call)
+        return Run(old, ptr.shape, is_int=self._int_tensor(ptr.param, call))
+
+    def _refuse_float_order_atomic(self, ptr, op: str, call):
+        dtype = self.array_specs(ptr.param, call)[0].dtype
+        if op in ("max", "min") and dtype.startswith(("f", "bf")):
+            raise Fail(call, f"tl.atomic_{op}", f"{ptr.param} is {dtype}: cuTile's atomic_{op} "
+                       "takes integer arrays only (Tile IR has no float max/min mode). For "
+                       "values >= 0 (an absolute max) the int32 bits order as the floats do: "
+                       f"tl.atomic_{op}(ptr.to(tl.pointer_type(tl.int32)), "
+                       "v.to(tl.int32, bitcast=True))")
+
+    def _scalar_atomic(self, ptr, access, value, mask, how, call):
+        """One element (`tl.atomic_max(amax_ptr, tl.max(x))`, a counter): the scalar index
+        of each dim, a scalar update; it returns the old value."""
+        what = f"tl.atomic_{how[0]}"
+        if mask is not None:
+            raise Fail(call, f"{what}(mask=)", "a mask on a one-element atomic: cuTile's "
+                       "atomics take no mask; put the atomic under `if` instead")
+        if getattr(value, "shape", None):
+            raise Fail(call, what, f"a tile of values {shape_text(value.shape)} to one address: "
+                       "reduce it first (tl.sum / tl.max), as the atomic adds one value")
+        form = block_form(access)
+        if form is None:
+            raise Fail(call, what, "the address is not an element of the tensor at a scalar "
+                       "index per dimension")
+        index, _, _ = form
+        text = index[0] if len(index) == 1 else "(" + ", ".join(index) + ")"
+        old = self._emit_atomic(ptr, text, _cast_to(text_of(value), ptr.param), how, call)
+        return Run(old, None, is_int=self._int_tensor(ptr.param, call))
+
+    def _emit_atomic(self, ptr, index: str, update: str, how, call) -> str:
+        op, order, scope = how
         self.state.fresh_count += 1
         old = f"atomic_old{self.state.fresh_count}"
         self.state.written.add(ptr.param)
         self.emit(f"{old} = ct.atomic_{op}({ptr.param}, {index}, {update}, "
                   f"memory_order=ct.MemoryOrder.{order}, memory_scope=ct.MemoryScope.{scope})",
                   call)
-        return Run(old, ptr.shape, is_int=self._int_tensor(ptr.param, call))
+        return old
 
     # -- tensor descriptors ------------------------------------------------------------
     def desc_load(self, desc: Desc, call: ast.Call):

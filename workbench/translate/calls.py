@@ -24,10 +24,15 @@ REFUSED = {
     "atomic_cas": "a compare-and-swap is not translated (the drafter has no ct.atomic_cas)",
     "inline_asm_elementwise": "inline PTX: no Tile IR equivalent",
     "histogram": "tl.histogram has no cuTile equivalent",
-    "associative_scan": "tl.associative_scan with a combine function is not translated",
-    "reduce": "tl.reduce with a combine function is not translated",
+    "associative_scan": "a scan with a combine function: cutile 0.5.0 (the Rust side) writes "
+                        "a scan region's identity as 0 whatever it is given, so no port of "
+                        "it is faithful; a sum is tl.cumsum, a product tl.cumprod",
+    "reduce": "a reduction with a combine function: cutile 0.5.0 (the Rust side) writes a "
+              "reduction region's identity as 0 whatever it is given, so no port of it is "
+              "faithful; write tl.sum / tl.max / tl.min / tl.argmax where the function is one",
     "device_print": "printing from the kernel is not translated",
-    "gather": "tl.gather (gathering from a tile) is not translated yet",
+    "gather": "gathering from a tile: cuTile's gather reads an array in memory, not a tile; "
+              "load the values at the indices from memory instead (tl.load(ptr + idx))",
     "flip": "cuTile has no tile reversal: load the elements in reverse order instead "
             "(offsets BLOCK - 1 - tl.arange(0, BLOCK))",
     "sort": "cuTile has no sort of a tile",

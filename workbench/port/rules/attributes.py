@@ -12,6 +12,7 @@ from cuda.tile._cext import DType as CtDType
 
 from .dtypes import DT
 from .loops import MEMORY_FUNCTIONS
+from .tokens import refuse_after_acquire
 from .module_scope import PURE_CALLS
 from .ops_slice import array_slice, stride_scalar
 from .table import BUILTINS, DUNDER, REFUSALS, RULES, TILE_METHODS
@@ -143,12 +144,8 @@ class Attributes:
             if refusal is not None:
                 raise Fail(node, f"ct.{name}", refusal.reason)
             raise Fail(node, f"ct.{name}", f"ct.{name} has no translation rule")
-        acquired = self.state.acquired_at
-        if acquired is not None and name in MEMORY_FUNCTIONS:
-            raise Fail(node, f"ct.{name}", f"a memory access after the acquiring atomic of "
-                       f"line {acquired}: cuTile makes it wait for the atomic's token, which "
-                       "the drafter does not thread; port it by hand, or give that atomic "
-                       "memory_order=ct.MemoryOrder.RELAXED or RELEASE")
+        if self.state.acquired is not None and name in MEMORY_FUNCTIONS:
+            refuse_after_acquire(self, name, node)
         value = rule.fn(self, node, hint)
         if value is None and not statement:
             raise Fail(node, f"ct.{name}", f"ct.{name} used as a value")

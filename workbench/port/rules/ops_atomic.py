@@ -10,8 +10,9 @@ array's last-op token and becomes its last op and last store). A release order (
 default, or RELEASE) takes that token joined with every other array's last-op token, in the
 order the kernel first touched them (every array's tokens are threaded then: tokens.py
 inplace_arrays). An acquire order (ACQ_REL, ACQUIRE) makes every later access wait for the
-atomic; the drafter ports an acquiring atomic only where nothing comes after it: at the
-kernel's top level, with no memory access after it."""
+atomic: the drafter ports an acquiring atomic at the kernel's top level, and the pointer
+accesses after it (atomics, gathers, scatters) to other arrays take their own token joined
+with the atomic's (tokens.wait_for_acquire); a tile access after it is refused by name."""
 from __future__ import annotations
 
 import cuda.tile as ct
@@ -19,7 +20,7 @@ import cuda.tile as ct
 from .dtypes import DT, is_float, is_signed
 from .ops_gather import implicit_cast, pointer_and_mask
 from .registry import Family
-from .tokens import RELEASE_ORDERS, after_write, last_op_token
+from .tokens import RELEASE_ORDERS, after_write, last_op_token, wait_for_acquire
 from .values import Fail, Scalar, Tile, Value, refuse_write_through_slice
 
 FAMILY = Family("atomic")
@@ -85,7 +86,7 @@ def input_token(t, arr, order) -> str:
     own = last_op_token(t, arr)
     others = [t.state.token_vars[n] for n in t.state.token_order if n != arr.name and n in t.state.token_vars]
     if order not in RELEASES or not others:
-        return own
+        return wait_for_acquire(t, own)
     joined = t.fresh(f"{arr.name}_release")
     t.raw(f"let {joined}: Token = join_tokens(&[{', '.join([own] + others)}]);")
     return joined
@@ -134,7 +135,7 @@ def atomic_rmw(op: str):
         after_write(t, arr)
         t.state.scattered.add(arr.name)
         if order in ACQUIRES:
-            t.state.acquired_at = node.lineno     # attributes.ct_call refuses any access after it
+            t.state.acquired = {"line": node.lineno, "token": done, "array": arr.name}
         return Value(kind, name, stmt=stmt)
     return rule
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from .dtypes import DT, PromotionError, bits, promote_dt
 from .registry import Family
 from .render_toml import ALIGNED_BASE, STRIDES_READ
-from .tokens import after_read, after_write, last_op_token, last_store_token
+from .tokens import after_read, after_write, last_op_token, last_store_token, wait_for_acquire
 from .values import (ArrayRef, Const, Fail, Lit, NeedDtypes, Scalar, Seq, Tile, Value, broadcast_shape,
                      is_zero, refuse_write_through_slice, root_of, shape_text, tensor_ref)
 
@@ -205,7 +205,7 @@ def gather(t, node, hint):
         pad = t.as_tile(pad_value, arr.dtype, () if arr.dtype.floating else shape, node)
     pad = t.fit(pad, shape, node)
     t.state.helpers.add(("load_ptr", len(shape)))
-    token = last_store_token(t, arr)
+    token = wait_for_acquire(t, last_store_token(t, arr))
     mask_text = f"Some({mask.expr})" if mask is not None else "None"
     name = t.fresh(hint or f"{arr.name}_rows")
     done = t.fresh(f"{name}_token") if arr.name in t.state.inplace else "_"
@@ -248,9 +248,10 @@ def scatter(t, node, hint):
         implicit_cast(t, value.kind.dtype, arr.dtype, node, "ct.scatter")
     value = t.as_tile(value, arr.dtype, shape, node)
     token = last_op_token(t, arr)
+    wait = wait_for_acquire(t, token)
     mask_text = f"Some({mask.expr})" if mask is not None else "None"
     t.raw(f"{token} = unsafe {{\n    store_ptr_tko({ptrs}, {value.expr}, ordering::Weak, "
-          f"None::<scope::TileBlock>, {mask_text}, Some({token}), "
+          f"None::<scope::TileBlock>, {mask_text}, Some({wait}), "
           f"Latency::<{latency_of(t, args)}>)\n}};")
     after_write(t, arr)
     t.state.scattered.add(arr.name)

@@ -38,7 +38,9 @@ class DraftState:
     loop_stack: list[dict] = field(default_factory=list)      # open loops, innermost last
     loops: int = 0                                            # loops written so far
     inline_stack: list[dict] = field(default_factory=list)    # helpers being inlined
-    acquired_at: int | None = None     # the line of an acquiring atomic: no access after it
+    # the last acquiring atomic: {"line", "token" (its result token), "array"}; later
+    # pointer accesses wait for it (tokens.wait_for_acquire), tile accesses are refused
+    acquired: dict | None = None
 
     # -- what the host code (lib.rs, port.toml) needs to know
     outputs: dict[str, dict] = field(default_factory=dict)    # name -> {"form", "shape"}

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import ast
 
-from .values import ArrayRef, Stmt, Value
+from .values import ArrayRef, Fail, Stmt, Value
 
 READS = {"load", "gather"}
 WRITES = {"store", "scatter", "atomic_add", "atomic_max", "atomic_min", "atomic_and",
@@ -104,3 +104,34 @@ def after_write(t, arr: ArrayRef) -> None:
         t.raw(f"{t.state.stored_vars[arr.name]} = {t.state.token_vars[arr.name]};")
 
 
+
+
+POINTER_ACCESSES = {"gather", "scatter"}
+
+
+def refuse_after_acquire(t, name: str, node) -> None:
+    """After an acquiring atomic, cuTile makes every access wait for its token: the drafter
+    threads it into pointer accesses (gathers, scatters, atomics) of the other arrays."""
+    acquired = t.state.acquired
+    why = None
+    if name not in POINTER_ACCESSES and not name.startswith("atomic_") or \
+            name.startswith("atomic_store_"):
+        why = "a tile access"
+    elif node.args and isinstance(node.args[0], ast.Name) and node.args[0].id == acquired["array"]:
+        why = f"an access to {acquired['array']}, the atomic's own array,"
+    if why is not None:
+        raise Fail(node, f"ct.{name}", f"{why} after the acquiring atomic of line "
+                   f"{acquired['line']}: cuTile makes it wait for the atomic's token, which the "
+                   "drafter threads only into pointer accesses of other arrays; port it by "
+                   "hand, or give that atomic memory_order=ct.MemoryOrder.RELAXED or RELEASE")
+
+
+def wait_for_acquire(t, token: str) -> str:
+    """`token` joined with the last acquiring atomic's, as cuTile joins its acquire token
+    into every later access's (token_order._collect_join_tokens: own token first)."""
+    acquired = t.state.acquired
+    if acquired is None or token == acquired["token"]:
+        return token
+    joined = t.fresh("after_acquire")
+    t.raw(f"let {joined}: Token = join_tokens(&[{token}, {acquired['token']}]);")
+    return joined
