@@ -24,6 +24,8 @@ FAMILIES = {
                   ["N=100", "TILE=128", "APPROX=True", "ALPHA=1.5"]),
     "mma_tf32": ("mma_tf32.py:mm_tf32", ["f32[128,256]", "f32[256,128]", "f32[128,128]"],
                  ["BM=64", "BN=64", "BK=32"]),
+    "mma_batched": ("mma_tf32.py:batch_products", ["f16[4,16,64]", "f16[4,64,32]",
+                    "f32[4,16,32]"], ["G=2", "BM=16", "BN=32", "BK=32"]),
     "scan_reduce": ("scan_reduce.py:scans", ["f32[64,128]", "f32[64,128]"], ["TILE=128"]),
     "inplace": ("inplace.py:rotate_halves", ["bf16[8,128]", "i32[64]"], ["H=8", "D=64"]),
     "shapes": ("shapes.py:shapes", ["f32[64,32]", "f32[32,64]", "f32[64,32]"], ["M=16", "N=32"]),

@@ -98,6 +98,10 @@ CASES = {     # kernel: (args, consts, launch grid, final verdict of its port)
     "scalar_totals": (["f32[1000]", "f32[2]", "i32[1]", "i32=1000"], ["BLOCK=256"], "4,2",
                       "PASS_WITH_NOTES"),
     "bits_peak": (["i32[1000]", "i32[1]", "i32=1000"], ["BLOCK=256"], "4", "PASS_WITH_NOTES"),
+    # a 3-D tl.dot (a batch of products per program), whose block start `g * M * N` has
+    # G * M equal to N in this case
+    "batched_products": (["f16[4,16,64]", "f16[4,64,32]", "f32[4,16,32]", "i32=64"],
+                         ["G=2", "M=16", "BK=32", "N=32"], "2", "PASS_WITH_NOTES"),
 }
 
 
@@ -436,6 +440,28 @@ def test_a_one_element_atomic_is_translated_and_a_float_max_refused_with_what_to
     [why] = _derived("float_peak", ["f32[256]", "f32[1]"], ["BLOCK=256"]).translation.diagnostics
     assert why["construct"] == "tl.atomic_max" and "takes integer arrays only" in why["message"]
     assert "v.to(tl.int32, bitcast=True)" in why["message"]
+
+
+def test_a_batch_of_products_is_a_3d_mma_indexed_by_the_stride_written_last(tmp_path):
+    """`c + g * M * N + ..` with g = pid * G + arange: the block start's stride is M * N (the
+    factors written last), not G * M, which equals N in this case: read that way, programs
+    stored their batch into rows of batch 0 (the CPU check failed it)."""
+    products = _derived("batched_products")
+    assert products.ok, products.translation.diagnostics
+    body = _body(products)
+    assert "acc = ct.mma(a, b, acc)" in body and "ct.zeros((2, 16, 32)" in body, body
+    assert "ct.store(c_ptr, index=(ct.bid(0), 0, 0)" in body, body
+    kernel = tmp_path / "k.py"
+    kernel.write_text("import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+                      "def mixed(a_ptr, b_ptr, B: tl.constexpr):\n"
+                      "    i = tl.arange(0, B)\n"
+                      "    a = tl.load(a_ptr + i[:, None, None] * B * B + i[None, :, None] * B"
+                      " + i[None, None, :])\n"
+                      "    b = tl.load(b_ptr + i[:, None] * B + i[None, :])\n"
+                      "    tl.store(b_ptr + i[:, None] * B + i[None, :], tl.sum(tl.dot(a, b), 0))\n")
+    [why] = _derived("mixed", ["f16[16,16,16]", "f16[16,16]"], ["B=16"],
+                     path=str(kernel)).translation.diagnostics
+    assert why["construct"] == "tl.dot" and "operands of 2 dimensions, or 3" in why["message"]
 
 
 # -- end to end: build and IR diff ---------------------------------------------------------

@@ -154,9 +154,13 @@ def _dot(t, call):
     acc_node = arg(call, "acc", 2)
     if arg(call, "out_dtype", None) is not None or arg(call, "input_precision", None) is not None:
         t.note(call, "tl.dot: out_dtype / input_precision are left to cuTile's defaults")
-    if not (a.shape and b.shape and len(a.shape) == 2 and len(b.shape) == 2):
-        raise Fail(call, "tl.dot", "only 2-D operands are translated")
-    shape = (a.shape[0], b.shape[1])
+    if not (a.shape and b.shape and len(a.shape) == len(b.shape) and len(a.shape) in (2, 3)):
+        raise Fail(call, "tl.dot", "operands of 2 dimensions, or 3 (a batch of products): "
+                   f"not {shape_text(a.shape or ())} x {shape_text(b.shape or ())}")
+    if shape_text(a.shape[:-2]) != shape_text(b.shape[:-2]):
+        raise Fail(call, "tl.dot", f"a batch of {shape_text(a.shape[:1])} products times one of "
+                   f"{shape_text(b.shape[:1])}: tl.dot takes equal batches")
+    shape = (*a.shape[:-1], b.shape[-1])
     if acc_node is None:
         acc = f"ct.zeros({shape_text(shape)}, dtype=ct.float32)"
     else:

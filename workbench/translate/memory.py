@@ -99,8 +99,12 @@ def _match_stride(t, term: Term, specs, node):
     strides = [s.effective_strides() for s in specs]
     subsets = [c for size in range(len(known), -1, -1) for c in itertools.combinations(known, size)]
     # a stride the kernel names (a scalar parameter: `rows * K`) before constants that only
-    # happen to multiply to it in these cases (`2 * 64` when K is 128)
-    subsets.sort(key=lambda c: not any(isinstance(term.factors[i], Run) for i in c))
+    # happen to multiply to it in these cases (`2 * 64` when K is 128); among as many
+    # factors, the ones written last, as a stride is (`g * M * N` with g = pid * G + ..:
+    # M * N, not G * M when G * M happens to equal N)
+    last = len(term.factors)
+    subsets.sort(key=lambda c: (not any(isinstance(term.factors[i], Run) for i in c),
+                                -len(c), c != tuple(range(last - len(c), last))))
     for subset in subsets:
         values = [math.prod(_known(t, term.factors[i], len(specs))[c] for i in subset)
                   for c in range(len(specs))]

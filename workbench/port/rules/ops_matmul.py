@@ -14,14 +14,28 @@ FAMILY = Family("matmul")
 
 
 def check_mma(node, a, b, c=None):
-    if not all(isinstance(v.kind, Tile) and len(v.kind.shape) == 2 for v in (a, b) + ((c,) if c else ())):
-        raise Fail(node, "ct.mma", "the operands must be 2-D tiles (batched mma is not ported)")
-    (m, k), (k2, n) = a.kind.shape, b.kind.shape
-    if k != k2 or (c is not None and tuple(c.kind.shape) != (m, n)):
+    tiles = (a, b) + ((c,) if c else ())
+    ranks = {len(v.kind.shape) for v in tiles if isinstance(v.kind, Tile)}
+    if not all(isinstance(v.kind, Tile) for v in tiles) or ranks not in ({2}, {3}):
+        raise Fail(node, "ct.mma", "the operands must be tiles of one rank, 2 (a product) or 3 "
+                   "(a batch of products)")
+    *batch, m, k = a.kind.shape
+    *batch2, k2, n = b.kind.shape
+    if k != k2 or batch != batch2 or (c is not None and tuple(c.kind.shape) != (*batch, m, n)):
         shown = f" + ({', '.join(c.kind.shape)})" if c is not None else ""
-        raise Fail(node, "ct.mma", f"shapes ({m}, {k}) x ({k2}, {n}){shown} do not match")
+        raise Fail(node, "ct.mma", f"shapes ({', '.join(a.kind.shape)}) x "
+                   f"({', '.join(b.kind.shape)}){shown} do not match")
     if a.kind.dtype != b.kind.dtype:
         raise Fail(node, "ct.mma", "a and b have different dtypes")
+    if batch and not a.kind.dtype.floating:
+        raise Fail(node, "ct.mma", "a batch of integer products (cutile's mmai with its "
+                   "signedness) is not drafted: port it by hand")
+
+
+def mma_call(a) -> str:
+    """cutile's `mma` is 2-D; a batch of products is its Tile IR op itself, `mmaf` (the op
+    the 2-D one writes too)."""
+    return "mma" if len(a.kind.shape) == 2 else "mmaf"
 
 
 @FAMILY.rule("mma")
@@ -32,7 +46,7 @@ def mma(t, node, hint):
                    "mmaf_with_fast_acc) is not drafted")
     a, b, c = (t.expr(args[k]) for k in ("x", "y", "acc"))
     check_mma(node, a, b, c)
-    return t.let(hint or "mma", c.kind, f"mma({a.expr}, {b.expr}, {c.expr})")
+    return t.let(hint or "mma", c.kind, f"{mma_call(a)}({a.expr}, {b.expr}, {c.expr})")
 
 
 @FAMILY.rule("matmul")
@@ -41,11 +55,11 @@ def matmul(t, node, hint):
     a, b = t.expr(args["x"]), t.expr(args["y"])
     check_mma(node, a, b)
     acc_dt = mma_accumulator(a.kind.dtype)
-    shape = (a.kind.shape[0], b.kind.shape[1])
+    shape = (*a.kind.shape[:-1], b.kind.shape[-1])
     zero = t.types.literal(0, acc_dt, node)
     acc = t.let("acc", Tile(acc_dt, shape), f"constant({zero}, shape![{shape_text(shape)}])")
     product = t.let("mma" if acc_dt != a.kind.dtype else hint or "matmul", Tile(acc_dt, shape),
-                    f"mma({a.expr}, {b.expr}, {acc.expr})")
+                    f"{mma_call(a)}({a.expr}, {b.expr}, {acc.expr})")
     return t.convert(product, a.kind.dtype, node, hint=hint)
 
 
