@@ -61,7 +61,7 @@ class Accesses:
         indices = gather_indices(access, ptr.shape)
         pad = text_of(other) if other is not None else "0"
         mask = f", mask={explicit}" if explicit else ""
-        index = indices[0] if len(indices) == 1 else "(" + ", ".join(indices) + ")"
+        index = _index_argument(indices)
         self.note(node, f"tl.load of {ptr.param}: the offsets are not a block, so the "
                         "access is a ct.gather")
         return Run(f"ct.gather({ptr.param}, {index}{mask}, padding_value={pad})", ptr.shape,
@@ -106,7 +106,7 @@ class Accesses:
         if ptr.shape is None:
             raise Fail(node, "tl.store", "a masked scalar store: cuTile stores tiles")
         indices = gather_indices(access, ptr.shape)
-        index = indices[0] if len(indices) == 1 else "(" + ", ".join(indices) + ")"
+        index = _index_argument(indices)
         mask = f", mask={explicit}" if explicit else ""
         self.state.written.add(ptr.param)
         self.note(node, f"tl.store to {ptr.param}: " + ("the mask is not the tensor's bounds"
@@ -133,7 +133,7 @@ class Accesses:
         if order is None or scope is None:
             raise Fail(call, what, "sem must be relaxed, acquire, release or acq_rel and scope "
                        "gpu, cta or sys, written as string literals")
-        self._refuse_float_order_atomic(ptr, op, call)
+        self._refuse_float_max_min(ptr, op, call)
         if ptr.shape is None:
             return self._scalar_atomic(ptr, access, value, mask, (op, order, scope), call)
         explicit = split_mask(self, access, mask, ptr.shape, call)
@@ -144,16 +144,16 @@ class Accesses:
             indices[0] = f"ct.where({explicit}, {indices[0]}, {ptr.param}.shape[0])"
             self.note(call, f"{what}: its mask is not {ptr.param}'s bounds; a masked-off lane "
                       "is sent past them, where check_bounds skips it")
-        index = indices[0] if len(indices) == 1 else "(" + ", ".join(indices) + ")"
+        index = _index_argument(indices)
         update = _cast_to(text_of(value), ptr.param)
         if getattr(value, "shape", None) is None:
             update = f"ct.full({shape_text(ptr.shape)}, {text_of(value)}, dtype={ptr.param}.dtype)"
         old = self._emit_atomic(ptr, index, update, (op, order, scope), call)
         return Run(old, ptr.shape, is_int=self._int_tensor(ptr.param, call))
 
-    def _refuse_float_order_atomic(self, ptr, op: str, call):
-        dtype = self.array_specs(ptr.param, call)[0].dtype
-        if op in ("max", "min") and dtype.startswith(("f", "bf")):
+    def _refuse_float_max_min(self, ptr, op: str, call):
+        if op in ("max", "min") and not self._int_tensor(ptr.param, call):
+            dtype = self.array_specs(ptr.param, call)[0].dtype
             raise Fail(call, f"tl.atomic_{op}", f"{ptr.param} is {dtype}: cuTile's atomic_{op} "
                        "takes integer arrays only (Tile IR has no float max/min mode). For "
                        "values >= 0 (an absolute max) the int32 bits order as the floats do: "
@@ -174,9 +174,8 @@ class Accesses:
         if form is None:
             raise Fail(call, what, "the address is not an element of the tensor at a scalar "
                        "index per dimension")
-        index, _, _ = form
-        text = index[0] if len(index) == 1 else "(" + ", ".join(index) + ")"
-        old = self._emit_atomic(ptr, text, _cast_to(text_of(value), ptr.param), how, call)
+        update = _cast_to(text_of(value), ptr.param)
+        old = self._emit_atomic(ptr, _index_argument(form[0]), update, how, call)
         return Run(old, None, is_int=self._int_tensor(ptr.param, call))
 
     def _emit_atomic(self, ptr, index: str, update: str, how, call) -> str:
@@ -223,6 +222,11 @@ class Accesses:
 ATOMIC_ORDERS = {"relaxed": "RELAXED", "acquire": "ACQUIRE", "release": "RELEASE",
                  "acq_rel": "ACQ_REL"}
 ATOMIC_SCOPES = {"gpu": "DEVICE", "cta": "BLOCK", "sys": "SYS"}
+
+
+def _index_argument(indices: list[str]) -> str:
+    """A gather's, scatter's or atomic's indices argument: one index alone, else a tuple."""
+    return indices[0] if len(indices) == 1 else "(" + ", ".join(indices) + ")"
 
 
 def _static_text(node, default: str) -> str | None:

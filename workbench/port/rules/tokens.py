@@ -104,8 +104,6 @@ def after_write(t, arr: ArrayRef) -> None:
         t.raw(f"{t.state.stored_vars[arr.name]} = {t.state.token_vars[arr.name]};")
 
 
-
-
 POINTER_ACCESSES = {"gather", "scatter"}
 
 
@@ -113,9 +111,10 @@ def refuse_after_acquire(t, name: str, node) -> None:
     """After an acquiring atomic, cuTile makes every access wait for its token: the drafter
     threads it into pointer accesses (gathers, scatters, atomics) of the other arrays."""
     acquired = t.state.acquired
+    pointer_access = name in POINTER_ACCESSES or (
+        name.startswith("atomic_") and not name.startswith("atomic_store_"))
     why = None
-    if name not in POINTER_ACCESSES and not name.startswith("atomic_") or \
-            name.startswith("atomic_store_"):
+    if not pointer_access:
         why = "a tile access"
     elif node.args and isinstance(node.args[0], ast.Name) and node.args[0].id == acquired["array"]:
         why = f"an access to {acquired['array']}, the atomic's own array,"
