@@ -98,6 +98,10 @@ CASES = {     # kernel: (args, consts, launch grid, final verdict of its port)
     "scalar_totals": (["f32[1000]", "f32[2]", "i32[1]", "i32=1000"], ["BLOCK=256"], "4,2",
                       "PASS_WITH_NOTES"),
     "bits_peak": (["i32[1000]", "i32[1]", "i32=1000"], ["BLOCK=256"], "4", "PASS_WITH_NOTES"),
+    # compare-and-swap: a tile of slots (relaxed), one flag per program (acq_rel, the count
+    # after it waits for the claim)
+    "claim_slots": (["i32[1024]", "i32[1024]"], ["BLOCK=256"], "4", "PASS_WITH_NOTES"),
+    "first_claims": (["i32[8]", "i32[1]"], [], "8", "PASS_WITH_NOTES"),
     # a 3-D tl.dot (a batch of products per program), whose block start `g * M * N` has
     # G * M equal to N in this case
     "batched_products": (["f16[4,16,64]", "f16[4,64,32]", "f32[4,16,32]", "i32=64"],
@@ -440,6 +444,34 @@ def test_a_one_element_atomic_is_translated_and_a_float_max_refused_with_what_to
     [why] = _derived("float_peak", ["f32[256]", "f32[1]"], ["BLOCK=256"]).translation.diagnostics
     assert why["construct"] == "tl.atomic_max" and "takes integer arrays only" in why["message"]
     assert "v.to(tl.int32, bitcast=True)" in why["message"]
+
+
+def test_compare_and_swap_is_translated_and_a_spin_lock_retries_it_at_every_trip():
+    slots = _body(_derived("claim_slots"))
+    assert "ct.atomic_cas(slots_ptr, pid * 256 + ct.arange(256, dtype=ct.int32), " \
+           "ct.astype(free, slots_ptr.dtype), ct.astype(((free + pid) + 1), slots_ptr.dtype), " \
+           "memory_order=ct.MemoryOrder.RELAXED" in slots, slots
+    locked = _derived("locked_total", ["f32[1000]", "f32[1]", "i32[1]", "i32=1000"],
+                      ["BLOCK=256"])
+    assert locked.ok, locked.translation.diagnostics
+    lines = [line.strip() for line in _body(locked).splitlines()]
+    loop = lines.index("while True:")
+    assert lines[loop + 1].startswith("atomic_old1 = ct.atomic_cas(lock_ptr, 0, ") and \
+        "memory_order=ct.MemoryOrder.ACQ_REL" in lines[loop + 1], lines
+    assert lines[loop + 2:loop + 4] == ["if not ((atomic_old1 == 1)):", "break"], lines
+    assert lines[loop + 4].startswith("ct.store(total_ptr"), lines
+
+
+def test_a_spin_lock_is_refused_by_the_drafter_for_what_it_does_not_thread(cli, tmp_path):
+    result = cli("port", f"{FIXTURE}:locked_total", "--grid", "4", "--out", str(tmp_path / "p"),
+                 "--arg", "f32[1000]", "--arg", "f32[1]", "--arg", "i32[1]", "--arg", "i32=1000",
+                 "--const", "BLOCK=256", timeout=600)
+    out = result.stdout + result.stderr
+    assert "translate      #1 TRANSLATED" in out and "final verdict: UNSUPPORTED" in out, out
+    assert "ct.atomic_cas(memory_order=ACQ_REL): an acquiring atomic inside a loop" in out, out
+    # the partial draft kept for the user says where its gap is
+    kept = (tmp_path / "p" / "src" / "kernel.rs").read_text()
+    assert "// NOT DRAFTED: line 15: ct.atomic_cas(memory_order=ACQ_REL): an acquiring" in kept
 
 
 def test_a_batch_of_products_is_a_3d_mma_indexed_by_the_stride_written_last(tmp_path):

@@ -151,6 +151,43 @@ class Accesses:
         old = self._emit_atomic(ptr, index, update, (op, order, scope), call)
         return Run(old, ptr.shape, is_int=self._int_tensor(ptr.param, call))
 
+    def atomic_cas(self, call: ast.Call):
+        """`tl.atomic_cas(pointer, cmp, val, sem, scope)`: ct.atomic_cas at the indices a
+        scatter would take (Triton's takes no mask), cmp and val in the array's dtype, the
+        order and scope as an atomic's. It returns the old values."""
+        what = "tl.atomic_cas"
+        ptr = self.expr(arg(call, "pointer", 0))
+        if not isinstance(ptr, Ptr):
+            raise Fail(call, what, "the address is not a pointer parameter plus offsets")
+        cmp, val = self.data(arg(call, "cmp", 1), what), self.data(arg(call, "val", 2), what)
+        access = decompose(self, ptr, call)
+        order = ATOMIC_ORDERS.get(_static_text(arg(call, "sem", 3), "acq_rel"))
+        scope = ATOMIC_SCOPES.get(_static_text(arg(call, "scope", 4), "gpu"))
+        if order is None or scope is None:
+            raise Fail(call, what, "sem must be relaxed, acquire, release or acq_rel and scope "
+                       "gpu, cta or sys, written as string literals")
+        if ptr.shape is None:
+            form = block_form(access)
+            if form is None:
+                raise Fail(call, what, "the address is not an element of the tensor at a "
+                           "scalar index per dimension")
+            index = _index_argument(form[0])
+        else:
+            index = _index_argument(gather_indices(access, ptr.shape))
+        operands = [self._cas_operand(v, ptr, call) for v in (cmp, val)]
+        old = self._emit_atomic(ptr, index, ", ".join(operands), ("cas", order, scope), call)
+        return Run(old, ptr.shape, is_int=self._int_tensor(ptr.param, call))
+
+    def _cas_operand(self, value, ptr, call) -> str:
+        """A compare-and-swap operand in the array's dtype: cuTile compares bit patterns, so
+        it is cast (as Triton's is), and a scalar to a tile of the address's shape."""
+        if ptr.shape is not None and getattr(value, "shape", None) is None:
+            return f"ct.full({shape_text(ptr.shape)}, {text_of(value)}, dtype={ptr.param}.dtype)"
+        if ptr.shape is None and getattr(value, "shape", None):
+            raise Fail(call, "tl.atomic_cas", f"a tile {shape_text(value.shape)} compared at "
+                       "one address: give one value")
+        return _cast_to(text_of(value), ptr.param)
+
     def _refuse_float_max_min(self, ptr, op: str, call):
         if op in ("max", "min") and not self._int_tensor(ptr.param, call):
             dtype = self.array_specs(ptr.param, call)[0].dtype

@@ -21,7 +21,6 @@ REFUSED = {
             "in integer tile arithmetic, as TileGym's cuTile dropout does)",
     "randn": "Philox random numbers: cuTile has no random-number generator",
     "randint": "Philox random numbers: cuTile has no random-number generator",
-    "atomic_cas": "a compare-and-swap is not translated (the drafter has no ct.atomic_cas)",
     "inline_asm_elementwise": "inline PTX: no Tile IR equivalent",
     "histogram": "tl.histogram has no cuTile equivalent",
     "associative_scan": "a scan with a combine function: cutile 0.5.0 (the Rust side) writes "
@@ -223,6 +222,7 @@ TL = {"program_id": _program_id, "num_programs": _num_programs, "arange": _arang
       **SHAPE_CALLS, **REDUCE_CALLS}
 TL.update({f"atomic_{op}": (lambda op: lambda t, call: t.atomic(call, op))(op)
            for op in ("add", "max", "min", "and", "or", "xor", "xchg")})
+TL["atomic_cas"] = lambda t, call: t.atomic_cas(call)
 # the tl functions a tile also has as methods (`x.sum(axis=1)`, `x.permute(1, 0)`)
 TL_METHODS = {"sum", "max", "min", "argmax", "argmin", "cumsum", "cumprod", "permute", "trans",
               "ravel", "expand_dims", "split", "broadcast_to", "softmax", "sigmoid"}

@@ -279,14 +279,28 @@ class Translator(Accesses, Branches, Carried, Exprs):
         if stmt.orelse:
             raise Fail(stmt, "while", "a `while` with an `else` is not translated")
         started = self._check_carried(stmt, set())
+        before = len(self.state.lines)
         test = self.expr(stmt.test)
         if not isinstance(test, Run) or test.is_tile:
             raise Fail(stmt, "while", f"`while {ast.unparse(stmt.test)}`: the test must be a "
                        "runtime scalar (a compile-time one loops forever or never)")
-        self.emit(f"while {test.code}:", stmt)
+        test_lines = self.state.lines[before:]
+        del self.state.lines[before:]
         self.state.depth += 1
+        if test_lines:
+            # the test writes statements (a spin lock's `tl.atomic_cas`): they run at every
+            # trip, so the loop is `while True` that leaves when the test is false
+            self.state.lines.append(Line(self.state.depth - 1, "while True:", stmt.lineno))
+            self.state.lines += [replace(line, indent=line.indent + 1) for line in test_lines]
+            self.emit(f"if not ({test.code}):", stmt)
+            self.emit("    break", stmt)
+        else:
+            self.state.lines.append(Line(self.state.depth - 1, f"while {test.code}:", stmt.lineno))
         tail, self.state.tail = self.state.tail, False
+        body_start = len(self.state.lines)
         self.block(stmt.body)
+        if len(self.state.lines) == body_start and not test_lines:
+            self.emit("pass", stmt)
         self.state.tail = tail
         self.state.depth -= 1
         self._widen_started(started, stmt)

@@ -161,6 +161,9 @@ class Translator(Control, RuntimeIf, Inline, Attributes, Arithmetic, Broadcastin
                         if target is not None else set()
                 if not f.follows:
                     self.diag(f.line, f.construct, f.message)
+                    # the draft is kept for the user to finish: say where its gap is
+                    self.raw(f"// NOT DRAFTED: line {f.line}: {f.construct}: "
+                             f"{' '.join(f.message.split())[:160]}")
             finally:
                 self.state.tail = saved
 

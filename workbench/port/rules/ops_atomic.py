@@ -4,6 +4,8 @@ and bounds mask of a scatter (ops_gather.pointer_and_mask), the update broadcast
 shape and cast to the array's dtype (implicitly; bitwise modes need the same dtype), the mode
 chosen by the array's dtype (float `addf`, signed `max`/`min`, unsigned `umax`/`umin`), then
 `atomic_rmw_tko` with the call's memory order and scope. It returns the old values.
+`ct.atomic_cas` is lowered the same way to `atomic_cas_tko`, its expected and desired values
+cast and broadcast as an update is (cuTile's _atomic_cas_core), on 32/64-bit arrays.
 
 Tokens (cuTile's token_order.py): an atomic is ordered as a store of its array (it takes the
 array's last-op token and becomes its last op and last store). A release order (ACQ_REL, the
@@ -142,3 +144,44 @@ def atomic_rmw(op: str):
 
 for _op in MODES:
     FAMILY.rule(f"atomic_{_op}")(atomic_rmw(_op))
+
+CAS_DTYPES = INT_32_64 + ("float32", "float64")
+
+
+@FAMILY.rule("atomic_cas")
+def atomic_cas(t, node, hint):
+    args = t.bind_args("atomic_cas", node)
+    arr = t.array_arg(args["array"], "ct.atomic_cas")
+    refuse_write_through_slice(t, arr, node, "ct.atomic_cas")
+    bad = sorted({n for n in arr.dtype.names if n not in CAS_DTYPES})
+    if bad:
+        raise Fail(node, "ct.atomic_cas", f"cuTile's atomic_cas takes arrays of "
+                   f"{', '.join(CAS_DTYPES)}, not {', '.join(bad)}")
+    order, scope = order_of(t, args, "cas", node), scope_of(t, args, "cas", node)
+    check = t.static_bool(args.get("check_bounds"), "check_bounds", True)
+    indices = t.expr(args["indices"])
+    expected, desired = t.expr(args["expected"]), t.expr(args["desired"])
+    ptrs, mask, shape = pointer_and_mask(t, arr, indices, check, None, node)
+    expected = cas_operand(t, expected, arr, shape, node)
+    desired = cas_operand(t, desired, arr, shape, node)
+    token = input_token(t, arr, order)
+    mask_text = f"Some({mask.expr})" if mask is not None else "None"
+    name, done = t.fresh(hint or f"{arr.name}_old"), t.fresh(f"{arr.name}_cas_token")
+    kind = Tile(arr.dtype, shape)
+    stmt = t.raw(f"let ({name}, {done}): ({t.ty(kind)}, Token) = unsafe {{\n"
+                 f"    atomic_cas_tko({ptrs}, {expected.expr}, {desired.expr}, {ORDERS[order]}, "
+                 f"{scope}, {mask_text}, Some({token}))\n}};\n"
+                 f"{last_op_token(t, arr)} = {done};")
+    after_write(t, arr)
+    t.state.scattered.add(arr.name)
+    if order in ACQUIRES:
+        t.state.acquired = {"line": node.lineno, "token": done, "array": arr.name}
+    return Value(kind, name, stmt=stmt)
+
+
+def cas_operand(t, value: Value, arr, shape, node) -> Value:
+    """An expected or desired value as cuTile takes it: cast to the array's dtype
+    (implicitly) and broadcast to the indices' shape."""
+    if isinstance(value.kind, (Tile, Scalar)) and value.kind.dtype != arr.dtype:
+        implicit_cast(t, value.kind.dtype, arr.dtype, node, "ct.atomic_cas")
+    return t.as_tile(value, arr.dtype, shape, node)

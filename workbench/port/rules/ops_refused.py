@@ -11,8 +11,6 @@ PRINT_BY_HAND = ("cuda_tile_print!(\"..{}..\", values) (scalars or tiles; each {
 
 FAMILY = Family("refused")
 
-FAMILY.refuse("atomic_cas", "ct.atomic_cas: compare-and-swap on pointers (cutile "
-              "atomic_cas_tko); not drafted")
 FAMILY.refuse("printf", "not drafted; cutile 0.5.0 has " + PRINT_BY_HAND)
 FAMILY.refuse("print", "not drafted; cutile 0.5.0 has " + PRINT_BY_HAND)
 FAMILY.refuse("assert_", "a runtime assert; cutile's cuda_tile_assert! macro is not drafted")

@@ -8,7 +8,7 @@ entry in one file:
     def exp(t, call, hint):              # t: the Translator, call: the ast.Call
         ...                              # -> a Value (None: a statement such as ct.store)
 
-    FAMILY.refuse("atomic_cas", "compare-and-swap is not drafted")
+    FAMILY.refuse("static_eval", "ct.static_eval runs Python at compile time; not drafted")
 
 `tile_method`: the rule also translates the `Tile` method of that name (`x.astype(dt)` is
 `ct.astype(x, dt)`); `refuse`: a function the drafter knows and does not translate, with the

@@ -20,7 +20,7 @@ from .values import ArrayRef, Fail, Stmt, Value
 
 READS = {"load", "gather"}
 WRITES = {"store", "scatter", "atomic_add", "atomic_max", "atomic_min", "atomic_and",
-          "atomic_or", "atomic_xor", "atomic_xchg",      # an atomic is a store to cuTile
+          "atomic_or", "atomic_xor", "atomic_xchg", "atomic_cas",   # an atomic is a store to cuTile
           # a tiled view's atomics (tiled_view.py rewrites them to these names): relaxed
           "atomic_store_add", "atomic_store_max", "atomic_store_min", "atomic_store_and",
           "atomic_store_or", "atomic_store_xor"}
