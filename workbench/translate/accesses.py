@@ -121,18 +121,12 @@ class Accesses:
         out of bounds), Triton's order and scope in cuTile's names (acq_rel and gpu by
         default in both). It returns the old values."""
         what = f"tl.atomic_{op}"
-        ptr = self.expr(arg(call, "pointer", 0))
-        if not isinstance(ptr, Ptr):
-            raise Fail(call, what, "the address is not a pointer parameter plus offsets")
+        ptr = self._atomic_pointer(call, what)
         value = self.data(arg(call, "val", 1), what)
         mask_node = arg(call, "mask", 2)
         mask = self.expr(mask_node) if mask_node is not None else None
         access = decompose(self, ptr, call)
-        order = ATOMIC_ORDERS.get(_static_text(arg(call, "sem", 3), "acq_rel"))
-        scope = ATOMIC_SCOPES.get(_static_text(arg(call, "scope", 4), "gpu"))
-        if order is None or scope is None:
-            raise Fail(call, what, "sem must be relaxed, acquire, release or acq_rel and scope "
-                       "gpu, cta or sys, written as string literals")
+        order, scope = self._atomic_order(call, what, 3)
         self._refuse_float_max_min(ptr, op, call)
         if ptr.shape is None:
             return self._scalar_atomic(ptr, access, value, mask, (op, order, scope), call)
@@ -156,16 +150,10 @@ class Accesses:
         scatter would take (Triton's takes no mask), cmp and val in the array's dtype, the
         order and scope as an atomic's. It returns the old values."""
         what = "tl.atomic_cas"
-        ptr = self.expr(arg(call, "pointer", 0))
-        if not isinstance(ptr, Ptr):
-            raise Fail(call, what, "the address is not a pointer parameter plus offsets")
+        ptr = self._atomic_pointer(call, what)
         cmp, val = self.data(arg(call, "cmp", 1), what), self.data(arg(call, "val", 2), what)
         access = decompose(self, ptr, call)
-        order = ATOMIC_ORDERS.get(_static_text(arg(call, "sem", 3), "acq_rel"))
-        scope = ATOMIC_SCOPES.get(_static_text(arg(call, "scope", 4), "gpu"))
-        if order is None or scope is None:
-            raise Fail(call, what, "sem must be relaxed, acquire, release or acq_rel and scope "
-                       "gpu, cta or sys, written as string literals")
+        order, scope = self._atomic_order(call, what, 3)
         if ptr.shape is None:
             form = block_form(access)
             if form is None:
@@ -177,6 +165,21 @@ class Accesses:
         operands = [self._cas_operand(v, ptr, call) for v in (cmp, val)]
         old = self._emit_atomic(ptr, index, ", ".join(operands), ("cas", order, scope), call)
         return Run(old, ptr.shape, is_int=self._int_tensor(ptr.param, call))
+
+    def _atomic_pointer(self, call, what: str) -> Ptr:
+        ptr = self.expr(arg(call, "pointer", 0))
+        if not isinstance(ptr, Ptr):
+            raise Fail(call, what, "the address is not a pointer parameter plus offsets")
+        return ptr
+
+    def _atomic_order(self, call, what: str, sem_at: int) -> tuple[str, str]:
+        """Triton's `sem` and `scope` (acq_rel and gpu by default) in cuTile's names."""
+        order = ATOMIC_ORDERS.get(_static_text(arg(call, "sem", sem_at), "acq_rel"))
+        scope = ATOMIC_SCOPES.get(_static_text(arg(call, "scope", sem_at + 1), "gpu"))
+        if order is None or scope is None:
+            raise Fail(call, what, "sem must be relaxed, acquire, release or acq_rel and scope "
+                       "gpu, cta or sys, written as string literals")
+        return order, scope
 
     def _cas_operand(self, value, ptr, call) -> str:
         """A compare-and-swap operand in the array's dtype: cuTile compares bit patterns, so

@@ -116,29 +116,13 @@ def update_of(t, value: Value, arr, shape, op: str, node) -> Value:
 
 def atomic_rmw(op: str):
     def rule(t, node, hint):
-        args = t.bind_args(f"atomic_{op}", node)
-        arr = t.array_arg(args["array"], f"ct.atomic_{op}")
-        refuse_write_through_slice(t, arr, node, f"ct.atomic_{op}")
-        mode = mode_of(op, arr.dtype, node)
-        order, scope = order_of(t, args, op, node), scope_of(t, args, op, node)
-        check = t.static_bool(args.get("check_bounds"), "check_bounds", True)
+        args, arr, how = bind_atomic(t, node, op, lambda arr: mode_of(op, arr.dtype, node))
         indices = t.expr(args["indices"])
         update = t.expr(args["update"])
-        ptrs, mask, shape = pointer_and_mask(t, arr, indices, check, None, node)
+        ptrs, mask, shape = pointer_and_mask(t, arr, indices, how["check"], None, node)
         update = update_of(t, update, arr, shape, op, node)
-        token = input_token(t, arr, order)
-        mask_text = f"Some({mask.expr})" if mask is not None else "None"
-        name, done = t.fresh(hint or f"{arr.name}_old"), t.fresh(f"{arr.name}_rmw_token")
-        kind = Tile(arr.dtype, shape)
-        stmt = t.raw(f"let ({name}, {done}): ({t.ty(kind)}, Token) = unsafe {{\n"
-                     f"    atomic_rmw_tko({ptrs}, {update.expr}, {mode}, {ORDERS[order]}, "
-                     f"{scope}, {mask_text}, Some({token}))\n}};\n"
-                     f"{last_op_token(t, arr)} = {done};")
-        after_write(t, arr)
-        t.state.scattered.add(arr.name)
-        if order in ACQUIRES:
-            t.state.acquired = {"line": node.lineno, "token": done, "array": arr.name}
-        return Value(kind, name, stmt=stmt)
+        return emit_atomic(t, node, hint, (arr, ptrs, mask, shape), how,
+                           ("atomic_rmw_tko", f"{update.expr}, {how['mode']}"))
     return rule
 
 
@@ -150,33 +134,56 @@ CAS_DTYPES = INT_32_64 + ("float32", "float64")
 
 @FAMILY.rule("atomic_cas")
 def atomic_cas(t, node, hint):
-    args = t.bind_args("atomic_cas", node)
-    arr = t.array_arg(args["array"], "ct.atomic_cas")
-    refuse_write_through_slice(t, arr, node, "ct.atomic_cas")
+    args, arr, how = bind_atomic(t, node, "cas", lambda arr: cas_dtype(arr, node))
+    indices = t.expr(args["indices"])
+    expected, desired = t.expr(args["expected"]), t.expr(args["desired"])
+    ptrs, mask, shape = pointer_and_mask(t, arr, indices, how["check"], None, node)
+    expected = cas_operand(t, expected, arr, shape, node)
+    desired = cas_operand(t, desired, arr, shape, node)
+    return emit_atomic(t, node, hint, (arr, ptrs, mask, shape), how,
+                       ("atomic_cas_tko", f"{expected.expr}, {desired.expr}"))
+
+
+def bind_atomic(t, node, op: str, check_dtype):
+    """The call's arguments, its array (`check_dtype(arr)` refuses one cuTile's atomic does
+    not take, else returns what the atomic needs of the dtype: rmw's mode), and how: order,
+    scope, check_bounds and the atomic mode (rmw's; None for a compare-and-swap)."""
+    args = t.bind_args(f"atomic_{op}", node)
+    arr = t.array_arg(args["array"], f"ct.atomic_{op}")
+    refuse_write_through_slice(t, arr, node, f"ct.atomic_{op}")
+    mode = check_dtype(arr)
+    how = {"order": order_of(t, args, op, node), "scope": scope_of(t, args, op, node),
+           "check": t.static_bool(args.get("check_bounds"), "check_bounds", True),
+           "mode": mode}
+    return args, arr, how
+
+
+def emit_atomic(t, node, hint, target, how, call) -> Value:
+    """The atomic's statement, `fn(pointers, operands, order, scope, mask, token)` for
+    `call` = (fn, operands): its array's last op becomes the atomic, and an acquiring one makes
+    the accesses after it wait for its token. It returns the old values."""
+    (arr, ptrs, mask, shape), (fn, operands) = target, call
+    token = input_token(t, arr, how["order"])
+    mask_text = f"Some({mask.expr})" if mask is not None else "None"
+    name = t.fresh(hint or f"{arr.name}_old")
+    done = t.fresh(f"{arr.name}_{fn.split('_')[1]}_token")
+    kind = Tile(arr.dtype, shape)
+    stmt = t.raw(f"let ({name}, {done}): ({t.ty(kind)}, Token) = unsafe {{\n"
+                 f"    {fn}({ptrs}, {operands}, {ORDERS[how['order']]}, {how['scope']}, "
+                 f"{mask_text}, Some({token}))\n}};\n"
+                 f"{last_op_token(t, arr)} = {done};")
+    after_write(t, arr)
+    t.state.scattered.add(arr.name)
+    if how["order"] in ACQUIRES:
+        t.state.acquired = {"line": node.lineno, "token": done, "array": arr.name}
+    return Value(kind, name, stmt=stmt)
+
+
+def cas_dtype(arr, node) -> None:
     bad = sorted({n for n in arr.dtype.names if n not in CAS_DTYPES})
     if bad:
         raise Fail(node, "ct.atomic_cas", f"cuTile's atomic_cas takes arrays of "
                    f"{', '.join(CAS_DTYPES)}, not {', '.join(bad)}")
-    order, scope = order_of(t, args, "cas", node), scope_of(t, args, "cas", node)
-    check = t.static_bool(args.get("check_bounds"), "check_bounds", True)
-    indices = t.expr(args["indices"])
-    expected, desired = t.expr(args["expected"]), t.expr(args["desired"])
-    ptrs, mask, shape = pointer_and_mask(t, arr, indices, check, None, node)
-    expected = cas_operand(t, expected, arr, shape, node)
-    desired = cas_operand(t, desired, arr, shape, node)
-    token = input_token(t, arr, order)
-    mask_text = f"Some({mask.expr})" if mask is not None else "None"
-    name, done = t.fresh(hint or f"{arr.name}_old"), t.fresh(f"{arr.name}_cas_token")
-    kind = Tile(arr.dtype, shape)
-    stmt = t.raw(f"let ({name}, {done}): ({t.ty(kind)}, Token) = unsafe {{\n"
-                 f"    atomic_cas_tko({ptrs}, {expected.expr}, {desired.expr}, {ORDERS[order]}, "
-                 f"{scope}, {mask_text}, Some({token}))\n}};\n"
-                 f"{last_op_token(t, arr)} = {done};")
-    after_write(t, arr)
-    t.state.scattered.add(arr.name)
-    if order in ACQUIRES:
-        t.state.acquired = {"line": node.lineno, "token": done, "array": arr.name}
-    return Value(kind, name, stmt=stmt)
 
 
 def cas_operand(t, value: Value, arr, shape, node) -> Value:
