@@ -126,7 +126,7 @@ class Accesses:
         mask_node = arg(call, "mask", 2)
         mask = self.expr(mask_node) if mask_node is not None else None
         access = decompose(self, ptr, call)
-        order, scope = self._atomic_order(call, what, 3)
+        order, scope = self._atomic_order(call, what)
         self._refuse_float_max_min(ptr, op, call)
         if ptr.shape is None:
             return self._scalar_atomic(ptr, access, value, mask, (op, order, scope), call)
@@ -139,9 +139,7 @@ class Accesses:
             self.note(call, f"{what}: its mask is not {ptr.param}'s bounds; a masked-off lane "
                       "is sent past them, where check_bounds skips it")
         index = _index_argument(indices)
-        update = _cast_to(text_of(value), ptr.param)
-        if getattr(value, "shape", None) is None:
-            update = f"ct.full({shape_text(ptr.shape)}, {text_of(value)}, dtype={ptr.param}.dtype)"
+        update = _tile_operand(value, ptr)
         old = self._emit_atomic(ptr, index, update, (op, order, scope), call)
         return Run(old, ptr.shape, is_int=self._int_tensor(ptr.param, call))
 
@@ -153,13 +151,9 @@ class Accesses:
         ptr = self._atomic_pointer(call, what)
         cmp, val = self.data(arg(call, "cmp", 1), what), self.data(arg(call, "val", 2), what)
         access = decompose(self, ptr, call)
-        order, scope = self._atomic_order(call, what, 3)
+        order, scope = self._atomic_order(call, what)
         if ptr.shape is None:
-            form = block_form(access)
-            if form is None:
-                raise Fail(call, what, "the address is not an element of the tensor at a "
-                           "scalar index per dimension")
-            index = _index_argument(form[0])
+            index = _scalar_index(access, call, what)
         else:
             index = _index_argument(gather_indices(access, ptr.shape))
         operands = [self._cas_operand(v, ptr, call) for v in (cmp, val)]
@@ -172,10 +166,10 @@ class Accesses:
             raise Fail(call, what, "the address is not a pointer parameter plus offsets")
         return ptr
 
-    def _atomic_order(self, call, what: str, sem_at: int) -> tuple[str, str]:
+    def _atomic_order(self, call, what: str) -> tuple[str, str]:
         """Triton's `sem` and `scope` (acq_rel and gpu by default) in cuTile's names."""
-        order = ATOMIC_ORDERS.get(_static_text(arg(call, "sem", sem_at), "acq_rel"))
-        scope = ATOMIC_SCOPES.get(_static_text(arg(call, "scope", sem_at + 1), "gpu"))
+        order = ATOMIC_ORDERS.get(_static_text(arg(call, "sem", 3), "acq_rel"))
+        scope = ATOMIC_SCOPES.get(_static_text(arg(call, "scope", 4), "gpu"))
         if order is None or scope is None:
             raise Fail(call, what, "sem must be relaxed, acquire, release or acq_rel and scope "
                        "gpu, cta or sys, written as string literals")
@@ -184,9 +178,9 @@ class Accesses:
     def _cas_operand(self, value, ptr, call) -> str:
         """A compare-and-swap operand in the array's dtype: cuTile compares bit patterns, so
         it is cast (as Triton's is), and a scalar to a tile of the address's shape."""
-        if ptr.shape is not None and getattr(value, "shape", None) is None:
-            return f"ct.full({shape_text(ptr.shape)}, {text_of(value)}, dtype={ptr.param}.dtype)"
-        if ptr.shape is None and getattr(value, "shape", None):
+        if ptr.shape is not None:
+            return _tile_operand(value, ptr)
+        if getattr(value, "shape", None):
             raise Fail(call, "tl.atomic_cas", f"a tile {shape_text(value.shape)} compared at "
                        "one address: give one value")
         return _cast_to(text_of(value), ptr.param)
@@ -210,12 +204,8 @@ class Accesses:
         if getattr(value, "shape", None):
             raise Fail(call, what, f"a tile of values {shape_text(value.shape)} to one address: "
                        "reduce it first (tl.sum / tl.max), as the atomic adds one value")
-        form = block_form(access)
-        if form is None:
-            raise Fail(call, what, "the address is not an element of the tensor at a scalar "
-                       "index per dimension")
         update = _cast_to(text_of(value), ptr.param)
-        old = self._emit_atomic(ptr, _index_argument(form[0]), update, how, call)
+        old = self._emit_atomic(ptr, _scalar_index(access, call, what), update, how, call)
         return Run(old, None, is_int=self._int_tensor(ptr.param, call))
 
     def _emit_atomic(self, ptr, index: str, update: str, how, call) -> str:
@@ -262,6 +252,23 @@ class Accesses:
 ATOMIC_ORDERS = {"relaxed": "RELAXED", "acquire": "ACQUIRE", "release": "RELEASE",
                  "acq_rel": "ACQ_REL"}
 ATOMIC_SCOPES = {"gpu": "DEVICE", "cta": "BLOCK", "sys": "SYS"}
+
+
+def _scalar_index(access, call, what: str) -> str:
+    """The index of a one-element access: a scalar index per dimension."""
+    form = block_form(access)
+    if form is None:
+        raise Fail(call, what, "the address is not an element of the tensor at a scalar index "
+                   "per dimension")
+    return _index_argument(form[0])
+
+
+def _tile_operand(value, ptr) -> str:
+    """An atomic's operand at a tile of addresses, in the array's dtype: a scalar is a tile
+    of it (ct.full), a tile is cast."""
+    if getattr(value, "shape", None) is None:
+        return f"ct.full({shape_text(ptr.shape)}, {text_of(value)}, dtype={ptr.param}.dtype)"
+    return _cast_to(text_of(value), ptr.param)
 
 
 def _index_argument(indices: list[str]) -> str:

@@ -286,16 +286,14 @@ class Translator(Accesses, Branches, Carried, Exprs):
                        "runtime scalar (a compile-time one loops forever or never)")
         test_lines = self.state.lines[before:]
         del self.state.lines[before:]
+        # a test that writes statements (a spin lock's `tl.atomic_cas`) runs them at every
+        # trip: the loop is `while True` that leaves when the test is false
+        self.emit("while True:" if test_lines else f"while {test.code}:", stmt)
         self.state.depth += 1
         if test_lines:
-            # the test writes statements (a spin lock's `tl.atomic_cas`): they run at every
-            # trip, so the loop is `while True` that leaves when the test is false
-            self.state.lines.append(Line(self.state.depth - 1, "while True:", stmt.lineno))
             self.state.lines += [replace(line, indent=line.indent + 1) for line in test_lines]
             self.emit(f"if not ({test.code}):", stmt)
             self.emit("    break", stmt)
-        else:
-            self.state.lines.append(Line(self.state.depth - 1, f"while {test.code}:", stmt.lineno))
         tail, self.state.tail = self.state.tail, False
         body_start = len(self.state.lines)
         self.block(stmt.body)
