@@ -149,3 +149,15 @@ def test_an_atomic_becomes_ct_atomic_at_the_scatter_indices_and_is_ported(cli, t
     assert "gpu_check      #1 PASS             on the CPU" in result.stdout, result.stdout
     assert "final verdict: PASS_WITH_NOTES" in result.stdout, result.stdout + result.stderr
 
+
+
+def test_a_package_helper_calls_a_helper_of_its_own_file_through_its_own_imports():
+    """`eased` (imported from scaled_ops.common) calls `_halved` beside it, which the
+    kernel's module never imports, and `tl_math.exp2` through common.py's own alias of
+    libdevice: both are read from common.py and inlined."""
+    target = triton_target("tests/fixtures/triton_package/scaled_ops/kernels.py:eased_copy",
+                           ["f32[1000]", "f32[1000]", "i32=1000"], ["BLOCK=256"])
+    derived = derive(target.source(), list(target.cases), target.label)
+    assert derived.ok, derived.translation.diagnostics
+    assert "ct.exp2((ct.load(x_ptr, index=(ct.bid(0),), shape=(256,), " \
+           "padding_mode=ct.PaddingMode.ZERO) * 0.5))" in derived.text, derived.text

@@ -260,21 +260,23 @@ def read_triton(filename: str, kernel_name: str, text: str,
     fn = reduced.functions[kernel_name]
     helpers = {n: f for n, f in reduced.functions.items() if n != kernel_name and n in names}
     tree = ast.parse(text, filename)
-    constants, imported = _module_constants(tree), {}
+    constants, imports, imported = _module_constants(tree), _module_imports(tree), {}
     if path is not None:
-        imported, their_helpers, their_constants = _package_helpers(tree, Path(path))
-        helpers = {**their_helpers, **helpers}
-        constants = {**their_constants, **constants}
+        imported, theirs = _package_helpers(tree, Path(path))
+        helpers = {**theirs["helpers"], **helpers}
+        constants = {**theirs["constants"], **constants}
+        imports = {**theirs["imports"], **imports}
     return TritonSource(filename, kernel_name, text, fn, _params(fn), reduced, helpers,
-                        constants, _module_imports(tree), imported)
+                        constants, imports, imported)
 
 
-def _package_helpers(tree: ast.Module, path: Path) -> tuple[dict, dict, dict]:
+def _package_helpers(tree: ast.Module, path: Path) -> tuple[dict, dict]:
     """The @triton.jit functions the module imports from its own package (`from .utils
-    import f`, `from pkg.utils import f`), read from their files and never imported:
-    (name -> (file, name there), name -> their AST, the constants of those files, which the
-    helpers may read)."""
-    imported, helpers, constants = {}, {}, {}
+    import f`, `from pkg.utils import f`), read from their files and never imported, with
+    the jit functions of their file they call in turn: (name -> (file, name there), what
+    the helpers read: their ASTs, and their files' constants and imports (`libdevice as
+    tl_libdevice`) by name)."""
+    imported, helpers, constants, imports = {}, {}, {}, {}
     for stmt in tree.body:
         source = package_module_file(stmt, path) if isinstance(stmt, ast.ImportFrom) else None
         if source is None:
@@ -288,10 +290,28 @@ def _package_helpers(tree: ast.Module, path: Path) -> tuple[dict, dict, dict]:
         found = {a.asname or a.name: reduced.functions[a.name] for a in stmt.names
                  if a.name in jit}
         if found:
-            helpers.update(found)
+            called = _called_helpers(found, {n: reduced.functions[n] for n in jit})
             imported.update({alias: (source, fn.name) for alias, fn in found.items()})
-            constants.update(_module_constants(ast.parse(text, str(source))))
-    return imported, helpers, constants
+            helpers.update({**called, **found})
+            their_tree = ast.parse(text, str(source))
+            constants.update(_module_constants(their_tree))
+            imports.update(_module_imports(their_tree))
+    return imported, {"helpers": helpers, "constants": constants, "imports": imports}
+
+
+def _called_helpers(found: dict, jit: dict) -> dict:
+    """The jit functions of a helper's own file that the helpers in `found` call, and those
+    they call, by their names there (`tl_logaddexp` calls `tl_log1p` beside it)."""
+    called, todo = {}, list(found.values())
+    while todo:
+        fn = todo.pop()
+        for node in ast.walk(fn):
+            name = node.func.id if isinstance(node, ast.Call) and \
+                isinstance(node.func, ast.Name) else None
+            if name in jit and name not in called:
+                called[name] = jit[name]
+                todo.append(jit[name])
+    return called
 
 
 def is_triton_module(text: str, filename: str, kernel_name: str) -> bool:
