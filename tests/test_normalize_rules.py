@@ -473,3 +473,28 @@ def test_a_bitcast_to_its_own_type_is_its_operand():
     assert [op.name for op in ops].count("bitcast") == 1 and "addi %arg0, %arg0" in text, text
     kept = normalize(parse(SAME_TYPE_CAST), disabled=["identity_casts"])
     assert [op.name for op in kept.walk()].count("bitcast") == 2
+
+
+SELF_JOIN = """entry @k(%arg0: tile<ptr<f32>>, %arg1: tile<f32>) {
+  %0 = make_token : token
+  %1, %2 = atomic_rmw_tko acq_rel device %arg0, addf, %arg1 token=%0 : tile<ptr<f32>>, tile<f32> -> tile<f32>, token
+  %3 = join_tokens %2, %2 : token
+  %4 = join_tokens %3, %2 : token
+  %5, %6 = load_ptr_tko weak %arg0 token=%4 : tile<ptr<f32>> -> tile<f32>, token
+  %7 = join_tokens %0, %2 : token
+  %8 = store_ptr_tko weak %arg0, %5 token=%7 : tile<ptr<f32>>, tile<f32> -> token
+  return
+}
+"""
+
+
+def test_a_join_of_one_token_with_itself_is_that_token():
+    """A port joins an array's token with an acquire that is the same value (a chain of
+    them too); cuTile Python writes the token itself. A join of two tokens stays."""
+    ops = list(normalize(parse(SELF_JOIN)).walk())
+    assert [op.name for op in ops].count("join_tokens") == 1
+    load = next(op for op in ops if op.name == "load_ptr_tko")
+    atomic = next(op for op in ops if op.name == "atomic_rmw_tko")
+    assert [t.text for t in load.operands()][-1] == atomic.results[1].name
+    kept = [op.name for op in normalize(parse(SELF_JOIN), ["self_joins"]).walk()]
+    assert kept.count("join_tokens") == 3

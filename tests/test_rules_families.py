@@ -75,6 +75,9 @@ FAMILIES = {
     # a scatter after an acquiring atomic waits for it: its token joined with the atomic's
     "after_acquire": ("atomics.py:count_then_copy", ["i32[64]", "i32[128]", "i32[1000]"],
                       ["TILE=128"]),
+    # an ACQ_REL atomic in a loop: the gather before it waits for the previous trip's acquire
+    "acquire_in_loop": ("atomics.py:count_in_loop", ["i32[64]", "i32[1000]"],
+                        ["STEPS=4", "TILE=64"]),
     "assume_divisible": ("atomics.py:offset_rows", ["f32[1000]", "f32[2000]", "i32=32"],
                          ["TILE=128"]),
 }

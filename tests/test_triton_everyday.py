@@ -7,6 +7,7 @@ the derived cuTile kernel under the workbench's Tile IR interpreter, both agains
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -418,6 +419,9 @@ def test_a_product_scan_is_translated_and_its_port_refused_for_what_cutile_write
                  str(tmp_path / "port"), timeout=600)
     assert "final verdict: UNSUPPORTED" in result.stdout, result.stdout + result.stderr
     assert "writes the identity 0 whatever" in result.stdout, result.stdout
+    # the partial draft kept for the user says where its gap is
+    kept = (tmp_path / "port" / "src" / "kernel.rs").read_text()
+    assert "// NOT DRAFTED: line 13: ct.cumprod: cutile 0.5.0's scan with a closure" in kept
 
 
 def test_a_pointer_advanced_under_a_runtime_if_is_refused_by_name(tmp_path):
@@ -462,16 +466,43 @@ def test_compare_and_swap_is_translated_and_a_spin_lock_retries_it_at_every_trip
     assert lines[loop + 4].startswith("ct.store(total_ptr"), lines
 
 
-def test_a_spin_lock_is_refused_by_the_drafter_for_what_it_does_not_thread(cli, tmp_path):
+def test_a_spin_lock_ports_with_its_acquire_token_carried_by_the_loop(cli, tmp_path):
+    """cuTile carries an acquiring atomic's token through the loop around it and makes every
+    later access wait for it: the Rust port declares it before the loop, sets it from the CAS,
+    and joins it into the locked load, store and release (the IR diff checks the joins)."""
     result = cli("port", f"{FIXTURE}:locked_total", "--grid", "4", "--out", str(tmp_path / "p"),
                  "--arg", "f32[1000]", "--arg", "f32[1]", "--arg", "i32[1]", "--arg", "i32=1000",
-                 "--const", "BLOCK=256", timeout=600)
+                 "--const", "BLOCK=256", timeout=900)
     out = result.stdout + result.stderr
-    assert "translate      #1 TRANSLATED" in out and "final verdict: UNSUPPORTED" in out, out
-    assert "ct.atomic_cas(memory_order=ACQ_REL): an acquiring atomic inside a loop" in out, out
-    # the partial draft kept for the user says where its gap is
-    kept = (tmp_path / "p" / "src" / "kernel.rs").read_text()
-    assert "// NOT DRAFTED: line 15: ct.atomic_cas(memory_order=ACQ_REL): an acquiring" in kept
+    assert "write_kernel   #1 DRAFTED" in out and "ir_diff        #1 PASS" in out, out
+    kernel = (tmp_path / "p" / "src" / "kernel.rs").read_text()
+    lines = [line.strip() for line in kernel.splitlines()]
+    declared = lines.index("let mut zt02_acquire: Token = lock_ptr.token();  // the last "
+                           "acquiring atomic's token, which later accesses wait for")
+    assert declared < lines.index("loop {") < lines.index("zt02_acquire = lock_ptr_cas_token;")
+    assert "let after_acquire: Token = join_tokens(&[zt03_total_ptr_st, zt02_acquire]);" in lines
+    assert "let lock_ptr_release_2: Token = join_tokens(&[zt01_lock_ptr, zt00_x_ptr, " \
+           "zt02_acquire, zt03_total_ptr]);" in lines, kernel
+
+
+def test_an_access_before_an_acquire_in_its_loop_waits_for_the_previous_trip(cli, tmp_path):
+    """cuTile carries the acquire token from the loop's start: the load before the CAS waits
+    for the previous trip's acquire (a join the IR diff checks); Triton's interpreter and the
+    Tile IR interpreter agree on the result."""
+    kernel = tmp_path / "k.py"
+    kernel.write_text("import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+                      "def flagged(x_ptr, flags_ptr, N: tl.constexpr):\n"
+                      "    for i in range(N):\n"
+                      "        v = tl.load(x_ptr + i)\n"
+                      "        tl.atomic_cas(flags_ptr + i, 0, v)\n")
+    result = cli("port", f"{kernel}:flagged", "--grid", "1", "--out", str(tmp_path / "p"),
+                 "--arg", "i32[4]", "--arg", "i32[4]", "--const", "N=4", timeout=900)
+    out = result.stdout + result.stderr
+    assert "ir_diff        #1 PASS" in out and "interpreter: ok" in out, out
+    rust = (tmp_path / "p" / "src" / "kernel.rs").read_text()
+    loop = rust[rust.index("for i in"):]
+    assert re.search(r"join_tokens\(&\[zt\d+_x_ptr_st, zt\d+_acquire\]\)", loop), loop
+    assert rust.index("_acquire: Token = ") < rust.index("for i in")
 
 
 def test_a_batch_of_products_is_a_3d_mma_indexed_by_the_stride_written_last(tmp_path):

@@ -18,7 +18,8 @@
 #   bench/tune_bench.py (TUNE_OPS=a,b picks some); carry .gpu-batch (dask) and the bundle
 #   bash tools/gpu_run.sh triton      the Triton ports against their Triton kernels
 #   (tools/gpu_triton.py); carry .gpu, .triton-gpu and .whl (tilegym's wheel); the libraries
-#   travel xz-compressed (about 10 MB each stripped, 2 MB compressed): xz -9 .triton-gpu/*.so
+#   travel xz-compressed (about 10 MB each stripped, 2 MB compressed): xz -9 .triton-gpu/*.so;
+#   TRITON_TARGETS=FILE.json (tools/gpu_triton.py) runs kernels of files instead (no wheel)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -f .gpu/activate.sh ] || { echo "no .gpu here: carry it (or run a call that carries it first)" >&2; exit 2; }
@@ -89,8 +90,11 @@ if [ "${1:-}" = interp ]; then
 fi
 if [ "${1:-}" = triton ]; then
   # Triton ports: TileGym is carried as its wheel (.whl/, no dependencies), ports in .triton-gpu
-  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-    --target "${TMPDIR:-/tmp}/triton-site" .whl/tilegym-*.whl
+  # (not needed by TRITON_TARGETS of the user's own files)
+  if compgen -G ".whl/tilegym-*.whl" > /dev/null; then
+    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+      --target "${TMPDIR:-/tmp}/triton-site" .whl/tilegym-*.whl
+  fi
   # first: the whole package, ahead of the bundle's tilegym-src (its cutile modules only)
   export PYTHONPATH=${TMPDIR:-/tmp}/triton-site:$PYTHONPATH
   unset CUDA_TILE_DUMP_BYTECODE

@@ -6,6 +6,9 @@ the same inputs) and time all three (CUPTI; parity = Triton time / port time).
     .venv/bin/python tools/gpu_triton.py pack     # here: draft + build the ports, strip the
                                                   # libraries into .triton-gpu/ (git-ignored)
     python3 tools/gpu_triton.py run               # there: table on stdout, triton.json in $OUT
+
+TRITON_TARGETS=FILE.json picks Triton kernels of files instead of the catalog, both here and
+there: a list of {"target": "FILE.py:KERNEL", "args": [..], "consts": [..], "grid": "X,Y"}.
 """
 from __future__ import annotations
 
@@ -22,12 +25,26 @@ PACK = ROOT / ".triton-gpu"
 sys.path.insert(0, str(ROOT))
 
 
+def targets() -> dict:
+    """The catalog's Triton targets, or those TRITON_TARGETS lists."""
+    from workbench.argspec import parse_grid
+    from workbench.translate.targets import triton_catalog, triton_target
+    listed = os.environ.get("TRITON_TARGETS")
+    if not listed:
+        return triton_catalog()
+    out = {}
+    for entry in json.loads(Path(listed).read_text()):
+        target = triton_target(entry["target"], entry["args"], entry.get("consts", []),
+                               parse_grid(entry.get("grid")))
+        out[entry["target"].rsplit("/", 1)[-1].replace(".py:", ".")] = target
+    return out
+
+
 def pack() -> None:
     from workbench.port.pipeline import run_pipeline
-    from workbench.translate.targets import triton_catalog
     PACK.mkdir(exist_ok=True)
     manifest = {}
-    for name, target in triton_catalog().items():
+    for name, target in targets().items():
         port = PACK / "ports" / name / "port"
         result = run_pipeline(target.operator(port))
         built = next((a for a in result.artifacts if a.stage == "build"
@@ -54,12 +71,11 @@ def run() -> None:
     from workbench.check.runner import parse_worker_output
     from workbench.check.triton_side import request, run_request
     from workbench.port.triton_stages import translate_target
-    from workbench.translate.targets import triton_catalog
     out = Path(os.environ.get("OUT", "gpu-out"))
     out.mkdir(parents=True, exist_ok=True)
     manifest = json.loads((PACK / "manifest.json").read_text())
     report = {}
-    for name, target in triton_catalog().items():
+    for name, target in targets().items():
         port = PACK / "ports" / name / "port"
         # the pack's occupancy hint, so that the derived kernel is the one the port followed
         derived, op, _, _ = translate_target(target, port, occupancy=tuple(

@@ -14,7 +14,7 @@ from .branch_results import rule_passthrough_if_results, rule_sink_after_return
 from .fold import rule_fold_splat
 from .hoist import INVARIANT_OPS, rule_hoist_branch_constants, rule_hoist_invariant
 from .single_trip import rule_empty_loops, rule_single_trip_index
-from .tokens import rule_fresh_token_loads
+from .tokens import rule_fresh_token_loads, rule_self_joins
 from .locations import resolve_locations
 from .model import (Block, Module, Node, Operation, Token, clone_module, gc_paused,
                     split_value_ref)
@@ -376,6 +376,8 @@ RULES: list[Rule] = [
          rule_cse_pure),
     Rule("cse_invariant", "repeated pure ops of the same operands (an `exti` per gather) merged "
          "into the first visible one", rule_cse_invariant),
+    Rule("self_joins", "a `join_tokens` of one token with itself replaced by that token",
+         rule_self_joins),
     Rule("fold_assumes", "assume chains folded into one `assume P1, P2, %root` per predicate set",
          rule_fold_assumes),
     Rule("dead_pure_ops", "unused constants, assumes, tokens and views removed",

@@ -6,7 +6,7 @@ token; cutile orders every view load on its view's token), so before comparing, 
 tokens, and loads that wait for nothing compare equal whichever way they were written."""
 from __future__ import annotations
 
-from .model import Module, Operation, Result, Token
+from .model import Block, Module, Operation, Result, Token, split_value_ref
 
 FRESH = "%fresh_token"
 
@@ -44,4 +44,35 @@ def _make_token() -> Operation:
                      [Token("punct", ":", True), Token("ident", "token", True)])
 
 
-__all__ = ["rule_fresh_token_loads"]
+def rule_self_joins(module: Module) -> None:
+    """A `join_tokens` whose operands are one token is that token (a port joins an array's
+    token with an acquire that is the same value; cuTile Python writes no join there)."""
+    for entry in module.entries:
+        mapping: dict[str, str] = {}
+        for op in entry.walk():
+            if op.name != "join_tokens" or len(op.results) != 1:
+                continue
+            operands = {_renamed(t.text, mapping) for t in op.operands()}
+            if len(operands) == 1:
+                mapping[op.results[0].name] = operands.pop()
+        if mapping:
+            _drop_joins(entry.block, set(mapping))
+            for op in entry.walk():
+                for tok in op.value_tokens():
+                    tok.text = _renamed(tok.text, mapping)
+
+
+def _renamed(text: str, mapping: dict[str, str]) -> str:
+    name, index = split_value_ref(text)
+    return mapping.get(name, text) if index is None else text
+
+
+def _drop_joins(block: Block, results: set[str]) -> None:
+    block.ops = [op for op in block.ops
+                 if not (op.name == "join_tokens" and op.results[0].name in results)]
+    for op in block.ops:
+        for region in op.regions:
+            _drop_joins(region.block, results)
+
+
+__all__ = ["rule_fresh_token_loads", "rule_self_joins"]

@@ -8,6 +8,7 @@ import ast
 
 import cuda.tile as ct
 
+from .tokens import carry_acquire_through
 from .while_loop import jumps_in
 from .values import IDENT, Const, Fail, Lit, Scalar, Stmt, Tile, Value, assigned_names
 
@@ -147,6 +148,7 @@ class Loops:
         self.check_jumps(stmt.body, carried)    # while_loop.py
         done = self.break_flag(stmt, step)      # while_loop.py: `break` in a `for`
         var = self.fresh(stmt.target.id)
+        carry_acquire_through(self, self.folded_nodes([stmt]))
         body: list[Stmt] = []
         self.enter_region(body)
         if done:

@@ -12,9 +12,10 @@ array's last-op token and becomes its last op and last store). A release order (
 default, or RELEASE) takes that token joined with every other array's last-op token, in the
 order the kernel first touched them (every array's tokens are threaded then: tokens.py
 inplace_arrays). An acquire order (ACQ_REL, ACQUIRE) makes every later access wait for the
-atomic: the drafter ports an acquiring atomic at the kernel's top level, and the pointer
-accesses after it (atomics, gathers, scatters) to other arrays take their own token joined
-with the atomic's (tokens.wait_for_acquire); a tile access after it is refused by name."""
+atomic: every array's tokens are threaded then, and each access after it takes its own
+token joined with the atomic's (tokens.wait_for_acquire). Inside a loop or branch the acquire
+token is a `let mut` the region carries (tokens.carry_acquire: a spin lock's
+`while ct.atomic_cas(lock, 0, 1) == 1` retries it at every trip)."""
 from __future__ import annotations
 
 import cuda.tile as ct
@@ -22,7 +23,7 @@ import cuda.tile as ct
 from .dtypes import DT, is_float, is_signed
 from .ops_gather import implicit_cast, pointer_and_mask
 from .registry import Family
-from .tokens import RELEASE_ORDERS, after_write, last_op_token, wait_for_acquire
+from .tokens import ACQUIRE, RELEASE_ORDERS, after_write, carry_acquire, last_op_token, wait_for_acquire
 from .values import Fail, Scalar, Tile, Value, refuse_write_through_slice
 
 FAMILY = Family("atomic")
@@ -72,12 +73,6 @@ def order_of(t, args, op: str, node):
     if order not in ORDERS:
         raise Fail(node, f"ct.atomic_{op}(memory_order={order.name})",
                    "cuTile takes an atomic's order as RELAXED, ACQUIRE, RELEASE or ACQ_REL")
-    if order in ACQUIRES and t.state.regions:
-        raise Fail(node, f"ct.atomic_{op}(memory_order={order.name})",
-                   "an acquiring atomic inside a loop or branch: cuTile makes every access "
-                   "after it (the next iteration's too) wait for its token, which the drafter "
-                   "does not thread; port it by hand, or pass memory_order="
-                   "ct.MemoryOrder.RELAXED (or RELEASE) where nothing after it must wait")
     return order
 
 
@@ -163,6 +158,9 @@ def emit_atomic(t, node, hint, target, how, call) -> Value:
     `call` = (fn, operands): its array's last op becomes the atomic, and an acquiring one makes
     the accesses after it wait for its token. It returns the old values."""
     (arr, ptrs, mask, shape), (fn, operands) = target, call
+    carried = None
+    if how["order"] in ACQUIRES and (t.state.regions or ACQUIRE in t.state.token_vars):
+        carried = carry_acquire(t, [node], node.lineno)
     token = input_token(t, arr, how["order"])
     mask_text = f"Some({mask.expr})" if mask is not None else "None"
     name = t.fresh(hint or f"{arr.name}_old")
@@ -174,8 +172,10 @@ def emit_atomic(t, node, hint, target, how, call) -> Value:
                  f"{last_op_token(t, arr)} = {done};")
     after_write(t, arr)
     t.state.scattered.add(arr.name)
-    if how["order"] in ACQUIRES:
-        t.state.acquired = {"line": node.lineno, "token": done, "array": arr.name}
+    if carried is not None:
+        t.raw(f"{carried} = {done};")
+    elif how["order"] in ACQUIRES:
+        t.state.acquired = {"line": node.lineno, "token": done}
     return Value(kind, name, stmt=stmt)
 
 

@@ -12,7 +12,7 @@ import cuda.tile as ct
 
 from .loops import memory_ops
 from .registry import Family
-from .tokens import after_read, after_write, last_op_token, last_store_token
+from .tokens import after_read, after_write, last_op_token, last_store_token, wait_for_acquire
 from .values import (ArrayRef, Fail, Lit, NeedDtypes, Scalar, Seq, Stmt, Tile, Value,
                      shape_text, tensor_ref)
 from .ops_slice import refuse_access_after_slice_store, slice_store
@@ -139,7 +139,7 @@ def settle_unchecked(t) -> None:
 def inplace_load(t, arr: ArrayRef, shape, pad, order, idx: str, latency, tma, hint) -> Value:
     """A load of an array the kernel also writes: its view and load take the last store's
     token and the load's token is joined into the array's last-op token (cuTile's order)."""
-    token = last_store_token(t, arr)
+    token = wait_for_acquire(t, last_store_token(t, arr))
     dim_map = "dim_map::Identity" if order is None else f"const_array![{', '.join(map(str, order))}]"
     view = t.let_typed(f"{arr.name}_part", f"Partition<{t.rust_dtype(arr.dtype)}, {{ [{shape_text(shape)}] }}>",
                        f"unsafe {{ make_partition_view({tensor_ref(t, arr)}, shape![{shape_text(shape)}], "
@@ -161,7 +161,7 @@ def inplace_store(t, arr: ArrayRef, tile: Value, shape, index, latency, tma) -> 
     array's last op from before the loop and is joined into it, as cuTile orders it."""
     token = last_op_token(t, arr)
     parallel = bool(t.state.loop_stack) and parallel_store(t, arr, index)
-    wait = token_at_loop_entry(t, token) if parallel else token
+    wait = wait_for_acquire(t, token_at_loop_entry(t, token) if parallel else token)
     view = t.fresh(f"{arr.name}_part")
     lat = "None" if latency is None else f"Some({int(latency)})"
     t.raw(f"let {view}: PartitionMut<{t.rust_dtype(arr.dtype)}, {{ [{shape_text(shape)}] }}> = "

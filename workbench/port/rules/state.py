@@ -38,8 +38,8 @@ class DraftState:
     loop_stack: list[dict] = field(default_factory=list)      # open loops, innermost last
     loops: int = 0                                            # loops written so far
     inline_stack: list[dict] = field(default_factory=list)    # helpers being inlined
-    # the last acquiring atomic: {"line", "token" (its result token), "array"}; later
-    # pointer accesses wait for it (tokens.wait_for_acquire), tile accesses are refused
+    # the last acquiring atomic: {"line", "token" (its result token, or the `let mut` a loop
+    # or branch carries)}; later accesses wait for it (tokens.wait_for_acquire)
     acquired: dict | None = None
 
     # -- what the host code (lib.rs, port.toml) needs to know

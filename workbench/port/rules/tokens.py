@@ -30,8 +30,9 @@ def inplace_arrays(nodes) -> set[str]:
     """Array names whose tokens the port threads: those the kernel both reads and writes
     (first argument of a memory call) among `nodes` (the kernel's AST nodes, branches folded
     away at compile time left out); every array it accesses when an atomic has a release
-    order (cuTile joins every array's last-op token into it)."""
-    reads, writes, release = set(), set(), False
+    order (cuTile joins every array's last-op token into it) or an acquire order (every
+    access after it waits for its token)."""
+    reads, writes, ordered = set(), set(), False
     for node in nodes:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args \
                 and isinstance(node.args[0], ast.Name):
@@ -39,27 +40,27 @@ def inplace_arrays(nodes) -> set[str]:
                 reads.add(node.args[0].id)
             elif node.func.attr in WRITES:
                 writes.add(node.args[0].id)
-                release |= node.func.attr.startswith("atomic_") and \
-                    not node.func.attr.startswith("atomic_store_") and has_release(node)
-    return reads | writes if release else reads & writes
+                ordered |= node.func.attr.startswith("atomic_") and \
+                    not node.func.attr.startswith("atomic_store_") and not is_relaxed(node)
+    return reads | writes if ordered else reads & writes
 
 
 RELEASE_ORDERS = ("RELEASE", "ACQ_REL")     # ct.MemoryOrder names; ACQ_REL is the default
 
 
-def has_release(call: ast.Call) -> bool:
-    """An atomic call's memory order releases unless it is spelled as one that does not (an
-    order written any other way counts as releasing: its tokens are threaded)."""
+def is_relaxed(call: ast.Call) -> bool:
+    """An atomic call's memory order is RELAXED only when spelled so (an order written any
+    other way counts as releasing and acquiring: its tokens are threaded)."""
     order = next((k.value for k in call.keywords if k.arg == "memory_order"), None)
-    return not (isinstance(order, ast.Attribute) and order.attr not in RELEASE_ORDERS)
+    return isinstance(order, ast.Attribute) and order.attr == "RELAXED"
 
 
-def declare(t, var: str, arr: str, why: str) -> None:
-    """`let mut var: Token = arr.token();` before the outermost loop or branch around this
+def declare(t, var: str, start: str, why: str) -> None:
+    """`let mut var: Token = start;` before the outermost loop or branch around this
     access (the loop then carries it after the kernel's own values, as cuTile orders its loop
     results), or here when none is."""
     outer = t.state.blocks[t.state.regions[0]] if t.state.regions else t.state.blocks[-1]
-    outer.append(Stmt("raw", text=f"let mut {var}: Token = {arr}.token();  // {why}", pure=False))
+    outer.append(Stmt("raw", text=f"let mut {var}: Token = {start};  // {why}", pure=False))
 
 
 def token_prefix(t, arr: ArrayRef) -> str:
@@ -73,7 +74,7 @@ def last_op_token(t, arr: ArrayRef) -> str:
     """The `let mut` token a write to `arr` takes and replaces."""
     if arr.name not in t.state.token_vars:
         t.state.token_vars[arr.name] = t.fresh(f"{token_prefix(t, arr)}_{arr.name}")
-        declare(t, t.state.token_vars[arr.name], arr.name, "ordered as cuTile orders its writes")
+        declare(t, t.state.token_vars[arr.name], f"{arr.name}.token()", "ordered as cuTile orders its writes")
     return t.state.token_vars[arr.name]
 
 
@@ -83,7 +84,7 @@ def last_store_token(t, arr: ArrayRef) -> str:
         last_op_token(t, arr)
         if arr.name not in t.state.stored_vars:
             t.state.stored_vars[arr.name] = t.fresh(f"{token_prefix(t, arr)}_{arr.name}_st")
-            declare(t, t.state.stored_vars[arr.name], arr.name, "its last store, which reads wait for")
+            declare(t, t.state.stored_vars[arr.name], f"{arr.name}.token()", "its last store, which reads wait for")
         return t.state.stored_vars[arr.name]
     return t.cached(("token", arr.name),
                     lambda: Value(arr, t.let_typed(f"{arr.name}_token", "Token",
@@ -104,25 +105,60 @@ def after_write(t, arr: ArrayRef) -> None:
         t.raw(f"{t.state.stored_vars[arr.name]} = {t.state.token_vars[arr.name]};")
 
 
-POINTER_ACCESSES = {"gather", "scatter"}
+ACQUIRE = "(acquire)"        # token_vars' key of a carried acquire token (no array's name)
 
 
 def refuse_after_acquire(t, name: str, node) -> None:
     """After an acquiring atomic, cuTile makes every access wait for its token: the drafter
-    threads it into pointer accesses (gathers, scatters, atomics) of the other arrays."""
+    threads it into the accesses of threaded arrays (every array the kernel names, once an
+    atomic acquires: inplace_arrays); an array it does not thread is refused."""
     acquired = t.state.acquired
-    pointer_access = name in POINTER_ACCESSES or (
-        name.startswith("atomic_") and not name.startswith("atomic_store_"))
-    why = None
-    if not pointer_access:
-        why = "a tile access"
-    elif node.args and isinstance(node.args[0], ast.Name) and node.args[0].id == acquired["array"]:
-        why = f"an access to {acquired['array']}, the atomic's own array,"
-    if why is not None:
-        raise Fail(node, f"ct.{name}", f"{why} after the acquiring atomic of line "
-                   f"{acquired['line']}: cuTile makes it wait for the atomic's token, which the "
-                   "drafter threads only into pointer accesses of other arrays; port it by "
-                   "hand, or give that atomic memory_order=ct.MemoryOrder.RELAXED or RELEASE")
+    arg = node.args[0] if node.args else None
+    if isinstance(arg, ast.Name) and arg.id not in t.state.inplace:
+        raise Fail(node, f"ct.{name}", f"an access to {arg.id}, whose tokens are not threaded, "
+                   f"after the acquiring atomic of line {acquired['line']}: cuTile makes it "
+                   "wait for the atomic's token, which the drafter does not thread there; port "
+                   "it by hand, or give that atomic memory_order=ct.MemoryOrder.RELAXED or "
+                   "RELEASE")
+
+
+def acquires(call: ast.Call) -> bool:
+    """An atomic call whose order acquires (ACQ_REL, the default, or ACQUIRE; an order
+    written any other way than RELAXED or RELEASE counts as acquiring)."""
+    if not (isinstance(call.func, ast.Attribute) and call.func.attr.startswith("atomic_")
+            and not call.func.attr.startswith("atomic_store_")):
+        return False
+    order = next((k.value for k in call.keywords if k.arg == "memory_order"), None)
+    return not (isinstance(order, ast.Attribute) and order.attr in ("RELAXED", "RELEASE"))
+
+
+def carry_acquire(t, nodes, line: int) -> str:
+    """The `let mut` acquire token a loop or branch carries, declared before the outermost
+    one: cuTile carries its acquire token through a loop whose body has an acquiring
+    atomic (token_order.py's ACQUIRE_TOKEN_KEY: every access of the body, the ones before the
+    atomic too, waits for the previous trip's), after the tokens of the arrays the body
+    touches; the atomic sets it. It starts as the last acquire's token, or the entry token.
+    `nodes`: the region's AST nodes, whose arrays are ordered before it."""
+    if ACQUIRE not in t.state.token_vars:
+        arrays = [n.args[0].id for n in nodes if isinstance(n, ast.Call)
+                  and isinstance(n.func, ast.Attribute) and n.func.attr in READS | WRITES
+                  and n.args and isinstance(n.args[0], ast.Name)]
+        for name in arrays:
+            t.state.token_order.setdefault(name, len(t.state.token_order))
+        order = t.state.token_order.setdefault(ACQUIRE, len(t.state.token_order))
+        var = t.state.token_vars[ACQUIRE] = t.fresh(f"zt{order:02d}_acquire")
+        start = t.state.acquired["token"] if t.state.acquired else f"{arrays[0]}.token()"
+        declare(t, var, start, "the last acquiring atomic's token, which later accesses wait for")
+    t.state.acquired = {"line": line, "token": t.state.token_vars[ACQUIRE]}
+    return t.state.token_vars[ACQUIRE]
+
+
+def carry_acquire_through(t, nodes) -> None:
+    """Before a loop: its acquire token, when its body has an acquiring atomic."""
+    nodes = list(nodes)
+    atomic = next((n for n in nodes if isinstance(n, ast.Call) and acquires(n)), None)
+    if atomic is not None:
+        carry_acquire(t, nodes, atomic.lineno)
 
 
 def wait_for_acquire(t, token: str) -> str:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ast
 
+from .tokens import carry_acquire_through
 from .values import Fail, Scalar, Stmt, assigned_names
 
 JUMPS = (ast.Break, ast.Continue)
@@ -60,6 +61,7 @@ class WhileLoops:
             raise Fail(stmt, "while", f"`while {ast.unparse(stmt.test)}:` with no `break` "
                                       "never ends")
         self.check_jumps(stmt.body, carried)
+        carry_acquire_through(self, self.folded_nodes([stmt]))
         test: list[Stmt] = []
         body: list[Stmt] = []
         self.state.loop_stack.append({"carried": carried, "var": None, "bound": None, "loads": [],
