@@ -8,7 +8,8 @@ the same inputs) and time all three (CUPTI; parity = Triton time / port time).
     python3 tools/gpu_triton.py run               # there: table on stdout, triton.json in $OUT
 
 TRITON_TARGETS=FILE.json picks Triton kernels of files instead of the catalog, both here and
-there: a list of {"target": "FILE.py:KERNEL", "args": [..], "consts": [..], "grid": "X,Y"}.
+there: a list of {"target": "FILE.py:KERNEL", "args": [..], "consts": [..], "grid": "X,Y"};
+TRITON_MODES=check leaves the timings out.
 """
 from __future__ import annotations
 
@@ -85,7 +86,7 @@ def run() -> None:
         if derived.ok:
             lib = (manifest.get(name) or {}).get("library")
             library = str(PACK / lib) if lib else None
-            for mode in ("check", "bench"):
+            for mode in os.environ.get("TRITON_MODES", "check,bench").split(","):
                 response = run_request(request(target, op, library, mode), parse_worker_output)
                 row[mode] = response.to_json()
         report[name] = row
