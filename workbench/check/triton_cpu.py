@@ -82,14 +82,17 @@ def _derived_params(op) -> list[str]:
 
 
 def triton_inputs(target, case, rng) -> dict:
-    """One NumPy array per pointer parameter (outputs NaN unless updated in place), one value
-    per scalar, by Triton parameter name, as the GPU check makes them."""
-    values = {}
-    for p, spec in zip(target.source().runtime_params, case.args):
+    """One NumPy array per pointer parameter (outputs NaN unless updated in place, arrays
+    only atomics touch zero), one value per scalar, by Triton parameter name, as the GPU
+    check makes them."""
+    source = target.source()
+    zeroed, values = source.atomic_only_params, {}
+    for p, spec in zip(source.runtime_params, case.args):
         if not spec.is_array:
             values[p.name] = spec.value
             continue
-        fill = "nan" if p.name in target.outputs and p.name not in target.inplace else "randn"
+        fill = "zeros" if p.name in zeroed else \
+            "nan" if p.name in target.outputs and p.name not in target.inplace else "randn"
         values[p.name] = make_array(spec, rng, fill)
     return values
 

@@ -16,9 +16,10 @@ TORCH_DTYPES = {"f64": "float64", "f32": "float32", "f16": "float16", "bf16": "b
 
 def make_inputs(target, case, torch) -> dict:
     """One tensor per pointer/descriptor parameter (random; outputs that are not read are
-    NaN-poisoned), one value per scalar, by Triton parameter name."""
+    NaN-poisoned, arrays only atomics touch zero), one value per scalar, by Triton parameter
+    name."""
     source = target.source()
-    values = {}
+    zeroed, values = source.atomic_only_params, {}
     for p, spec in zip(source.runtime_params, case.args):
         if not spec.is_array:
             values[p.name] = spec.value
@@ -27,7 +28,9 @@ def make_inputs(target, case, torch) -> dict:
         strides = spec.effective_strides()
         extent = spec.offset + sum((d - 1) * s for d, s in zip(spec.shape, strides)) + 1
         base = torch.empty(extent, dtype=dtype, device="cuda")
-        if p.name in target.outputs and p.name not in target.inplace:
+        if p.name in zeroed:
+            base.zero_()
+        elif p.name in target.outputs and p.name not in target.inplace:
             base.fill_(float("nan")) if dtype.is_floating_point else base.fill_(0)
         elif dtype.is_floating_point:
             base.copy_(torch.randn(extent, dtype=torch.float32, device="cuda") + 0.01)

@@ -64,6 +64,15 @@ class TritonSource:
     def constexpr_params(self) -> list[TritonParam]:
         return [p for p in self.params if p.constexpr]
 
+    @property
+    def atomic_only_params(self) -> set[str]:
+        """Pointer parameters the kernel touches only through atomics (`tl.atomic_cas(lock,
+        ..)`, a counter, a histogram): host code allocates them zeroed, and a check does too
+        (a spin lock on a random lock would never be taken)."""
+        atomic, other = set(), set()
+        _names_by_use(self.fn, atomic, other)
+        return {p.name for p in self.runtime_params} & (atomic - other)
+
     def jit_function(self):
         """The kernel as triton's JITFunction, from the reduced module (no torch)."""
         try:
@@ -77,6 +86,21 @@ class TritonSource:
             helper = _run_reduced(reduce_module(text, str(path), TRITON), str(path), text)
             module.__dict__[alias] = getattr(helper, name)
         return getattr(module, self.kernel_name)
+
+
+def _names_by_use(node: ast.AST, atomic: set, other: set) -> None:
+    """The names read in the address argument of `tl.atomic_*` calls (into `atomic`) and
+    anywhere else (into `other`)."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+            and node.func.attr.startswith("atomic_") and node.args:
+        atomic.update(n.id for n in ast.walk(node.args[0]) if isinstance(n, ast.Name))
+        for child in [node.func, *node.args[1:], *node.keywords]:
+            _names_by_use(child, atomic, other)
+        return
+    if isinstance(node, ast.Name):
+        other.add(node.id)
+    for child in ast.iter_child_nodes(node):
+        _names_by_use(child, atomic, other)
 
 
 def _run_reduced(reduced: Reduced, filename: str, text: str) -> types.ModuleType:
