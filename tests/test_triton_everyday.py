@@ -696,3 +696,14 @@ def test_the_numbers_of_a_kernel_triton_does_not_compile_match_numpy(tmp_path):
     [_, best] = _run_derived(tmp_path, "row_max_typed", (64,), [x, np.zeros(64, np.float32),
                                                                  1000], {"BLOCK": 256})
     np.testing.assert_array_equal(best, x.max(axis=1))
+
+
+def test_arrays_only_atomics_touch_start_at_zero_in_a_check():
+    """A lock, a counter, a histogram: host code allocates them zeroed, and so does a check
+    (a spin lock on a random lock is never taken; the total is read and written, random)."""
+    from workbench.check.triton_cpu import triton_inputs
+    target = triton_target(f"{FIXTURE}:locked_total", ["f32[1000]", "f32[1]", "i32[8]",
+                                                       "i32=1000"], ["BLOCK=256"])
+    assert target.source().atomic_only_params == {"lock_ptr"}
+    values = triton_inputs(target, target.cases[0], np.random.default_rng(0))
+    assert values["lock_ptr"].tolist() == [0] * 8 and values["total_ptr"].all()

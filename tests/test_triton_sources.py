@@ -161,3 +161,17 @@ def test_a_package_helper_calls_a_helper_of_its_own_file_through_its_own_imports
     assert derived.ok, derived.translation.diagnostics
     assert "ct.exp2((ct.load(x_ptr, index=(ct.bid(0),), shape=(256,), " \
            "padding_mode=ct.PaddingMode.ZERO) * 0.5))" in derived.text, derived.text
+
+
+def test_a_refusal_inside_a_package_helper_names_the_helpers_file_and_line(cli, tmp_path):
+    """`softened_plus` (common.py) calls `_soft_step` beside it, whose log1p cuTile lacks:
+    the refusal points at common.py's line, not at that line number of the kernel's file."""
+    target = triton_target("tests/fixtures/triton_package/scaled_ops/kernels.py:soft_copy",
+                           ["f32[1000]", "f32[1000]", "i32=1000"], ["BLOCK=256"])
+    [why] = derive(target.source(), list(target.cases), target.label).translation.diagnostics
+    assert (why["file"], why["line"], why["construct"]) == \
+        ("tests/fixtures/triton_package/scaled_ops/common.py", 45, "tl_math.log1p"), why
+    result = cli("port", "tests/fixtures/triton_package/scaled_ops/kernels.py:soft_copy",
+                 "--arg", "f32[1000]", "--arg", "f32[1000]", "--arg", "i32=1000", "--const",
+                 "BLOCK=256", "--grid", "4", "--out", str(tmp_path / "port"), timeout=300)
+    assert "scaled_ops/common.py:45: tl_math.log1p" in result.stdout, result.stdout

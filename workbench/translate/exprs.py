@@ -246,7 +246,8 @@ class Exprs:
             base = self.expr(func.value)
             return self._method(base, func.attr, node)
         if isinstance(func, ast.Name) and func.id in self.src.helpers:
-            return inline_helper(self, self.src.helpers[func.id], node)      # helpers.py
+            return inline_helper(self, self.src.helpers[func.id], node,      # helpers.py
+                                 self.src.helper_files.get(func.id))
         raise Fail(node, f"{dotted}(...)", "a call the translator does not know")
 
     def min_max_builtin(self, name: str, node):

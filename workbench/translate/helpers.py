@@ -15,9 +15,10 @@ from .values import Fail, Static
 MAX_DEPTH = 8
 
 
-def inline_helper(t, fn: ast.FunctionDef, node: ast.Call):
-    """The value of `fn(...)` at `node`, with the helper's statements emitted here."""
-    depth = t.state.helper_depth
+def inline_helper(t, fn: ast.FunctionDef, node: ast.Call, file: str | None = None):
+    """The value of `fn(...)` at `node`, with the helper's statements emitted here. `file`:
+    the helper's own file, when not the kernel's (its diagnostics name it)."""
+    depth, outer_file = t.state.helper_depth, t.state.file
     if depth >= MAX_DEPTH:
         raise Fail(node, f"{fn.name}(...)", f"helpers nested deeper than {MAX_DEPTH} "
                    "(a recursive helper?)")
@@ -26,6 +27,7 @@ def inline_helper(t, fn: ast.FunctionDef, node: ast.Call):
     renamed = _renamed(fn, prefix)
     values = _bound_arguments(t, fn, node)
     t.state.helper_depth = depth + 1
+    t.state.file = file or outer_file
     try:
         assigned = {n.id for n in ast.walk(renamed) if isinstance(n, ast.Name)
                     and isinstance(n.ctx, ast.Store)}
@@ -42,8 +44,12 @@ def inline_helper(t, fn: ast.FunctionDef, node: ast.Call):
                        "runtime `if` is not inlined (the translator has no early return)")
         t.block(body[:-1] if last is not None else body)
         return t.expr(last.value) if last is not None and last.value is not None else None
+    except Fail as e:
+        if e.file is None and any(n is e.node for n in ast.walk(renamed)):
+            e.file = t.state.file           # a line of the helper: in the helper's file
+        raise
     finally:
-        t.state.helper_depth = depth
+        t.state.helper_depth, t.state.file = depth, outer_file
 
 
 def _folded(t, stmts: list) -> list:

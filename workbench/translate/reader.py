@@ -48,6 +48,9 @@ class TritonSource:
     imports: dict[str, tuple] = field(default_factory=dict)      # name -> dotted names
     # jit helpers imported from the package: name -> (their file, their name there)
     imported: dict[str, tuple[Path, str]] = field(default_factory=dict)
+    # every helper of another file (those imported, and those they call): name -> that file
+    # as the user sees it, which a diagnostic in the helper names
+    helper_files: dict[str, str] = field(default_factory=dict)
 
     @property
     def line(self) -> int:
@@ -284,23 +287,33 @@ def read_triton(filename: str, kernel_name: str, text: str,
     fn = reduced.functions[kernel_name]
     helpers = {n: f for n, f in reduced.functions.items() if n != kernel_name and n in names}
     tree = ast.parse(text, filename)
-    constants, imports, imported = _module_constants(tree), _module_imports(tree), {}
+    constants, imports, imported, files = _module_constants(tree), _module_imports(tree), {}, {}
     if path is not None:
         imported, theirs = _package_helpers(tree, Path(path))
+        files = {name: _shown_as(file, Path(path), filename)
+                 for name, file in theirs["files"].items() if name not in helpers}
         helpers = {**theirs["helpers"], **helpers}
         constants = {**theirs["constants"], **constants}
         imports = {**theirs["imports"], **imports}
     return TritonSource(filename, kernel_name, text, fn, _params(fn), reduced, helpers,
-                        constants, imports, imported)
+                        constants, imports, imported, files)
+
+
+def _shown_as(file: Path, kernel_path: Path, kernel_shown: str) -> str:
+    """A helper's file as the user sees the kernel's: beside it when in its folder."""
+    file, folder = file.resolve(), kernel_path.resolve().parent
+    if file.is_relative_to(folder):
+        return str(Path(kernel_shown).parent / file.relative_to(folder))
+    return str(file)
 
 
 def _package_helpers(tree: ast.Module, path: Path) -> tuple[dict, dict]:
     """The @triton.jit functions the module imports from its own package (`from .utils
     import f`, `from pkg.utils import f`), read from their files and never imported, with
     the jit functions of their file they call in turn: (name -> (file, name there), what
-    the helpers read: their ASTs, and their files' constants and imports (`libdevice as
-    tl_libdevice`) by name)."""
-    imported, helpers, constants, imports = {}, {}, {}, {}
+    the helpers read: their ASTs, their files, and their files' constants and imports
+    (`libdevice as tl_libdevice`) by name)."""
+    imported, helpers, constants, imports, files = {}, {}, {}, {}, {}
     for stmt in tree.body:
         source = package_module_file(stmt, path) if isinstance(stmt, ast.ImportFrom) else None
         if source is None:
@@ -317,10 +330,12 @@ def _package_helpers(tree: ast.Module, path: Path) -> tuple[dict, dict]:
             called = _called_helpers(found, {n: reduced.functions[n] for n in jit})
             imported.update({alias: (source, fn.name) for alias, fn in found.items()})
             helpers.update({**called, **found})
+            files.update({name: source for name in {**called, **found}})
             their_tree = ast.parse(text, str(source))
             constants.update(_module_constants(their_tree))
             imports.update(_module_imports(their_tree))
-    return imported, {"helpers": helpers, "constants": constants, "imports": imports}
+    return imported, {"helpers": helpers, "constants": constants, "imports": imports,
+                      "files": files}
 
 
 def _called_helpers(found: dict, jit: dict) -> dict:

@@ -21,3 +21,4 @@ class TritonState:
     rest: list = field(default_factory=list)               # what follows, to the kernel's end
     tail: bool = True                                      # the block being read ends the kernel
     helper_depth: int = 0                                  # @triton.jit helpers being inlined
+    file: str | None = None                                # the inlined helper's, if another

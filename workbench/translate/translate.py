@@ -143,7 +143,8 @@ class Translator(Accesses, Branches, Carried, Exprs):
         if not error.construct:          # a use of a name whose assignment already failed
             return
         self.state.diagnostics.append({"line": error.line, "construct": error.construct,
-                                 "message": error.message, "file": self.src.filename})
+                                 "message": error.message,
+                                 "file": error.file or self.state.file or self.src.filename})
 
     # -- statements ------------------------------------------------------------------------
     def block(self, body) -> None:

@@ -23,8 +23,9 @@ class Fail(Exception):
 
     def __init__(self, node, construct: str, message: str):
         super().__init__(message)
-        self.line = getattr(node, "lineno", 0) or 0
+        self.node, self.line = node, getattr(node, "lineno", 0) or 0
         self.construct, self.message = construct, message
+        self.file: str | None = None      # the file of `line` when not the kernel's
 
 
 @dataclass(frozen=True)
