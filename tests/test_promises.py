@@ -219,3 +219,17 @@ def test_a_static_dim_in_the_entry_is_checked_by_cutiles_launcher(tmp_path):
     (finding,) = [f for f in report.findings if f.kind == "layout"]
     assert finding.fact["direction"] == "stronger" and finding.fact["origin"] == "port"
     assert "cutile's generated launcher" in finding.detail
+
+
+def test_the_dtype_codes_are_the_same_on_both_sides_of_the_c_abi():
+    """wb_ffi's DTYPE_* numbers and names (launch.rs), the Python side's codes (ffi.py) and
+    the exported loader's (loader_template.py): an array of one dtype is that dtype in Rust."""
+    import re
+    from pathlib import Path
+    from workbench.rust import ffi, loader_template
+    launch = (Path(__file__).parent.parent / "kernels_src/wb_ffi/src/launch.rs").read_text()
+    numbers = {name: int(n) for name, n in re.findall(r"pub const DTYPE_(\w+): i32 = (\d+);", launch)}
+    names = dict(re.findall(r"DTYPE_(\w+) => \"(\w+)\"", launch))
+    rust = {names[c]: n for c, n in numbers.items() if c != "COUNT"}
+    assert rust == ffi.DTYPE_CODES == loader_template.DTYPES
+    assert numbers["COUNT"] == len(rust) and {"u16", "u32", "u64"} <= set(rust)

@@ -103,6 +103,10 @@ CASES = {     # kernel: (args, consts, launch grid, final verdict of its port)
     # after it waits for the claim)
     "claim_slots": (["i32[1024]", "i32[1024]"], ["BLOCK=256"], "4", "PASS_WITH_NOTES"),
     "first_claims": (["i32[8]", "i32[1]"], [], "8", "PASS_WITH_NOTES"),
+    # unsigned 32-bit arrays: a hash constant above i32's range (cutile 0.5.0 writes such a
+    # u32 literal as 0: the port writes its bits as i32, bitcast), a logical >>, a counter
+    "hashed_bits": (["u32[1000]", "u32[1000]", "u32[1]", "i32=1000"], ["BLOCK=256"], "4",
+                    "PASS_WITH_NOTES"),
     # a 3-D tl.dot (a batch of products per program), whose block start `g * M * N` has
     # G * M equal to N in this case
     "batched_products": (["f16[4,16,64]", "f16[4,64,32]", "f32[4,16,32]", "i32=64"],

@@ -20,7 +20,8 @@ DTYPES: dict[str, tuple[str, int]] = {
     "f64": ("float64", 8), "f32": ("float32", 4), "f16": ("float16", 2), "bf16": ("bfloat16", 2),
     "f8e4m3": ("float8_e4m3fn", 1), "f8e5m2": ("float8_e5m2", 1),
     "i64": ("int64", 8), "i32": ("int32", 4), "i16": ("int16", 2), "i8": ("int8", 1),
-    "u8": ("uint8", 1), "bool": ("bool_", 1),
+    "u64": ("uint64", 8), "u32": ("uint32", 4), "u16": ("uint16", 2), "u8": ("uint8", 1),
+    "bool": ("bool_", 1),
 }
 
 # What cuTile Python's JIT tests of an array argument: a base address (and strides) divisible

@@ -39,6 +39,7 @@ NUMPY_DTYPES = {
     "f64": np.float64, "f32": np.float32, "f16": np.float16, "bf16": ml_dtypes.bfloat16,
     "f8e4m3": ml_dtypes.float8_e4m3fn, "f8e5m2": ml_dtypes.float8_e5m2,
     "i64": np.int64, "i32": np.int32, "i16": np.int16, "i8": np.int8, "u8": np.uint8,
+    "u16": np.uint16, "u32": np.uint32, "u64": np.uint64,
     "bool": np.bool_,
 }
 

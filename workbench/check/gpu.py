@@ -9,7 +9,8 @@ L2_FLUSH_BYTES = 128 * 1024 * 1024   # rotate inputs over at least this much (H2
 MAX_ROTATION = 64
 
 TORCH_DTYPES = {"f64": "float64", "f32": "float32", "f16": "float16", "bf16": "bfloat16",
-                "i64": "int64", "i32": "int32", "i16": "int16", "i8": "int8", "u8": "uint8"}
+                "i64": "int64", "i32": "int32", "i16": "int16", "i8": "int8", "u8": "uint8",
+                "u16": "uint16", "u32": "uint32", "u64": "uint64"}
 
 
 class DeviceFault(Exception):

@@ -11,7 +11,8 @@ from ..rust.ffi import rust_launcher
 from ..sources.kernel import load_operator_kernel
 
 TORCH_DTYPES = {"f64": "float64", "f32": "float32", "f16": "float16", "bf16": "bfloat16",
-                "i64": "int64", "i32": "int32", "i16": "int16", "i8": "int8", "u8": "uint8"}
+                "i64": "int64", "i32": "int32", "i16": "int16", "i8": "int8", "u8": "uint8",
+                "u16": "uint16", "u32": "uint32", "u64": "uint64"}
 
 
 def make_inputs(target, case, torch) -> dict:

@@ -26,14 +26,16 @@ ABI: dict = {}   # written by `workbench export`: the C symbol and the parameter
 MAX_RANK = 6     # wb_ffi::MAX_RANK
 # wb_ffi's dtype codes (wb_ffi/src/launch.rs, DTYPE_*)
 DTYPES = {"f32": 0, "f16": 1, "bf16": 2, "f64": 3, "i64": 4, "i32": 5, "i16": 6, "i8": 7,
-          "u8": 8, "bool": 9, "f8e4m3": 10, "f8e5m2": 11}
+          "u8": 8, "bool": 9, "f8e4m3": 10, "f8e5m2": 11, "u16": 12, "u32": 13, "u64": 14}
 TORCH_DTYPES = {"torch.float32": "f32", "torch.float16": "f16", "torch.bfloat16": "bf16",
                 "torch.float64": "f64", "torch.int64": "i64", "torch.int32": "i32",
                 "torch.int16": "i16", "torch.int8": "i8", "torch.uint8": "u8",
-                "torch.bool": "bool", "torch.float8_e4m3fn": "f8e4m3",
+                "torch.bool": "bool", "torch.float8_e4m3fn": "f8e4m3", "torch.uint16": "u16",
+                "torch.uint32": "u32", "torch.uint64": "u64",
                 "torch.float8_e5m2": "f8e5m2"}
 TYPESTRS = {"<f4": "f32", "<f2": "f16", "<V2": "bf16", "<f8": "f64", "<i8": "i64",
-            "<i4": "i32", "<i2": "i16", "|i1": "i8", "|u1": "u8", "|b1": "bool"}
+            "<i4": "i32", "<i2": "i16", "|i1": "i8", "|u1": "u8", "|b1": "bool", "<u2": "u16",
+            "<u4": "u32", "<u8": "u64"}
 HINTS = ("occupancy", "num_ctas", "num_worker_warps")
 ERRORS = {1: "bad argument", 2: "device", 3: "launch", 4: "panic", 5: "compile"}
 

@@ -15,7 +15,8 @@ from ..target import TARGET
 
 _NUMPY_NAMES = {info[0]: name for name, info in DTYPES.items()}   # "float32" -> "f32"
 _TYPESTR = {"<f8": "f64", "<f4": "f32", "<f2": "f16", "<i8": "i64", "<i4": "i32",
-            "<i2": "i16", "|i1": "i8", "|u1": "u8", "|b1": "bool", "<V2": "bf16"}
+            "<i2": "i16", "|i1": "i8", "|u1": "u8", "|b1": "bool", "<V2": "bf16", "<u2": "u16",
+            "<u4": "u32", "<u8": "u64"}
 _INT32 = 2 ** 31
 
 

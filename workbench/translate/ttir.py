@@ -16,7 +16,8 @@ NO_VERDICT = ("no structural verdict: the original is Triton. Its TTIR (Triton's
               "not diffed; the structural diff is against the derived cuTile kernel, and the "
               "Triton kernel itself is checked on the GPU (correctness and CUPTI time).")
 TRITON_TYPES = {"f32": "fp32", "f16": "fp16", "bf16": "bf16", "f64": "fp64", "i64": "i64",
-                "i32": "i32", "i16": "i16", "i8": "i8", "u8": "u8", "bool": "i1",
+                "i32": "i32", "i16": "i16", "i8": "i8", "u8": "u8", "u16": "u16", "u32": "u32",
+                "u64": "u64", "bool": "i1",
                 "f8e4m3": "fp8e4nv", "f8e5m2": "fp8e5"}
 
 

@@ -20,8 +20,11 @@ pub const DTYPE_U8: i32 = 8;
 pub const DTYPE_BOOL: i32 = 9;
 pub const DTYPE_F8E4M3: i32 = 10;
 pub const DTYPE_F8E5M2: i32 = 11;
+pub const DTYPE_U16: i32 = 12;
+pub const DTYPE_U32: i32 = 13;
+pub const DTYPE_U64: i32 = 14;
 /// How many dtype codes there are (0..DTYPE_COUNT).
-pub const DTYPE_COUNT: i32 = 12;
+pub const DTYPE_COUNT: i32 = 15;
 
 /// The most dims a descriptor carries: cutile's largest tile rank (the split-KV decode
 /// kernels take rank-5 arrays).
@@ -77,6 +80,9 @@ pub fn dtype_name(code: i32) -> &'static str {
         DTYPE_BOOL => "bool",
         DTYPE_F8E4M3 => "f8e4m3",
         DTYPE_F8E5M2 => "f8e5m2",
+        DTYPE_U16 => "u16",
+        DTYPE_U32 => "u32",
+        DTYPE_U64 => "u64",
         _ => "unknown",
     }
 }

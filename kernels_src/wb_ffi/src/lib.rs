@@ -13,7 +13,8 @@ pub use call::Call;
 pub use emit::emit_entry;
 pub use launch::{WbTensor, borrow, borrow_stream, device, dtype_name, guard, set_error, Error,
                  DTYPE_BF16, DTYPE_BOOL, DTYPE_F16, DTYPE_F32, DTYPE_F64, DTYPE_F8E4M3,
-                 DTYPE_F8E5M2, DTYPE_I16, DTYPE_I32, DTYPE_I64, DTYPE_I8, DTYPE_U8};
+                 DTYPE_F8E5M2, DTYPE_I16, DTYPE_I32, DTYPE_I64, DTYPE_I8, DTYPE_U16, DTYPE_U32,
+                 DTYPE_U64, DTYPE_U8};
 pub use lists::ListTable;
 pub use raw::{dtype_code, Launch};
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 
 from .arith import NAMES, OPERATOR
-from .dtypes import DT, PromotionError, bits, promote_dt
+from .dtypes import (DT, SIGNED_OF, PromotionError, bits, literal_text, promote_dt,
+                     wrapped_unsigned)
 from .values import (Const, ConstFloat, Fail, FloatParam, Lit, NeedConstants, Scalar, Tile,
                      Value, bits_generic, broadcast_shape, shape_text)
 
@@ -103,6 +104,14 @@ class Broadcasting:
         0-d constant is made where the literal was read when it has the literal's own type
         (float32 / int32 / bool), else where it is used, then reshaped and broadcast."""
         wide = self.types.narrow_literal(value, dt) if rust_value is None else None
+        wrapped = wrapped_unsigned(value, dt.uniform) if rust_value is None else None
+        if wrapped is not None:             # the same bits as the signed type, bitcast
+            signed = self.types.of_name(SIGNED_OF[dt.uniform])
+            same_bits = self.let_prologue(f"c{value}bits", Tile(signed, tuple(shape)),
+                                          self.constant_expr(literal_text(wrapped, signed.uniform),
+                                                             shape, node))
+            return self.let_prologue(f"c{value}", Tile(dt, tuple(shape)),
+                                     f"bitcast({same_bits.expr})")
         if wide is not None:
             f32 = self.let("wide", Tile(self.types.of_name("float32"), ()),
                            self.constant_expr(wide, (), node))

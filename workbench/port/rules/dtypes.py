@@ -36,7 +36,8 @@ RUST_SCALARS = {"float64", "float32", "int64", "int32", "int16", "int8", "uint64
 # argspec names (workbench/argspec.py) -> cuTile dtype names
 ARGSPEC = {"f64": "float64", "f32": "float32", "f16": "float16", "bf16": "bfloat16",
            "f8e4m3": "float8_e4m3fn", "f8e5m2": "float8_e5m2", "i64": "int64", "i32": "int32",
-           "i16": "int16", "i8": "int8", "u8": "uint8", "bool": "bool_"}
+           "i16": "int16", "i8": "int8", "u8": "uint8", "u16": "uint16", "u32": "uint32",
+           "u64": "uint64", "bool": "bool_"}
 ARGSPEC_OF = {v: k for k, v in ARGSPEC.items()}
 
 
@@ -124,6 +125,19 @@ def promote_dt(a: "DT | tuple", b: "DT | tuple", n: int) -> DT:
 # half types have no Rust literal; cutile's constant() takes these associated constants of a
 # type (its dense_const_path_parts: ZERO, ONE, NEG_INFINITY, INFINITY, E)
 NAMED_VALUES = {0.0: "ZERO", 1.0: "ONE", float("-inf"): "NEG_INFINITY", float("inf"): "INFINITY"}
+
+
+SIGNED_OF = {"uint8": "int8", "uint16": "int16", "uint32": "int32", "uint64": "int64"}
+
+
+def wrapped_unsigned(value, dtype: str) -> int | None:
+    """An unsigned literal above its signed twin's largest value (2654435761 as uint32), as
+    that twin's value of the same bits; None for any other literal. cutile 0.5.0 writes such
+    a literal as the constant 0 (seen: `constant(2654435761u32, ..)` -> `<i32: 0>`)."""
+    if dtype not in SIGNED_OF or isinstance(value, (bool, float)):
+        return None
+    bits = int(dtype[4:])
+    return int(value) - 2 ** bits if int(value) >= 2 ** (bits - 1) else None
 
 
 def literal_text(value, dtype: str) -> str | None:

@@ -17,10 +17,13 @@ FFI_DTYPES = {"f32": ("DTYPE_F32", "f32"), "f16": ("DTYPE_F16", "f16"),
               "bf16": ("DTYPE_BF16", "bf16"), "f64": ("DTYPE_F64", "f64"),
               "i64": ("DTYPE_I64", "i64"), "i32": ("DTYPE_I32", "i32"),
               "i16": ("DTYPE_I16", "i16"), "i8": ("DTYPE_I8", "i8"), "u8": ("DTYPE_U8", "u8"),
+              "u16": ("DTYPE_U16", "u16"), "u32": ("DTYPE_U32", "u32"),
+              "u64": ("DTYPE_U64", "u64"),
               "bool": ("DTYPE_BOOL", "bool"), "f8e4m3": ("DTYPE_F8E4M3", "f8e4m3fn"),
               "f8e5m2": ("DTYPE_F8E5M2", "f8e5m2")}
 SCALAR_FROM_F64 = {"f32": "{v} as f32", "f64": "{v}", "i32": "{v} as i32", "i64": "{v} as i64",
-                   "i16": "{v} as i16", "i8": "{v} as i8", "u8": "{v} as u8", "bool": "{v} != 0.0",
+                   "i16": "{v} as i16", "i8": "{v} as i8", "u8": "{v} as u8", "u16": "{v} as u16",
+                   "u32": "{v} as u32", "u64": "{v} as u64", "bool": "{v} != 0.0",
                    "f16": "f16::from_f64({v})", "bf16": "bf16::from_f64({v})"}
 
 

@@ -10,8 +10,8 @@ from .types import KernelTypes
 ALIGNED_BASE = "aligned_base"       # div_by = ["base 16"]: read at index 0, the base
 STRIDES_READ = "strides_read"       # strides read by position: none but the last may be 1
 
-CANONICAL = ["f32", "f16", "bf16", "f64", "f8e4m3", "f8e5m2", "i64", "i32", "i16", "i8", "u8",
-             "bool"]
+CANONICAL = ["f32", "f16", "bf16", "f64", "f8e4m3", "f8e5m2", "i64", "i32", "i16", "i8", "u64",
+             "u32", "u16", "u8", "bool"]
 
 
 def render_cargo(op_name: str, kernel: str = "") -> str:

@@ -16,7 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..analyze import ARRAY, SCALAR, KernelSpec
-from .dtypes import ARGSPEC, ARGSPEC_OF, DT, NO_RUST_TYPE, RUST_NAMES, literal_text, narrow_value
+from .dtypes import (ARGSPEC, ARGSPEC_OF, DT, NO_RUST_TYPE, RUST_NAMES, literal_text,
+                     narrow_value, wrapped_unsigned)
 from .values import Fail, NeedDtypes
 
 
@@ -86,6 +87,10 @@ class KernelTypes:
             # entry per dtype, each with concrete types
             raise NeedDtypes(node, f"{value!r} as the generic element type {generic}")
         self.rust(dt, node)
+        if wrapped_unsigned(value, dt.uniform) is not None:
+            raise Fail(node, "literal", f"{value!r} as {dt.uniform}: cutile 0.5.0 writes an "
+                       "unsigned literal above its signed type's largest value as 0; write it "
+                       "as a tile constant (its bits as the signed type, bitcast), or port by hand")
         text = literal_text(value, dt.uniform)
         if text is None:
             raise Fail(node, "literal", f"{value!r} as {dt.uniform}: cutile 0.5.0 has no "
