@@ -136,8 +136,8 @@ def wrapped_unsigned(value, dtype: str) -> int | None:
     a literal as the constant 0 (seen: `constant(2654435761u32, ..)` -> `<i32: 0>`)."""
     if dtype not in SIGNED_OF or isinstance(value, (bool, float)):
         return None
-    bits = int(dtype[4:])
-    return int(value) - 2 ** bits if int(value) >= 2 ** (bits - 1) else None
+    width = bits(dtype)
+    return int(value) - 2 ** width if int(value) >= 2 ** (width - 1) else None
 
 
 def literal_text(value, dtype: str) -> str | None:

@@ -23,7 +23,8 @@ import cuda.tile as ct
 from .dtypes import DT, is_float, is_signed
 from .ops_gather import implicit_cast, pointer_and_mask
 from .registry import Family
-from .tokens import ACQUIRE, RELEASE_ORDERS, after_write, carry_acquire, last_op_token, wait_for_acquire
+from .tokens import (ACQUIRE, RELEASE_ORDERS, after_write, carry_acquire, last_op_token,
+                     wait_for_acquire)
 from .values import Fail, Scalar, Tile, Value, refuse_write_through_slice
 
 FAMILY = Family("atomic")
@@ -160,7 +161,7 @@ def emit_atomic(t, node, hint, target, how, call) -> Value:
     (arr, ptrs, mask, shape), (fn, operands) = target, call
     carried = None
     if how["order"] in ACQUIRES and (t.state.regions or ACQUIRE in t.state.token_vars):
-        carried = carry_acquire(t, [node], node.lineno)
+        carried = carry_acquire(t, [node], node.lineno, arr.name)
     token = input_token(t, arr, how["order"])
     mask_text = f"Some({mask.expr})" if mask is not None else "None"
     name = t.fresh(hint or f"{arr.name}_old")

@@ -40,19 +40,22 @@ def inplace_arrays(nodes) -> set[str]:
                 reads.add(node.args[0].id)
             elif node.func.attr in WRITES:
                 writes.add(node.args[0].id)
-                ordered |= node.func.attr.startswith("atomic_") and \
-                    not node.func.attr.startswith("atomic_store_") and not is_relaxed(node)
+                ordered |= atomic_order(node) not in (None, "RELAXED")
     return reads | writes if ordered else reads & writes
 
 
 RELEASE_ORDERS = ("RELEASE", "ACQ_REL")     # ct.MemoryOrder names; ACQ_REL is the default
 
 
-def is_relaxed(call: ast.Call) -> bool:
-    """An atomic call's memory order is RELAXED only when spelled so (an order written any
-    other way counts as releasing and acquiring: its tokens are threaded)."""
+def atomic_order(call: ast.Call) -> str | None:
+    """The ct.MemoryOrder name an ordered atomic call (not a tiled view's atomic_store_*) is
+    spelled with: ACQ_REL when none is given, "?" when not spelled as a name (it counts as
+    releasing and acquiring: tokens are threaded); None for any other call."""
+    if not (isinstance(call.func, ast.Attribute) and call.func.attr.startswith("atomic_")
+            and not call.func.attr.startswith("atomic_store_")):
+        return None
     order = next((k.value for k in call.keywords if k.arg == "memory_order"), None)
-    return isinstance(order, ast.Attribute) and order.attr == "RELAXED"
+    return "ACQ_REL" if order is None else order.attr if isinstance(order, ast.Attribute) else "?"
 
 
 def declare(t, var: str, start: str, why: str) -> None:
@@ -74,7 +77,8 @@ def last_op_token(t, arr: ArrayRef) -> str:
     """The `let mut` token a write to `arr` takes and replaces."""
     if arr.name not in t.state.token_vars:
         t.state.token_vars[arr.name] = t.fresh(f"{token_prefix(t, arr)}_{arr.name}")
-        declare(t, t.state.token_vars[arr.name], f"{arr.name}.token()", "ordered as cuTile orders its writes")
+        declare(t, t.state.token_vars[arr.name], f"{arr.name}.token()",
+                "ordered as cuTile orders its writes")
     return t.state.token_vars[arr.name]
 
 
@@ -84,7 +88,8 @@ def last_store_token(t, arr: ArrayRef) -> str:
         last_op_token(t, arr)
         if arr.name not in t.state.stored_vars:
             t.state.stored_vars[arr.name] = t.fresh(f"{token_prefix(t, arr)}_{arr.name}_st")
-            declare(t, t.state.stored_vars[arr.name], f"{arr.name}.token()", "its last store, which reads wait for")
+            declare(t, t.state.stored_vars[arr.name], f"{arr.name}.token()",
+                    "its last store, which reads wait for")
         return t.state.stored_vars[arr.name]
     return t.cached(("token", arr.name),
                     lambda: Value(arr, t.let_typed(f"{arr.name}_token", "Token",
@@ -122,23 +127,14 @@ def refuse_after_acquire(t, name: str, node) -> None:
                    "RELEASE")
 
 
-def acquires(call: ast.Call) -> bool:
-    """An atomic call whose order acquires (ACQ_REL, the default, or ACQUIRE; an order
-    written any other way than RELAXED or RELEASE counts as acquiring)."""
-    if not (isinstance(call.func, ast.Attribute) and call.func.attr.startswith("atomic_")
-            and not call.func.attr.startswith("atomic_store_")):
-        return False
-    order = next((k.value for k in call.keywords if k.arg == "memory_order"), None)
-    return not (isinstance(order, ast.Attribute) and order.attr in ("RELAXED", "RELEASE"))
-
-
-def carry_acquire(t, nodes, line: int) -> str:
+def carry_acquire(t, nodes, line: int, entry: str) -> str:
     """The `let mut` acquire token a loop or branch carries, declared before the outermost
     one: cuTile carries its acquire token through a loop whose body has an acquiring
     atomic (token_order.py's ACQUIRE_TOKEN_KEY: every access of the body, the ones before the
     atomic too, waits for the previous trip's), after the tokens of the arrays the body
     touches; the atomic sets it. It starts as the last acquire's token, or the entry token.
-    `nodes`: the region's AST nodes, whose arrays are ordered before it."""
+    `nodes`: the region's AST nodes, whose arrays are ordered before it; `entry`: an array
+    whose token is the entry token."""
     if ACQUIRE not in t.state.token_vars:
         arrays = [n.args[0].id for n in nodes if isinstance(n, ast.Call)
                   and isinstance(n.func, ast.Attribute) and n.func.attr in READS | WRITES
@@ -147,7 +143,7 @@ def carry_acquire(t, nodes, line: int) -> str:
             t.state.token_order.setdefault(name, len(t.state.token_order))
         order = t.state.token_order.setdefault(ACQUIRE, len(t.state.token_order))
         var = t.state.token_vars[ACQUIRE] = t.fresh(f"zt{order:02d}_acquire")
-        start = t.state.acquired["token"] if t.state.acquired else f"{arrays[0]}.token()"
+        start = t.state.acquired["token"] if t.state.acquired else f"{entry}.token()"
         declare(t, var, start, "the last acquiring atomic's token, which later accesses wait for")
     t.state.acquired = {"line": line, "token": t.state.token_vars[ACQUIRE]}
     return t.state.token_vars[ACQUIRE]
@@ -156,9 +152,10 @@ def carry_acquire(t, nodes, line: int) -> str:
 def carry_acquire_through(t, nodes) -> None:
     """Before a loop: its acquire token, when its body has an acquiring atomic."""
     nodes = list(nodes)
-    atomic = next((n for n in nodes if isinstance(n, ast.Call) and acquires(n)), None)
-    if atomic is not None:
-        carry_acquire(t, nodes, atomic.lineno)
+    atomic = next((n for n in nodes if isinstance(n, ast.Call)
+                   and atomic_order(n) not in (None, "RELAXED", "RELEASE")), None)
+    if atomic is not None and atomic.args and isinstance(atomic.args[0], ast.Name):
+        carry_acquire(t, nodes, atomic.lineno, atomic.args[0].id)
 
 
 def wait_for_acquire(t, token: str) -> str:
