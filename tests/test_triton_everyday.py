@@ -531,6 +531,42 @@ def test_a_batch_of_products_is_a_3d_mma_indexed_by_the_stride_written_last(tmp_
     assert why["construct"] == "tl.dot" and "operands of 2 dimensions, or 3" in why["message"]
 
 
+def _products(tmp_path, dtype: str, call: str):
+    kernel = tmp_path / "products.py"
+    kernel.write_text("import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+                      "def products(a_ptr, b_ptr, c_ptr, B: tl.constexpr):\n"
+                      "    i = tl.arange(0, B)\n"
+                      "    a = tl.load(a_ptr + i[:, None] * B + i[None, :])\n"
+                      "    b = tl.load(b_ptr + i[:, None] * B + i[None, :])\n"
+                      f"    tl.store(c_ptr + i[:, None] * B + i[None, :], {call})\n")
+    derived = _derived("products", [f"{dtype}[16,16]", f"{dtype}[16,16]", "f32[16,16]"],
+                       ["B=16"], path=str(kernel))
+    assert derived.ok, derived.translation.diagnostics
+    return derived
+
+
+def test_f32_products_are_multiplied_in_tf32_as_triton_multiplies_them(tmp_path):
+    """On the GPU, Triton multiplies f32 tiles in tf32 unless told otherwise: a port in f32
+    computed other numbers (head_scores on the H200: relative error 7.7e-4 against Triton,
+    over f32's tolerance) than the kernel it ports."""
+    from workbench.port.triton_stages import derived_tolerance
+    from workbench.translate.targets import triton_target
+    default = _products(tmp_path, "f32", "tl.dot(a, b)")
+    assert "ct.mma(ct.astype(a, ct.tfloat32), ct.astype(b, ct.tfloat32), " in _body(default)
+    assert default.translation.tf32_products and "multiplies them in tf32" in _notes(default)
+    target = triton_target(f"{tmp_path / 'products.py'}:products",
+                           ["f32[16,16]", "f32[16,16]", "f32[16,16]"], ["B=16"])
+    assert derived_tolerance(target, default)["f32"] == 2e-3
+    for exact in ('tl.dot(a, b, input_precision="ieee")', "tl.dot(a, b, allow_tf32=False)"):
+        derived = _products(tmp_path, "f32", exact)
+        assert "ct.mma(a, b, " in _body(derived) and not derived.translation.tf32_products
+        assert "f32" not in derived_tolerance(target, derived)
+    halves = _products(tmp_path, "f16", "tl.dot(a, b)")
+    assert "ct.mma(a, b, " in _body(halves) and not halves.translation.tf32_products
+    widened = _products(tmp_path, "f16", "tl.dot(a.to(tl.float32), b.to(tl.float32))")
+    assert "ct.astype(ct.astype(a, ct.float32), ct.tfloat32)" in _body(widened)
+
+
 # -- end to end: build and IR diff ---------------------------------------------------------
 
 @pytest.mark.parametrize("kernel", sorted(CASES))

@@ -14,7 +14,7 @@ import numpy as np
 # catalog entry may set its own (matmul and attention do).
 # a recorded kernel's own side, judged against what it wrote on the GPU when recorded
 AGAINST_RECORDED = "against what it wrote when the call was recorded"
-DEFAULT_TOLERANCE = {"f64": 1e-12, "f32": 1e-5, "f16": 2e-3, "bf16": 1.6e-2,
+DEFAULT_TOLERANCE = {"f64": 1e-12, "f32": 1e-5, "tf32": 2e-3, "f16": 2e-3, "bf16": 1.6e-2,
                      "f8e4m3": 1.25e-1, "f8e5m2": 2.5e-1}
 
 

@@ -63,7 +63,7 @@ def _check_case(target, op, case, seed: int) -> dict:
     derived_case = op.case(case.index)
     params = _derived_params(op)
     ordered = {p: values[p] for p in params}
-    tolerance = case_tolerance(target, case)
+    tolerance = case_tolerance(target, case, op.tolerance)
     for side, interp_side in (("derived", "python"), ("rust", "rust")):
         try:
             poisoned = [n for n in target.outputs if n not in target.inplace]

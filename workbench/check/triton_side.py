@@ -97,7 +97,7 @@ def _run(req: dict, torch) -> dict:
 
 
 def _check_case(target, op, case, sides, torch) -> dict:
-    tolerance = case_tolerance(target, case)
+    tolerance = case_tolerance(target, case, op.tolerance)
     base = make_inputs(target, case, torch)
     # outputs unknown (a kernel named by file): every array is compared after the run
     names = list(target.outputs) or [n for n, v in base.items() if torch.is_tensor(v)]

@@ -13,6 +13,7 @@ from ..operators import Operator
 from ..errors import WorkbenchError
 from .artifacts import Artifact
 from ..check.report import triton_bench_report
+from ..check.compare import DEFAULT_TOLERANCE
 from ..check.runner import has_cuda_driver
 from ..check.triton_side import check_triton_port
 from ..diff import diff_modules
@@ -38,8 +39,18 @@ def derived_operator(target, derived, port: Path) -> Operator:
                     summary=f"{target.kernel_name}, {DERIVED_LABEL}",
                     kernel_name=target.kernel_name,
                     outputs=tuple(o for o in target.outputs if o in derived.params),
-                    tolerance=dict(target.tolerance), cases=tuple(derived.cases),
+                    tolerance=derived_tolerance(target, derived), cases=tuple(derived.cases),
                     folder=path.parent.parent, kernel_path=path, port_path=Path(port))
+
+
+def derived_tolerance(target, derived) -> dict:
+    """The target's tolerances, an f32 output's no tighter than tf32's where the kernel
+    multiplies f32 tiles in tf32: Triton's own result is only that exact."""
+    tolerance = dict(target.tolerance)
+    if derived.translation.tf32_products:
+        tolerance["f32"] = max(tolerance.get("f32", DEFAULT_TOLERANCE["f32"]),
+                               DEFAULT_TOLERANCE["tf32"])
+    return tolerance
 
 
 def translate_target(target, port: Path, keep_in: Path | None = None,

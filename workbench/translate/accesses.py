@@ -9,7 +9,7 @@ from ..sources.module import call_argument as arg
 from .memory import (block_form, decompose, gather_indices, padding_for, permutation,
                      reshape, split_mask)
 from .block_ptrs import block_load, block_store
-from .values import BlockPtr, Desc, Fail, Ptr, Run, Static
+from .values import FLOAT_DTYPES, BlockPtr, Desc, Fail, Ptr, Run, Static
 
 
 class Accesses:
@@ -53,7 +53,7 @@ class Accesses:
                 raise Fail(call, "tl.load(other=)", f"other={fill} at the tensor's bounds: "
                            "cuTile pads only with 0, -inf, +inf or nan")
             code = f"ct.where({explicit}, {code}, {fill})"
-        return Run(code, shape, is_int=self._int_tensor(ptr.param, call))
+        return self.loaded(code, shape, ptr.param, call)
 
     def _gather(self, ptr, access, explicit, other, node):
         if ptr.shape is None:
@@ -64,8 +64,15 @@ class Accesses:
         index = _index_argument(indices)
         self.note(node, f"tl.load of {ptr.param}: the offsets are not a block, so the "
                         "access is a ct.gather")
-        return Run(f"ct.gather({ptr.param}, {index}{mask}, padding_value={pad})", ptr.shape,
-                   is_int=self._int_tensor(ptr.param, node))
+        return self.loaded(f"ct.gather({ptr.param}, {index}{mask}, padding_value={pad})",
+                           ptr.shape, ptr.param, node)
+
+    def loaded(self, code: str, shape, param: str, node) -> Run:
+        """A value read from `param`: an integer one can be an offset; a float one's dtype is
+        the array's where every case agrees."""
+        dtypes = {spec.dtype for spec in self.array_specs(param, node)}
+        dtype = FLOAT_DTYPES.get(dtypes.pop()) if len(dtypes) == 1 else None
+        return Run(code, shape, is_int=self._int_tensor(param, node), dtype=dtype)
 
     def _int_tensor(self, param: str, node) -> bool:
         """Values loaded from an integer tensor are integers: they can be offsets."""
@@ -222,8 +229,9 @@ class Accesses:
     def desc_load(self, desc: Desc, call: ast.Call):
         index = self._desc_index(desc, call.args[0] if call.args else None, call)
         block = [b.text for b in desc.block]
-        return Run(f"ct.load({desc.param}, index=({_tuple(index)}), shape=({_tuple(block)}), "
-                   "padding_mode=ct.PaddingMode.ZERO)", tuple(desc.block))
+        return self.loaded(f"ct.load({desc.param}, index=({_tuple(index)}), "
+                           f"shape=({_tuple(block)}), padding_mode=ct.PaddingMode.ZERO)",
+                           tuple(desc.block), desc.param, call)
 
     def desc_store(self, desc: Desc, call: ast.Call):
         index = self._desc_index(desc, call.args[0] if call.args else None, call)

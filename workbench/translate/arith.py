@@ -74,6 +74,13 @@ def aligned_terms(terms, rank: int, to_rank: int) -> tuple:
     return tuple(t.moved({t.axis: t.axis + shift}) if t.axis is not None else t for t in terms)
 
 
+def _float_dtype(a, b) -> str | None:
+    """The dtype of float arithmetic where the translator knows it: values of one dtype, or
+    one and a Python number (which takes the value's dtype, as in Triton)."""
+    dtypes = {v.dtype for v in (a, b) if isinstance(v, Run)}
+    return dtypes.pop() if len(dtypes) == 1 else None
+
+
 def binop(op: type, a, b, node, cases: int) -> Static | Run:
     if isinstance(a, Static) and isinstance(b, Static):
         return static_op(PY_OPS[op], f"({a.text} {OP_TEXT[op]} {b.text})", a, b)
@@ -83,7 +90,8 @@ def binop(op: type, a, b, node, cases: int) -> Static | Run:
     shape = broadcast(shape_of(a), shape_of(b), node)
     code = f"({text_of(a)} {OP_TEXT[op]} {text_of(b)})"
     is_int = _is_int(a) and _is_int(b) and op not in (ast.Div,)
-    result = Run(code, shape, is_int=is_int, kind=position_kind(shape, is_int, a, b))
+    result = Run(code, shape, is_int=is_int, kind=position_kind(shape, is_int, a, b),
+                 dtype=None if is_int else _float_dtype(a, b))
     if op in (ast.Add, ast.Sub, ast.Mult) and is_int:
         result.terms = _affine(op, a, b, shape, cases)
     if shape is None and is_int:

@@ -125,7 +125,7 @@ def block_load(t, pointer: BlockPtr, call: ast.Call) -> Run:
             f"padding_mode=ct.PaddingMode.{PADDING[option]})")
     if list(pointer.perm) != sorted(pointer.perm):
         code = f"ct.permute({code}, {tuple(pointer.perm)})"
-    return Run(code, tuple(pointer.block), is_int=t._int_tensor(pointer.param, call))
+    return t.loaded(code, tuple(pointer.block), pointer.param, call)
 
 
 def block_store(t, pointer: BlockPtr, call: ast.Call, tile_text: str) -> None:

@@ -82,7 +82,7 @@ def _zeros(t, call):
     shape = shape_arg(t, arg(call, "shape", 0), "tl.zeros")
     dtype = dtype_of(t, arg(call, "dtype", 1))
     return Run(f"ct.zeros({shape_text(shape)}, dtype={dtype.text})", shape,
-               is_int="int" in dtype.text)
+               is_int="int" in dtype.text, dtype=dtype.text)
 
 
 def _full(t, call):
@@ -90,7 +90,7 @@ def _full(t, call):
     value = t.expr(arg(call, "value", 1))
     dtype = dtype_of(t, arg(call, "dtype", 2))
     return Run(f"ct.full({shape_text(shape)}, {text_of(value)}, dtype={dtype.text})", shape,
-               is_int="int" in dtype.text)
+               is_int="int" in dtype.text, dtype=dtype.text)
 
 
 # where the positional arguments after `axis` sit: tl.sum(input, axis, keep_dims, dtype);
@@ -151,8 +151,8 @@ def _cdiv(t, call):
 def _dot(t, call):
     a, b = t.data(call.args[0], "tl.dot"), t.data(call.args[1], "tl.dot")
     acc_node = arg(call, "acc", 2)
-    if arg(call, "out_dtype", None) is not None or arg(call, "input_precision", None) is not None:
-        t.note(call, "tl.dot: out_dtype / input_precision are left to cuTile's defaults")
+    if arg(call, "out_dtype", 6) is not None:
+        t.note(call, "tl.dot: out_dtype is left to cuTile's default (f32 for float operands)")
     if not (a.shape and b.shape and len(a.shape) == len(b.shape) and len(a.shape) in (2, 3)):
         raise Fail(call, "tl.dot", "operands of 2 dimensions, or 3 (a batch of products): "
                    f"not {shape_text(a.shape or ())} x {shape_text(b.shape or ())}")
@@ -164,7 +164,49 @@ def _dot(t, call):
         acc = f"ct.zeros({shape_text(shape)}, dtype=ct.float32)"
     else:
         acc = text_of(t.data(acc_node, "tl.dot"))
-    return Run(f"ct.mma({text_of(a)}, {text_of(b)}, {acc})", shape)
+    a_text, b_text = _dot_operands(t, call, a, b)
+    return Run(f"ct.mma({a_text}, {b_text}, {acc})", shape, dtype="ct.float32")
+
+
+def _dot_operands(t, call, a, b) -> tuple[str, str]:
+    """The operands as cuTile multiplies them. Triton multiplies f32 tiles in tf32 unless
+    told otherwise (input_precision, or allow_tf32=False): so does the port, by converting
+    them, or it would compute another product (more exact, and slower) than the kernel."""
+    precision = _dot_precision(t, call)
+    texts = text_of(a), text_of(b)
+    if a.dtype == b.dtype == "ct.float32" and precision == "tf32":
+        t.state.tf32_products = True
+        t.note(call, "tl.dot of f32 tiles: Triton multiplies them in tf32 (its default "
+                     "input_precision); so does the port (ct.astype(.., ct.tfloat32)), and "
+                     "the check compares with tf32's tolerance")
+        return tuple(f"ct.astype({x}, ct.tfloat32)" for x in texts)
+    if precision == "tf32x3" and "ct.float32" in (a.dtype, b.dtype):
+        t.note(call, "tl.dot(input_precision='tf32x3'): the port multiplies in f32, which "
+                     "three tf32 products approximate")
+    elif precision != "ieee" and (a.dtype is None or b.dtype is None):
+        t.note(call, "tl.dot: the translator does not know its operands' dtypes; where they "
+                     "are f32, Triton multiplies them in tf32 and the port in f32 (load them "
+                     "from an array, or .to() a dtype, for the port to follow Triton)")
+    return texts
+
+
+def _dot_precision(t, call) -> str:
+    """Triton's input_precision of a tl.dot: given, or from allow_tf32, else tf32 (its
+    default on NVIDIA GPUs)."""
+    given = arg(call, "input_precision", 3)
+    if given is not None:
+        value = t.expr(given)
+        if isinstance(value, Static) and isinstance(value.value, str) and value.uniform:
+            return value.value.lower()
+        if not (isinstance(value, Static) and value.value is None):
+            raise Fail(call, "tl.dot(input_precision=)", "a precision that is not one string "
+                       "in every case: give \"tf32\", \"tf32x3\" or \"ieee\"")
+    allow = arg(call, "allow_tf32", 4)
+    if allow is not None:
+        value = t.expr(allow)
+        if isinstance(value, Static) and value.value is not None:
+            return "tf32" if value.value else "ieee"
+    return "tf32"
 
 
 def _cast(t, call):

@@ -28,7 +28,8 @@ class Carried:
                 "ct.int32" if is_int else "ct.float32"
             text = f"ct.full((), {text}, dtype={dtype})"
         self.emit(f"{name} = {text}", stmt)
-        bound = Run(name, getattr(value, "shape", None), is_int=is_int)
+        bound = Run(name, getattr(value, "shape", None), is_int=is_int,
+                    dtype=value.dtype if isinstance(value, Run) else None)
         if is_int and not bound.is_tile:
             bound.terms = (Term((bound,)),)
         return bound

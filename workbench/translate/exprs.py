@@ -159,7 +159,8 @@ class Exprs:
         if isinstance(base, Desc) and node.attr in ("type", "block_type"):
             return base if node.attr == "type" else DType(f"{base.param}.dtype")
         if node.attr == "T" and isinstance(base, Run) and base.shape and len(base.shape) == 2:
-            return Run(f"ct.transpose({base.code})", (base.shape[1], base.shape[0]))
+            return Run(f"ct.transpose({base.code})", (base.shape[1], base.shape[0]),
+                       dtype=base.dtype)
         raise Fail(node, f".{node.attr}", f"`{dotted}` is not translated")
 
     def _Subscript(self, node):
@@ -190,7 +191,7 @@ class Exprs:
         if not isinstance(value, Run):
             raise Fail(node, "reshape", "reshaping a value that is not a tile")
         code = f"ct.reshape({value.code}, {shape_text(shape)})"
-        result = Run(code, shape, is_int=value.is_int)
+        result = Run(code, shape, is_int=value.is_int, dtype=value.dtype)
         if axis_map is not None:
             if value.terms is not None:
                 result.terms = tuple(t.moved(axis_map) for t in value.terms)
@@ -317,7 +318,8 @@ class Exprs:
         if value.terms is not None and dtype.text == "ct.int32":
             return value                  # index arithmetic is int32 already
         is_int = "int" in dtype.text
-        result = Run(f"ct.astype({value.code}, {dtype.text})", value.shape, is_int=is_int)
+        result = Run(f"ct.astype({value.code}, {dtype.text})", value.shape, is_int=is_int,
+                     dtype=dtype.text)
         if is_int and value.terms is not None:
             result.terms = value.terms
         return result

@@ -35,7 +35,7 @@ def _trans(t, call):
     x = t.data(call.args[0], "tl.trans")
     if not x.shape or len(x.shape) != 2:
         raise Fail(call, "tl.trans", "only 2-D tiles are transposed")
-    return Run(f"ct.transpose({text_of(x)})", (x.shape[1], x.shape[0]))
+    return Run(f"ct.transpose({text_of(x)})", (x.shape[1], x.shape[0]), dtype=x.dtype)
 
 
 def _split(t, call):
@@ -100,9 +100,9 @@ def _permute(t, call):
     if order == list(range(len(shape))):
         return x
     if order == [1, 0]:
-        return Run(f"ct.transpose({text_of(x)})", new, is_int=x.is_int)
+        return Run(f"ct.transpose({text_of(x)})", new, is_int=x.is_int, dtype=x.dtype)
     return Run(f"ct.permute({text_of(x)}, ({', '.join(map(str, order))}))", new,
-               is_int=x.is_int)
+               is_int=x.is_int, dtype=x.dtype)
 
 
 def _expand_dims(t, call):

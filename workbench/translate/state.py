@@ -18,6 +18,7 @@ class TritonState:
     typed: set[str] = field(default_factory=set)    # variables a runtime `if` reassigns
     fresh_count: int = 0                                   # for fresh names
     returned: bool = False                                 # a top-level `return` was read
+    tf32_products: bool = False                            # a tl.dot of f32 multiplies in tf32
     rest: list = field(default_factory=list)               # what follows, to the kernel's end
     tail: bool = True                                      # the block being read ends the kernel
     helper_depth: int = 0                                  # @triton.jit helpers being inlined

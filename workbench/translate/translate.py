@@ -43,6 +43,7 @@ class Translation:
     notes: list[dict]
     params_used: list[str]
     written: list[str]
+    tf32_products: bool = False     # a tl.dot of f32 tiles multiplies in tf32, as Triton's does
 
 
 class Translator(Accesses, Branches, Carried, Exprs):
@@ -220,7 +221,7 @@ class Translator(Accesses, Branches, Carried, Exprs):
         elif isinstance(value, Run) and not lazy(value):
             self.emit(f"{name} = {value.code}", stmt)
             bound = Run(name, value.shape, is_int=value.is_int, kind=value.kind,
-                        upper=value.upper, case_values=value.case_values)
+                        upper=value.upper, case_values=value.case_values, dtype=value.dtype)
             if bound.is_int and not bound.is_tile:
                 bound.terms = (Term((bound,)),)
             value = bound
@@ -317,7 +318,7 @@ class Translator(Accesses, Branches, Carried, Exprs):
         params = [p.name for p in self.src.params
                   if p.name in used and not self._folded(p.name)]
         return Translation(self.state.lines, self.state.diagnostics, self.state.notes, params,
-                           sorted(self.state.written))
+                           sorted(self.state.written), self.state.tf32_products)
 
     def _folded(self, name: str) -> bool:
         value = self.state.env.get(name)

@@ -17,6 +17,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+# an array's float dtype (argspec) as cuTile spells it: what a value read from it is
+FLOAT_DTYPES = {"f32": "ct.float32", "f16": "ct.float16", "bf16": "ct.bfloat16",
+                "f64": "ct.float64"}
 
 class Fail(Exception):
     """A construct the translator does not map onto cuTile; names the Triton construct."""
@@ -96,6 +99,7 @@ class Run:
     case_values: tuple | None = None   # runtime scalar parameters: the value in each case
     is_int: bool | None = None
     upper: tuple | None = None   # an integer scalar known below these values, per case (x % n)
+    dtype: str | None = None     # a float value's cuTile dtype where known (tl.dot reads it)
 
     @property
     def is_tile(self) -> bool:
