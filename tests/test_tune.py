@@ -29,10 +29,13 @@ def test_a_port_s_knobs_are_its_tile_constants_and_the_hints_it_takes():
     knobs = {k.name: k for k in knobs_for(LARGE, load_manifest(SOFTMAX))}
     assert knobs["TILE_COLS"].values == (2048, 4096, 8192)
     assert knobs["occupancy"].values == (0, 1, 2, 4, 8) and knobs["num_ctas"].values == (0, 2)
+    assert knobs["program"].values == (0, 1)               # the entry, softmax_row_gather
     found, total = candidates(list(knobs.values()), LARGE)
-    assert total == 3 * 5 * 2 - 1 == len(found)            # all but the untuned launch
+    assert total == 3 * 5 * 2 * 2 - 1 and len(found) == 48  # all but the untuned, sampled
     assert "as catalogued" not in {c.id for c in found}
-    assert {"TILE_COLS=8192 occupancy=2", "num_ctas=2"} <= {c.id for c in found}
+    assert {"program=1", "occupancy=2", "TILE_COLS=8192"} <= {c.id for c in found}  # alone
+    whole, _ = candidates(list(knobs.values()), LARGE, limit=100)
+    assert {"TILE_COLS=8192 occupancy=2", "num_ctas=2", "program=1"} <= {c.id for c in whole}
     matmul = get_operator("matmul")
     names = {k.name for k in knobs_for(matmul.case(3), load_manifest(matmul))}
     assert {"TILE_M", "TILE_N", "TILE_K"} <= names
@@ -58,6 +61,7 @@ def test_the_user_s_knobs_replace_the_defaults_and_a_big_grid_is_sampled_the_sam
     ("occupancy=two", "the values must be whole numbers"),
     ("TILE_COLS=0", "values must be at least 1"),
     ("occupancy", "not NAME=V1,V2"),
+    ("program=0,2", "1 tile programs besides its entry"),
 ])
 def test_a_knob_that_does_not_exist_or_a_bad_value_is_refused_with_what_to_do(text, says):
     with pytest.raises(WorkbenchError) as refused:
@@ -142,10 +146,14 @@ def test_hints_cross_the_c_abi_only_to_a_port_that_applies_them():
     import numpy as np
     x = np.zeros((4, 1000), np.float32)
     plan = CallPlan(SOFTMAX)
-    assert plan.hint_slots == 3
+    assert plan.hint_slots == 4 and plan.programs == 1
     host = _host_arrays(x)
     *_, consts, count = plan.prepared(host, {"TILE_COLS": 1024}, hints={"occupancy": 2})
-    assert count == 4 and list(consts)[:4] == [1024, 2, 0, 0]
+    assert count == 5 and list(consts)[:5] == [1024, 2, 0, 0, 0]
+    *_, consts, count = plan.prepared(host, {"TILE_COLS": 1024}, hints={"program": 1})
+    assert count == 5 and list(consts)[:5] == [1024, 0, 0, 0, 1]
+    with pytest.raises(ArgumentError, match="1 tile programs besides its entry"):
+        plan.prepared(host, {"TILE_COLS": 1024}, hints={"program": 2})
     *_, count = plan.prepared(host, {"TILE_COLS": 1024})
     assert count == 1
     plain = CallPlan(SOFTMAX, dataclasses.replace(load_manifest(SOFTMAX), hints=False))
@@ -191,7 +199,8 @@ def test_the_command_without_a_gpu_says_skipped_shows_the_plan_and_changes_nothi
     assert result.returncode == 3, result.stderr
     report = json.loads(result.stdout)
     assert report["status"] == "skipped" and "no CUDA device" in report["reason"]
-    assert len(report["cases"][0]["trials"]) == 3 * 2 * 2 + (before is not None)
+    # TILE_COLS x occupancy x num_ctas x program
+    assert len(report["cases"][0]["trials"]) == 3 * 2 * 2 * 2 + (before is not None)
     after = tuned_path(SOFTMAX).read_bytes() if tuned_path(SOFTMAX).exists() else None
     assert after == before and report["written"] is None
     refused = cli("tune", "tilegym.softmax")
@@ -252,6 +261,28 @@ def test_the_cpu_check_runs_the_port_as_its_tuned_entry_says_and_catches_a_bad_e
     response = check_operator(op, [0], on=CPU)
     assert response.status == "fail"
     assert "a row must fit one tile" in response.results[0]["sides"]["rust"]["reason"]
+
+
+@COLD_BUILD
+def test_a_tuned_entry_may_run_another_tile_program_of_the_port_and_its_numbers_are_checked():
+    """softmax's port.toml lists a second program (softmax_row_gather: the row as a 1-D
+    gather, approximate exp and division); an entry that chooses it runs that entry of the
+    module through the port's own C call, and its numbers are checked like any candidate's."""
+    from port_copies import fresh_copy
+    from workbench.check.report import CPU, check_operator
+    from workbench.rust.emit import emit_request
+    from workbench.rust.tuned import TunedEntry, write_tuned
+    op = fresh_copy("tune_program")
+    arrays = case_arrays(op.case(2))                      # bf16[37,777] twice
+    write_tuned(op, {arrays: TunedEntry(arrays, {}, {"program": 1})}, "test")
+    response = check_operator(op, [2], on=CPU)
+    assert response.status == "ok", response.reason
+    assert response.results[0]["tuned"]["hints"] == {"program": 1}
+    assert response.results[0]["sides"]["rust"]["ok"]
+    tuned_case = dataclasses.replace(op.case(2), hints={"program": 1})
+    tuned_op = dataclasses.replace(op, cases=(tuned_case,))
+    assert "entry softmax_row_gather\n" in emit_request(tuned_op, 2)
+    assert "options" not in emit_request(tuned_op, 2)     # a program is not a compile option
 
 
 def test_the_widget_shows_a_sweep_fastest_first_with_what_was_kept():

@@ -28,10 +28,11 @@ def emit_request(op: Operator, case_index: int) -> str:
     case = op.case(case_index)
     kernel = load_operator_kernel(op)
     manifest = load_manifest(op)
-    lines = [f"target {TARGET}", f"entry {manifest.entry_for(case, kernel.params)}",
+    lines = [f"target {TARGET}", f"entry {manifest.launched_entry(case, kernel.params)}",
              "generics " + " ".join(manifest.generic_values(kernel.params, case))]
-    if case.hints:
-        lines.append("options " + " ".join(f"{k}={v}" for k, v in sorted(case.hints.items())))
+    options = {k: v for k, v in case.hints.items() if k != "program"}
+    if options:
+        lines.append("options " + " ".join(f"{k}={v}" for k, v in sorted(options.items())))
     runtime = [p for p in kernel.params if p not in kernel.const_params]
     for name, spec in zip(runtime, case.args):
         if spec.is_list:

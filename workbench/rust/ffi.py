@@ -166,13 +166,14 @@ class CallLayout(NamedTuple):
     scalars: wb_ffi lists.rs checks every item and builds the device table itself), then the
     scalars and the ct.Constant values, then `launch_slots` words of grid and hints (a port
     that takes its launch) or, for a port that takes hints alone, `hint_slots` words when a
-    call gives hints."""
+    call gives hints: the three hints, then the program (wb_ffi call.rs HINT_WORDS)."""
     tensors: list          # [(name, TensorRule)]
     lists: list            # [(name, TensorRule)]
     scalars: list          # [name]
     consts: list           # [name]
     launch_slots: int
     hint_slots: int = 0
+    programs: int = 0      # tile programs besides the entry (port.toml `programs`)
 
 
 def call_layout(op: Operator, manifest: PortManifest | None = None) -> CallLayout:
@@ -187,7 +188,8 @@ def call_layout(op: Operator, manifest: PortManifest | None = None) -> CallLayou
         consts=[name for name in kernel.params if name in kernel.const_params],
         # ports of installed kernels take the launch too: grid x, y, z and three hints
         launch_slots=LAUNCH_SLOTS if manifest.launch else 0,
-        hint_slots=len(HINT_ORDER) if manifest.hints and not manifest.launch else 0)
+        hint_slots=len(HINT_ORDER) + 1 if manifest.hints and not manifest.launch else 0,
+        programs=len(manifest.programs))
 
 
 class CallPlan:
@@ -200,6 +202,7 @@ class CallPlan:
         self.tensors, self.lists = layout.tensors, layout.lists
         self.scalars, self.consts = layout.scalars, layout.consts
         self.launch_slots, self.hint_slots = layout.launch_slots, layout.hint_slots
+        self.programs = layout.programs
         self._tensor_array = (WbTensor * max(1, len(self.tensors)))()
         self._tensor_bytes = memoryview(self._tensor_array).cast("B")
         self._scalar_array = (ctypes.c_double * max(1, len(self.lists) + len(self.scalars)))()
@@ -245,7 +248,13 @@ class CallPlan:
                                 "pass the launch's compile options through "
                                 "`.compile_options(call.options())` in lib.rs and say "
                                 "`hints = true` in port.toml, or call without hints")
-        return launch_words((1,), hints)[3:]
+        program = int(hints.get("program") or 0)
+        if not 0 <= program <= self.programs:
+            raise ArgumentError(f"program {program}: this port has {self.programs} tile "
+                                "programs besides its entry (port.toml `programs`)",
+                                "program 0 runs its entry")
+        others = {k: v for k, v in hints.items() if k != "program"}
+        return launch_words((1,), others)[3:] + [program]
 
     def _with_lists(self, values: dict) -> tuple:
         """A fresh WbTensor array: the plain tensors (already packed), then every list's items

@@ -26,10 +26,13 @@ Ports of installed kernels (TileGym's) also say:
     launch = true                          # the C call carries grid and hints (wb_ffi raw.rs)
 
 A port whose launch applies the caller's compile options (`.compile_options(call.options())`,
-wb_ffi call.rs) says so; the C call may then carry three hint words after its constants
-(occupancy, num_ctas, num_worker_warps), which is what `workbench tune` sweeps:
+wb_ffi call.rs) says so; the C call may then carry four hint words after its constants
+(occupancy, num_ctas, num_worker_warps, program), which is what `workbench tune` sweeps:
 
     hints = true
+    programs = ["softmax_row_gather"]      # optional: other tile programs of the operator,
+                                           # entries of the module; program n > 0 runs the
+                                           # n-th (lib.rs matches `Call::program`), 0 `entry`
 
 A list of arrays (a kernel parameter cuTile Python takes as a list, TileGym's group GEMM) is
 a tensor table with `list = true`; its other keys hold for every item:
@@ -82,6 +85,13 @@ class PortManifest:
     raw: tuple[str, ...] = ()         # arrays passed as pointer, extents, strides
     launch: bool = False              # the call carries the launch rule's grid and hints
     hints: bool = False               # the call may carry hints after its constants
+    programs: tuple[str, ...] = ()    # other tile programs of the op (entries) tune may choose
+
+    def launched_entry(self, case: Case, params: list[str] | tuple = ()) -> str:
+        """The entry a launch of `case` runs: its `program` hint's (1 = `programs[0]`), else
+        `entry_for(case)`."""
+        program = int(case.hints.get("program", 0))
+        return self.programs[program - 1] if program else self.entry_for(case, params)
 
     def entry_for(self, case: Case, params: list[str] | tuple = ()) -> str:
         """The entry compiled for `case`: its [entries] match, else `entry`. A key may name
@@ -198,9 +208,13 @@ def load_manifest(op: Operator) -> PortManifest:
                    for name, t in raw.get("tensors", {}).items()}
         entries = tuple((_assignment(key), str(entry))
                         for key, entry in raw.get("entries", {}).items())
-        return PortManifest(raw["module"], raw["entry"], tuple(raw["generics"]), tensors,
-                            entries, tuple(raw.get("raw", ())), bool(raw.get("launch", False)),
-                            bool(raw.get("hints", False)))
+        manifest = PortManifest(raw["module"], raw["entry"], tuple(raw["generics"]), tensors,
+                                entries, tuple(raw.get("raw", ())),
+                                bool(raw.get("launch", False)), bool(raw.get("hints", False)),
+                                tuple(str(p) for p in raw.get("programs", ())))
+        if manifest.programs and not manifest.hints:
+            raise ValueError("`programs` are chosen by the hint words: say `hints = true`")
+        return manifest
     except FileNotFoundError:
         raise WorkbenchError(f"{path}: missing", "every port has a port.toml (see manifest.py)")
     except (KeyError, ValueError, tomllib.TOMLDecodeError) as e:

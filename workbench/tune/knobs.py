@@ -4,7 +4,9 @@ A knob is a tile-size constant of the case (a ct.Constant whose name says TILE o
 the port re-partitions, so cutile infers the new grid) or a compile hint the port takes
 (occupancy, num_ctas, num_worker_warps; port.toml `hints = true`). Defaults: each tile
 constant at half, its own value and double; occupancy 1, 2, 4, 8 and num_ctas 2 next to the
-kernel's own (0). `--knob NAME=V1,V2` replaces a knob's values, or adds a hint knob.
+kernel's own (0). A port with other tile programs (port.toml `programs`) has the knob
+`program`: 0 its entry, n the n-th of them. `--knob NAME=V1,V2` replaces a knob's values, or
+adds a hint knob.
 
 The candidates are every combination, less the untuned launch itself; past `limit` a fixed
 sample of them (seeded: the same sweep picks the same sample).
@@ -19,7 +21,7 @@ from ..errors import WorkbenchError
 from ..operators import Case
 from ..rust.manifest import PortManifest
 
-HINTS = ("occupancy", "num_ctas", "num_worker_warps")
+HINTS = ("occupancy", "num_ctas", "num_worker_warps", "program")
 DEFAULT_HINTS = {"occupancy": (0, 1, 2, 4, 8), "num_ctas": (0, 2)}     # 0: the kernel's own
 TILE_WORDS = ("TILE", "BLOCK")
 MIN_TILE = 8
@@ -54,6 +56,8 @@ def default_knobs(case: Case, manifest: PortManifest) -> list[Knob]:
              if _is_tile(name, value)]
     if takes_hints(manifest):
         knobs += [Knob(name, "hint", values) for name, values in DEFAULT_HINTS.items()]
+        if manifest.programs:
+            knobs.append(Knob("program", "hint", tuple(range(len(manifest.programs) + 1))))
     return knobs
 
 
@@ -101,13 +105,19 @@ def _parse(text: str, case: Case, manifest: PortManifest) -> Knob:
         raise WorkbenchError(f"--knob {text!r}: values must be at least {lowest}",
                              "0 for a hint means the kernel's own" if name in HINTS
                              else "a tile size is a positive number")
+    if name == "program" and max(numbers) > len(manifest.programs):
+        raise WorkbenchError(f"--knob {text!r}: the port has {len(manifest.programs)} tile "
+                             "programs besides its entry (port.toml `programs`: "
+                             f"{', '.join(manifest.programs) or 'none'})",
+                             "program 0 is its entry, n the n-th of `programs`")
     return Knob(name, "hint" if name in HINTS else "const", tuple(dict.fromkeys(numbers)))
 
 
 def candidates(knobs: list[Knob], case: Case, limit: int = MAX_CANDIDATES,
                seed: int = 0) -> tuple[list[Candidate], int]:
     """(the candidates to try, how many the knobs make): every combination but the untuned
-    launch, or a seeded sample of `limit` of them."""
+    launch, or past `limit` each knob's values alone (one change from the untuned launch:
+    a second tile program is always tried by itself) and a seeded sample of the rest."""
     everything = []
     for values in itertools.product(*(k.values for k in knobs)):
         consts = {k.name: v for k, v in zip(knobs, values)
@@ -118,4 +128,6 @@ def candidates(knobs: list[Knob], case: Case, limit: int = MAX_CANDIDATES,
     unique = list({c.id: c for c in everything}.values())
     if len(unique) <= limit:
         return unique, len(unique)
-    return random.Random(seed).sample(unique, limit), len(unique)
+    singles = [c for c in unique if len(c.consts) + len(c.hints) == 1][:limit]
+    rest = [c for c in unique if len(c.consts) + len(c.hints) > 1]
+    return singles + random.Random(seed).sample(rest, limit - len(singles)), len(unique)

@@ -10,9 +10,10 @@ use cutile::tile_kernel::CompileOptions;
 use crate::launch::{Error, WbTensor, borrow, borrow_stream, device, dtype_name, set_error};
 
 /// Words a call may carry after its constants: occupancy, num_ctas, num_worker_warps (0 = the
-/// kernel's own hint). Only a port whose port.toml says `hints = true` is sent them, and such
-/// a port hands `Call::options()` to its launch; that is how `workbench tune` tries them.
-pub const HINT_WORDS: usize = 3;
+/// kernel's own hint), then the program (0 = the port's entry; n = port.toml's `programs[n-1]`).
+/// Only a port whose port.toml says `hints = true` is sent them, and such a port hands
+/// `Call::options()` to its launch; that is how `workbench tune` tries them.
+pub const HINT_WORDS: usize = 4;
 
 pub struct Call<'a> {
     pub op: &'static str,
@@ -149,6 +150,16 @@ impl<'a> Call<'a> {
             options = options.num_worker_warps_per_cta(v);
         }
         options
+    }
+
+    /// Which of the port's `count` tile programs the caller asks for (0, its entry, when no
+    /// hint words were sent).
+    pub fn program(&self, count: usize) -> Result<usize, Error> {
+        let program = self.hints.get(3).copied().unwrap_or(0);
+        self.require(program >= 0 && (program as usize) < count, || {
+            format!("program {program}: the port has {count} (0 is its entry)")
+        })?;
+        Ok(program as usize)
     }
 
     pub fn launch_error(&self, error: impl std::fmt::Debug) -> Error {
