@@ -285,6 +285,24 @@ def test_a_tuned_entry_may_run_another_tile_program_of_the_port_and_its_numbers_
     assert "options" not in emit_request(tuned_op, 2)     # a program is not a compile option
 
 
+@COLD_BUILD
+def test_matmul_s_persistent_program_computes_every_tile_of_a_partial_grid():
+    """matmul's second program walks the output tiles persistently, grouped by rows of
+    tiles: on 1000 x 777 x 500 (partial tiles on every side), with more tiles than blocks
+    (32 x 16 tiles of 32 x 32 on the recording driver's 132 SMs), every tile is written."""
+    from port_copies import fresh_copy
+    from workbench.check.report import CPU, check_operator
+    from workbench.rust.tuned import TunedEntry, write_tuned
+    op = fresh_copy("tune_persistent", "matmul")
+    arrays = case_arrays(op.case(1))
+    write_tuned(op, {arrays: TunedEntry(arrays, {"TILE_M": 32, "TILE_N": 32},
+                                        {"program": 1})}, "test")
+    response = check_operator(op, [1], on=CPU)
+    assert response.status == "ok", response.reason
+    assert response.results[0]["sides"]["rust"]["ok"]
+    assert response.results[0]["tuned"]["hints"] == {"program": 1}
+
+
 def test_the_widget_shows_a_sweep_fastest_first_with_what_was_kept():
     from workbench.catalog import REPO_ROOT
     from workbench.tune.sweep import report_from_json

@@ -332,8 +332,9 @@ def slow_ports() -> None:
 
 
 def tune() -> None:
-    """`workbench tune` on each own operator's largest case (TUNE_OPS=a,b picks some; the
-    sweep's candidates checked on TUNE_JOBS workers sharing the GPU), then bench/tune_bench.py:
+    """`workbench tune` on each own operator's largest case (TUNE_OPS=a,b picks some,
+    TUNE_KNOBS_<OP> that one's knobs; the sweep's candidates checked on TUNE_JOBS workers
+    sharing the GPU), then bench/tune_bench.py:
     reference, untuned, tuned and PyTorch in one worker per operator. Writes tune/<op>.json,
     tune/<op>.png, tune/<op>.tuned.toml (what was kept) and tune_bench.json/.md."""
     import shutil
@@ -349,7 +350,9 @@ def tune() -> None:
         largest = max(op.cases, key=lambda c: sum(math.prod(a.shape) for a in c.args
                                                   if a.is_array))
         start = time.time()
-        report = sweep(op, [largest.index], jobs=int(os.environ.get("TUNE_JOBS", "8")),
+        # TUNE_KNOBS_<OP>="program=0,1;occupancy=0,2": that operator's --knob values
+        knobs = [k for k in os.environ.get(f"TUNE_KNOBS_{name.upper()}", "").split(";") if k]
+        report = sweep(op, [largest.index], knobs, jobs=int(os.environ.get("TUNE_JOBS", "8")),
                        limit=int(os.environ.get("TUNE_LIMIT", "32")),
                        progress=lambda text: print(f"  {text}", flush=True))
         print(format_tune(report, MARGIN), f"({time.time() - start:.0f} s)", flush=True)

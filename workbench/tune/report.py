@@ -11,6 +11,7 @@ from .sweep import CaseSweep, TuneReport
 def format_tune(report: TuneReport, margin: float) -> str:
     lines = [f"tune {report.op}: {report.status}" + (f" ({report.reason})" if report.reason
                                                      else "")]
+    lines += [f"  program={n} runs {name}" for n, name in enumerate(report.programs, start=1)]
     for sweep in report.cases:
         lines += _case_lines(sweep, margin)
     if report.status == "ok":

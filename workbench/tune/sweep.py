@@ -80,10 +80,11 @@ class TuneReport:
     cases: list[CaseSweep] = field(default_factory=list)
     written: str | None = None       # the tuned.toml written (None: the port is untouched)
     device: str = ""
+    programs: tuple = ()             # the port's other tile programs (program=1 is the first)
 
     def to_json(self) -> dict:
         return {"op": self.op, "status": self.status, "reason": self.reason,
-                "written": self.written, "device": self.device,
+                "written": self.written, "device": self.device, "programs": list(self.programs),
                 "cases": [c.to_json() for c in self.cases]}
 
 
@@ -98,7 +99,8 @@ def report_from_json(data: dict) -> TuneReport:
         sweep.kept = next((t for t in trials if t.id == case["kept"]), None)
         cases.append(sweep)
     return TuneReport(data["op"], data["status"], data.get("reason", ""), cases,
-                      data.get("written"), data.get("device", ""))
+                      data.get("written"), data.get("device", ""),
+                      tuple(data.get("programs", ())))
 
 
 def tunable(op: Operator) -> None:
@@ -138,7 +140,7 @@ def tune(op: Operator, cases: list[int] | None = None, knob_texts: list[str] = (
     say = progress or (lambda text: None)
     sweeps = plan_sweeps(op, cases if cases else [c.index for c in op.cases], list(knob_texts),
                          limit)
-    report = TuneReport(op.name, "ok", cases=sweeps)
+    report = TuneReport(op.name, "ok", cases=sweeps, programs=load_manifest(op).programs)
     if not has_cuda_driver():
         report.status, report.reason = "skipped", "no CUDA device: a sweep times candidates " \
                                                   "on a GPU (nothing was changed)"

@@ -21,9 +21,9 @@ wb_ffi::port! {
         call.require(call.extent(2, 0) == call.extent(0, 0) && call.extent(2, 1) == call.extent(1, 1),
                      || "c must be [rows of a, columns of b]".into())?;
         match call.dtype()? {
-            DTYPE_F32 => launch::<f32>(&call, tile_m, tile_n, tile_k),
-            DTYPE_F16 => launch::<f16>(&call, tile_m, tile_n, tile_k),
-            DTYPE_BF16 => launch::<bf16>(&call, tile_m, tile_n, tile_k),
+            DTYPE_F32 => dispatch::<f32>(&call, tile_m, tile_n, tile_k),
+            DTYPE_F16 => dispatch::<f16>(&call, tile_m, tile_n, tile_k),
+            DTYPE_BF16 => dispatch::<bf16>(&call, tile_m, tile_n, tile_k),
             other => call.bad_dtype(other),
         }
     }
@@ -37,6 +37,35 @@ fn launch<T: DType>(call: &Call, tile_m: usize, tile_n: usize, tile_k: usize) ->
     unsafe {
         matmul_port::matmul(a, b, c.partition([tile_m, tile_n]))
             .generics(generics)
+            .compile_options(call.options())
+            .async_on(&call.stream)
+    }
+    .map(|_| ())
+    .map_err(|e| call.launch_error(e))
+}
+
+/// Program 0 is `launch` (kernel.py's tile program), 1 the persistent one (port.toml
+/// `programs`).
+fn dispatch<T: DType>(call: &Call, tile_m: usize, tile_n: usize, tile_k: usize) -> Result<(), Error> {
+    match call.program(2)? {
+        0 => launch::<T>(call, tile_m, tile_n, tile_k),
+        _ => launch_persistent::<T>(call, tile_m, tile_n, tile_k),
+    }
+}
+
+fn launch_persistent<T: DType>(call: &Call, tile_m: usize, tile_n: usize, tile_k: usize) -> Result<(), Error> {
+    let (a, b, c) = (call.input::<T>(0)?, call.input::<T>(1)?, call.input::<T>(2)?);
+    let generics = vec![T::DTYPE.as_str().to_string(), tile_m.to_string(), tile_n.to_string(),
+                        tile_k.to_string()];
+    // as many blocks as the SMs hold at the occupancy asked for (1 unless a hint says)
+    let tiles = (call.extent(2, 0) as usize).div_ceil(tile_m) * (call.extent(2, 1) as usize).div_ceil(tile_n);
+    let sms = wb_ffi::device(call.tensors[0].device)?.multiprocessor_count().map_err(|e| call.launch_error(e))?;
+    let per_sm = call.hints.first().copied().filter(|&v| v > 0).unwrap_or(1) as usize;
+    let grid = tiles.min(sms as usize * per_sm).max(1) as u32;
+    unsafe {
+        matmul_port::matmul_persistent(a, b, c)
+            .generics(generics)
+            .grid((grid, 1, 1))
             .compile_options(call.options())
             .async_on(&call.stream)
     }
