@@ -203,6 +203,9 @@ def test_the_command_without_a_gpu_says_skipped_shows_the_plan_and_changes_nothi
     assert len(report["cases"][0]["trials"]) == 3 * 2 * 2 * 2 + (before is not None)
     after = tuned_path(SOFTMAX).read_bytes() if tuned_path(SOFTMAX).exists() else None
     assert after == before and report["written"] is None
+    assert report["programs"] == ["softmax_row_gather"]
+    shown = cli("tune", "softmax", "--case", "3", "--knob", "occupancy=1,2")
+    assert "program=1 runs softmax_row_gather" in shown.stdout, shown.stdout
     refused = cli("tune", "tilegym.softmax")
     assert refused.returncode != 0 and "tune sweeps a cuTile operator's own port" in \
         refused.stderr
