@@ -565,6 +565,9 @@ def test_f32_products_are_multiplied_in_tf32_as_triton_multiplies_them(tmp_path)
     assert "ct.mma(a, b, " in _body(halves) and not halves.translation.tf32_products
     widened = _products(tmp_path, "f16", "tl.dot(a.to(tl.float32), b.to(tl.float32))")
     assert "ct.astype(ct.astype(a, ct.float32), ct.tfloat32)" in _body(widened)
+    # lightning attention's `qk = tl.where(index >= 0, qk, 0)` before its next tl.dot
+    kept = _products(tmp_path, "f32", "tl.dot(tl.where(a > 0, a, 0.0), tl.exp(b) * 2.0)")
+    assert kept.translation.tf32_products and "dtypes" not in _notes(kept), _body(kept)
 
 
 # -- end to end: build and IR diff ---------------------------------------------------------

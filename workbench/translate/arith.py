@@ -74,10 +74,10 @@ def aligned_terms(terms, rank: int, to_rank: int) -> tuple:
     return tuple(t.moved({t.axis: t.axis + shift}) if t.axis is not None else t for t in terms)
 
 
-def _float_dtype(a, b) -> str | None:
+def float_dtype(*values) -> str | None:
     """The dtype of float arithmetic where the translator knows it: values of one dtype, or
     one and a Python number (which takes the value's dtype, as in Triton)."""
-    dtypes = {v.dtype for v in (a, b) if isinstance(v, Run)}
+    dtypes = {v.dtype for v in values if isinstance(v, Run)}
     return dtypes.pop() if len(dtypes) == 1 else None
 
 
@@ -91,7 +91,7 @@ def binop(op: type, a, b, node, cases: int) -> Static | Run:
     code = f"({text_of(a)} {OP_TEXT[op]} {text_of(b)})"
     is_int = _is_int(a) and _is_int(b) and op not in (ast.Div,)
     result = Run(code, shape, is_int=is_int, kind=position_kind(shape, is_int, a, b),
-                 dtype=None if is_int else _float_dtype(a, b))
+                 dtype=None if is_int else float_dtype(a, b))
     if op in (ast.Add, ast.Sub, ast.Mult) and is_int:
         result.terms = _affine(op, a, b, shape, cases)
     if shape is None and is_int:

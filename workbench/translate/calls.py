@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 
-from .arith import broadcast, position_kind, shape_text, static_op, text_of
+from .arith import broadcast, float_dtype, position_kind, shape_text, static_op, text_of
 from .values import DType, Fail, Run, Static, Term
 from ..sources.module import call_argument as arg
 from .reductions import REDUCE_CALLS
@@ -114,12 +114,14 @@ def selected(cond: Run, a, b, node, what: str) -> Run:
             raise Fail(node, what, "a choice between pointers: select the offsets instead")
     shape = broadcast(broadcast(cond.shape, getattr(a, "shape", None), node),
                       getattr(b, "shape", None), node)
-    return Run(f"ct.where({text_of(cond)}, {text_of(a)}, {text_of(b)})", shape)
+    return Run(f"ct.where({text_of(cond)}, {text_of(a)}, {text_of(b)})", shape,
+               dtype=float_dtype(a, b))
 
 
 def _sigmoid(t, call):
     x = t.data(call.args[0], "tl.sigmoid")
-    return Run(f"(1.0 / (1.0 + ct.exp(-{text_of(x)})))", getattr(x, "shape", None))
+    return Run(f"(1.0 / (1.0 + ct.exp(-{text_of(x)})))", getattr(x, "shape", None),
+               dtype=float_dtype(x))
 
 
 def _clamp(t, call):
@@ -128,7 +130,8 @@ def _clamp(t, call):
                  enumerate(("x", "min", "max")))
     shape = broadcast(broadcast(getattr(x, "shape", None), getattr(lo, "shape", None), call),
                       getattr(hi, "shape", None), call)
-    return Run(f"ct.minimum(ct.maximum({text_of(x)}, {text_of(lo)}), {text_of(hi)})", shape)
+    return Run(f"ct.minimum(ct.maximum({text_of(x)}, {text_of(lo)}), {text_of(hi)})", shape,
+               dtype=float_dtype(x, lo, hi))
 
 
 def _zeros_like(t, call):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 
-from .arith import binop, broadcast, position_kind, text_of
+from .arith import binop, broadcast, float_dtype, position_kind, text_of
 from .values import Fail, Run, Static
 
 UNARY = {"exp": "ct.exp", "exp2": "ct.exp2", "log": "ct.log", "log2": "ct.log2",
@@ -71,7 +71,8 @@ def math_call(t, name: str, call: ast.Call, construct: str):
         name = meant
     if name in UNARY:
         x = t.data(call.args[0], construct)
-        return Run(f"{UNARY[name]}({text_of(x)})", getattr(x, "shape", None))
+        return Run(f"{UNARY[name]}({text_of(x)})", getattr(x, "shape", None),
+                   dtype=float_dtype(x))
     if name in BINARY:
         return _binary(t, BINARY[name], call, construct)
     if name in DIVISIONS:
@@ -93,4 +94,5 @@ def _binary(t, function: str, call: ast.Call, construct: str):
     is_int = all(isinstance(v, Static) and isinstance(v.value, int) or
                  isinstance(v, Run) and v.is_int for v in (a, b)) or None
     return Run(f"{function}({text_of(a)}, {text_of(b)})", shape, is_int=is_int,
-               kind=position_kind(shape, is_int, a, b))
+               kind=position_kind(shape, is_int, a, b),
+               dtype=None if is_int else float_dtype(a, b))
