@@ -266,26 +266,43 @@ def test_the_cpu_check_runs_the_port_as_its_tuned_entry_says_and_catches_a_bad_e
     assert "a row must fit one tile" in response.results[0]["sides"]["rust"]["reason"]
 
 
+ROW_PROGRAMS = [("softmax", 2, "softmax_row_gather"),       # bf16[37,777]: a partial tile
+                ("rms_norm", 1, "rms_norm_row_gather"),     # f16[100,4000]
+                ("layer_norm", 2, "layer_norm_row_gather")]  # bf16[33,513]
+
+
 @COLD_BUILD
-def test_a_tuned_entry_may_run_another_tile_program_of_the_port_and_its_numbers_are_checked():
-    """softmax's port.toml lists a second program (softmax_row_gather: the row as a 1-D
-    gather, approximate exp and division); an entry that chooses it runs that entry of the
-    module through the port's own C call, and its numbers are checked like any candidate's."""
+@pytest.mark.parametrize("name,case_index,program", ROW_PROGRAMS)
+def test_a_tuned_entry_may_run_another_tile_program_of_the_port_and_its_numbers_are_checked(
+        name, case_index, program):
+    """The row operators' port.toml lists a second program (the row as a 1-D gather and
+    scatter; softmax's with approximate exp and division); an entry that chooses it runs that
+    entry of the module through the port's own C call, and its numbers are checked like any
+    candidate's."""
     from port_copies import fresh_copy
     from workbench.check.report import CPU, check_operator
     from workbench.rust.emit import emit_request
     from workbench.rust.tuned import TunedEntry, write_tuned
-    op = fresh_copy("tune_program")
-    arrays = case_arrays(op.case(2))                      # bf16[37,777] twice
+    op = fresh_copy(f"tune_program_{name}", name)
+    arrays = case_arrays(op.case(case_index))
     write_tuned(op, {arrays: TunedEntry(arrays, {}, {"program": 1})}, "test")
-    response = check_operator(op, [2], on=CPU)
+    response = check_operator(op, [case_index], on=CPU)
     assert response.status == "ok", response.reason
     assert response.results[0]["tuned"]["hints"] == {"program": 1}
     assert response.results[0]["sides"]["rust"]["ok"]
-    tuned_case = dataclasses.replace(op.case(2), hints={"program": 1})
+    tuned_case = dataclasses.replace(op.case(case_index), hints={"program": 1})
     tuned_op = dataclasses.replace(op, cases=(tuned_case,))
-    assert "entry softmax_row_gather\n" in emit_request(tuned_op, 2)
-    assert "options" not in emit_request(tuned_op, 2)     # a program is not a compile option
+    assert f"entry {program}\n" in emit_request(tuned_op, case_index)
+    assert "options" not in emit_request(tuned_op, case_index)   # a program is no compile option
+
+
+def test_a_program_past_the_port_s_list_is_refused_with_the_programs_it_has():
+    from workbench.rust.emit import emit_request
+    op = get_operator("softmax")
+    bad = dataclasses.replace(op, cases=(dataclasses.replace(op.case(0), hints={"program": 2}),))
+    with pytest.raises(WorkbenchError, match=r"program 2: the port has 1 other tile program"
+                                             r"\(s\) \(softmax_row_gather\)"):
+        emit_request(bad, 0)
 
 
 @COLD_BUILD

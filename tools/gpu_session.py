@@ -334,7 +334,7 @@ def slow_ports() -> None:
 def tune() -> None:
     """`workbench tune` on each own operator's largest case (TUNE_OPS=a,b picks some,
     TUNE_KNOBS_<OP> that one's knobs; the sweep's candidates checked on TUNE_JOBS workers
-    sharing the GPU), then bench/tune_bench.py:
+    sharing the GPU), then bench/tune_bench.py (TUNE_BENCH=0: not now):
     reference, untuned, tuned and PyTorch in one worker per operator. Writes tune/<op>.json,
     tune/<op>.png, tune/<op>.tuned.toml (what was kept) and tune_bench.json/.md."""
     import shutil
@@ -364,7 +364,8 @@ def tune() -> None:
                 print(f"  no plot: {e}", flush=True)
         if tuned_path(op).is_file():
             shutil.copy2(tuned_path(op), OUT / "tune" / f"{name}.tuned.toml")
-    tune_bench(names)
+    if os.environ.get("TUNE_BENCH", "1") != "0":     # 0: a later step benches them all
+        tune_bench(names)
 
 
 def tune_bench(names: list[str] | None = None) -> None:

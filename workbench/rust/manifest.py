@@ -91,6 +91,12 @@ class PortManifest:
         """The entry a launch of `case` runs: its `program` hint's (1 = `programs[0]`), else
         `entry_for(case)`."""
         program = int(case.hints.get("program", 0))
+        if not 0 <= program <= len(self.programs):
+            raise WorkbenchError(
+                f"{self.module} (port.toml): program {program}: the port has "
+                f"{len(self.programs)} other tile program(s) ({', '.join(self.programs) or 'none'})",
+                "choose 0 (the entry) or one of port.toml's `programs` (1 is the first); a "
+                "tuned.toml entry that names another was written for another version of the port")
         return self.programs[program - 1] if program else self.entry_for(case, params)
 
     def entry_for(self, case: Case, params: list[str] | tuple = ()) -> str:

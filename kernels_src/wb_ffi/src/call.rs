@@ -26,6 +26,8 @@ pub struct Call<'a> {
     /// Each list argument's (first tensor, length) among `tensors` (lists.rs; empty for a
     /// port without lists).
     pub lists: Vec<(usize, usize)>,
+    /// The port's tile programs: its entry and port.toml's `programs` (`with_manifest`).
+    pub programs: usize,
 }
 
 unsafe fn slice<'a, T>(ptr: *const T, n: i32, want: usize, what: &str, op: &str) -> Result<&'a [T], Error> {
@@ -56,7 +58,7 @@ impl<'a> Call<'a> {
         let (consts, hints) = words.split_at(want_consts);
         let dev = device(tensors[0].device)?;
         let stream = unsafe { borrow_stream(stream, &dev) };
-        Ok(Self { op, tensors, scalars, consts, hints, stream, lists: Vec::new() })
+        Ok(Self { op, tensors, scalars, consts, hints, stream, lists: Vec::new(), programs: 1 })
     }
 
     pub fn rank(&self, index: usize, rank: i32) -> Result<(), Error> {
@@ -152,12 +154,19 @@ impl<'a> Call<'a> {
         options
     }
 
-    /// Which of the port's `count` tile programs the caller asks for (0, its entry, when no
-    /// hint words were sent).
-    pub fn program(&self, count: usize) -> Result<usize, Error> {
+    /// The port's own manifest (its port.toml) says how many tile programs it has.
+    pub fn with_manifest(mut self, manifest: &str) -> Self {
+        self.programs = 1 + crate::promises::other_programs(manifest);
+        self
+    }
+
+    /// Which of the port's tile programs the caller asks for (0, its entry, when no hint
+    /// words were sent; n, port.toml's `programs[n-1]`).
+    pub fn program(&self) -> Result<usize, Error> {
         let program = self.hints.get(3).copied().unwrap_or(0);
+        let count = self.programs;
         self.require(program >= 0 && (program as usize) < count, || {
-            format!("program {program}: the port has {count} (0 is its entry)")
+            format!("program {program}: the port has {count} (0 is its entry; port.toml `programs`)")
         })?;
         Ok(program as usize)
     }

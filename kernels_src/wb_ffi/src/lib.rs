@@ -87,7 +87,7 @@ macro_rules! port {
                 let $call = unsafe {
                     $crate::Call::new($op, tensors, n_tensors, $n_tensors, scalars, n_scalars,
                                       $n_scalars, consts, n_consts, $n_consts, stream)?
-                };
+                }.with_manifest(include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/port.toml")));
                 $body
             })
         }
@@ -121,7 +121,7 @@ macro_rules! port {
                     let mut call = unsafe {
                         $crate::Call::new($op, tensors, n_tensors, want, scalars, n_scalars,
                                           $n_lists + $n_scalars, consts, n_consts, $n_consts, stream)?
-                    };
+                    }.with_manifest(include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/port.toml")));
                     call.lists = $crate::lists::ranges($n_tensors, &lengths);
                     call
                 };

@@ -74,6 +74,15 @@ fn rules(manifest: &str) -> Vec<Rule> {
     out
 }
 
+/// How many entries a port.toml's top-level `programs = [..]` names (0 without one).
+pub fn other_programs(manifest: &str) -> usize {
+    manifest.lines()
+        .map(|raw| raw.split('#').next().unwrap_or("").trim())
+        .take_while(|line| !line.starts_with('['))
+        .find_map(|line| line.split_once('=').filter(|(key, _)| key.trim() == "programs"))
+        .map_or(0, |(_, value)| strings(value).len())
+}
+
 fn broken(op: &str, name: &str, rule: &Rule, what: String, promise: String, key: &str) -> Error {
     set_error(Error::BadArgument, format!(
         "{op}: {name}: {what} breaks the port's promise {promise} (port.toml [tensors.{}] {key}); \
@@ -214,6 +223,14 @@ mod tests {
         assert_eq!(r.len(), 1);
         assert_eq!((r[0].rank, r[0].unit_stride.clone()), (Some(2), vec![1]));
         assert_eq!(r[0].div_by, vec![("shape[1]".to_string(), 16), ("base".to_string(), 16)]);
+    }
+
+    #[test]
+    fn counts_the_other_programs_named_before_the_first_table() {
+        assert_eq!(other_programs(MANIFEST), 0);
+        let two = "entry = \"e\"\n# programs = [\"old\"]\nprograms = [\"a\", \"b\"]  # tune's knob\n[tensors.x]\n";
+        assert_eq!(other_programs(two), 2);
+        assert_eq!(other_programs("[tensors.x]\nprograms = [\"not top level\"]\n"), 0);
     }
 
     #[test]

@@ -68,4 +68,95 @@ pub mod layer_norm_port {
             unsafe { out.partition_full_mut(shape![1, TILE_COLS]) };
         op.store(y, [row, 0i32]);
     }
+
+    // cutile 0.5.0 has no accessor for a tensor's strides; this reads the view's `strides`
+    // metadata (all but the unit last one) with the compiler op Tensor::shape() uses.
+    #[cuda_tile::compiler_op(name = "return_type_meta_field", type_meta_field = "strides")]
+    fn row_strides<T: ElementType, const S: [i32; 2]>(tensor: &Tensor<T, S>) -> Shape<'static, { [-1] }> {
+        unreachable!()
+    }
+
+    /// Program 1 of the port (port.toml `programs`), which `workbench tune` may choose per
+    /// shape; the IR diff compares `layer_norm` alone, and this one is checked by its numbers.
+    /// The same arithmetic, the row of x and of out as a 1-D gather and scatter (plain loads
+    /// and stores, no TMA): the form that took softmax's row to the copy bandwidth on an H100.
+    #[cutile::entry(unchecked_accesses = true, optimization_hints = (
+        sm_90 = (occupancy = 8, num_worker_warps_per_cta = 8),
+        sm_100 = (occupancy = 8, num_worker_warps_per_cta = 8)))]
+    pub unsafe fn layer_norm_row_gather<E: ElementType, const TILE_COLS: i32>(
+        x: &Tensor<E, { [-1, -1] }>,
+        weight: &Tensor<E, { [-1] }>,
+        bias: &Tensor<E, { [-1] }>,
+        out: &Tensor<E, { [-1, -1] }>,
+        eps: f32,
+    ) {
+        let entry: Token = x.token();
+        unsafe {
+            weight.set_token(entry);
+            bias.set_token(entry);
+            out.set_token(entry);
+        }
+        let row: i32 = get_tile_block_id().0;
+        let cols: i32 = x.shape()[1];
+        let idx: Tile<i32, { [TILE_COLS] }> = iota(shape![TILE_COLS]);
+        let cols_i: Tile<i32, { [] }> = scalar_to_tile(cols);
+        let limit: Tile<i32, { [1] }> = cols_i.reshape(shape![1]);
+        let limit: Tile<i32, { [TILE_COLS] }> = limit.broadcast(shape![TILE_COLS]);
+        let inside: Tile<bool, { [TILE_COLS] }> = lt_tile(idx, limit);
+        let offsets: Tile<i64, { [TILE_COLS] }> = exti(idx);
+        let row_t: Tile<i32, { [] }> = scalar_to_tile(row);
+        let row_t: Tile<i64, { [] }> = exti(row_t);
+        let x_stride: i32 = get_shape_dim(row_strides(x), 0i32);
+        let x_stride: Tile<i32, { [] }> = scalar_to_tile(x_stride);
+        let x_stride: Tile<i64, { [] }> = exti(x_stride);
+        let x_base: PointerTile<*mut E, { [] }> = get_tensor_base(x);
+        let x_start: Tile<i64, { [] }> = row_t * x_stride;
+        let x_row: PointerTile<*mut E, { [] }> = addptr_tile(x_base, x_start);
+        let x_row: PointerTile<*mut E, { [1] }> = x_row.reshape(shape![1]);
+        let x_row: PointerTile<*mut E, { [TILE_COLS] }> = x_row.broadcast(shape![TILE_COLS]);
+        let sources: PointerTile<*mut E, { [TILE_COLS] }> = addptr_tile(x_row, offsets);
+        let (raw, _read): (Tile<E, { [TILE_COLS] }>, Token) = unsafe {
+            load_ptr_tko(sources, ordering::Weak, None::<scope::TileBlock>, Some(inside), None,
+                         Some(entry), Latency::<0>)
+        };
+        let zero: Tile<f32, { [TILE_COLS] }> = constant(0.0f32, shape![TILE_COLS]);
+        let raw: Tile<f32, { [TILE_COLS] }> = convert_tile(raw);
+        let t: Tile<f32, { [TILE_COLS] }> = select(inside, raw, zero);
+        let cols_f: Tile<f32, { [] }> = convert_tile(cols_i);
+        let sum: Tile<f32, { [] }> = reduce_sum(t, 0i32);
+        let mean: Tile<f32, { [] }> = sum / cols_f;
+        let mean: Tile<f32, { [1] }> = mean.reshape(shape![1]);
+        let mean: Tile<f32, { [TILE_COLS] }> = mean.broadcast(shape![TILE_COLS]);
+        let diff: Tile<f32, { [TILE_COLS] }> = t - mean;
+        let centred: Tile<f32, { [TILE_COLS] }> = select(inside, diff, zero);
+        let sum_sq: Tile<f32, { [] }> = reduce_sum(centred * centred, 0i32);
+        let var: Tile<f32, { [] }> = sum_sq / cols_f;
+        let eps_t: Tile<f32, { [] }> = scalar_to_tile(eps);
+        let var_eps: Tile<f32, { [] }> = var + eps_t;
+        let inv_std: Tile<f32, { [] }> = rsqrt(var_eps, ftz::Disabled);
+        let inv_std: Tile<f32, { [1] }> = inv_std.reshape(shape![1]);
+        let inv_std: Tile<f32, { [TILE_COLS] }> = inv_std.broadcast(shape![TILE_COLS]);
+        let wp: Partition<E, { [TILE_COLS] }> = weight.partition(shape![TILE_COLS]);
+        let w: Tile<E, { [TILE_COLS] }> = wp.load([0i32]);
+        let w: Tile<f32, { [TILE_COLS] }> = convert_tile(w);
+        let bp: Partition<E, { [TILE_COLS] }> = bias.partition(shape![TILE_COLS]);
+        let b: Tile<E, { [TILE_COLS] }> = bp.load([0i32]);
+        let b: Tile<f32, { [TILE_COLS] }> = convert_tile(b);
+        let scaled: Tile<f32, { [TILE_COLS] }> = centred * inv_std;
+        let y: Tile<f32, { [TILE_COLS] }> = fma(scaled, w, b, rounding::NearestEven, ftz::Disabled);
+        let out_stride: i32 = get_shape_dim(row_strides(out), 0i32);
+        let out_stride: Tile<i32, { [] }> = scalar_to_tile(out_stride);
+        let out_stride: Tile<i64, { [] }> = exti(out_stride);
+        let out_base: PointerTile<*mut E, { [] }> = get_tensor_base(out);
+        let out_start: Tile<i64, { [] }> = row_t * out_stride;
+        let out_row: PointerTile<*mut E, { [] }> = addptr_tile(out_base, out_start);
+        let out_row: PointerTile<*mut E, { [1] }> = out_row.reshape(shape![1]);
+        let out_row: PointerTile<*mut E, { [TILE_COLS] }> = out_row.broadcast(shape![TILE_COLS]);
+        let targets: PointerTile<*mut E, { [TILE_COLS] }> = addptr_tile(out_row, offsets);
+        let result: Tile<E, { [TILE_COLS] }> = convert_tile(y);
+        let _written: Token = unsafe {
+            store_ptr_tko(targets, result, ordering::Weak, None::<scope::TileBlock>,
+                          Some(inside), Some(entry), Latency::<0>)
+        };
+    }
 }

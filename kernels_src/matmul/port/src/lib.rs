@@ -47,7 +47,7 @@ fn launch<T: DType>(call: &Call, tile_m: usize, tile_n: usize, tile_k: usize) ->
 /// Program 0 is `launch` (kernel.py's tile program), 1 the persistent one (port.toml
 /// `programs`).
 fn dispatch<T: DType>(call: &Call, tile_m: usize, tile_n: usize, tile_k: usize) -> Result<(), Error> {
-    match call.program(2)? {
+    match call.program()? {
         0 => launch::<T>(call, tile_m, tile_n, tile_k),
         _ => launch_persistent::<T>(call, tile_m, tile_n, tile_k),
     }

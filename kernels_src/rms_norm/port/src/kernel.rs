@@ -43,4 +43,83 @@ pub mod rms_norm_port {
             unsafe { out.partition_full_mut(shape![1, TILE_COLS]) };
         op.store(y, [row, 0i32]);
     }
+
+    // cutile 0.5.0 has no accessor for a tensor's strides; this reads the view's `strides`
+    // metadata (all but the unit last one) with the compiler op Tensor::shape() uses.
+    #[cuda_tile::compiler_op(name = "return_type_meta_field", type_meta_field = "strides")]
+    fn row_strides<T: ElementType, const S: [i32; 2]>(tensor: &Tensor<T, S>) -> Shape<'static, { [-1] }> {
+        unreachable!()
+    }
+
+    /// Program 1 of the port (port.toml `programs`), which `workbench tune` may choose per
+    /// shape; the IR diff compares `rms_norm` alone, and this one is checked by its numbers.
+    /// The same arithmetic, the row of x and of out as a 1-D gather and scatter (plain loads
+    /// and stores, no TMA): the form that took softmax's row to the copy bandwidth on an H100.
+    #[cutile::entry(unchecked_accesses = true, optimization_hints = (
+        sm_90 = (occupancy = 8, num_worker_warps_per_cta = 8),
+        sm_100 = (occupancy = 8, num_worker_warps_per_cta = 8)))]
+    pub unsafe fn rms_norm_row_gather<E: ElementType, const TILE_COLS: i32>(
+        x: &Tensor<E, { [-1, -1] }>,
+        weight: &Tensor<E, { [-1] }>,
+        out: &Tensor<E, { [-1, -1] }>,
+        eps: f32,
+    ) {
+        let entry: Token = x.token();
+        unsafe {
+            weight.set_token(entry);
+            out.set_token(entry);
+        }
+        let row: i32 = get_tile_block_id().0;
+        let cols: i32 = x.shape()[1];
+        let idx: Tile<i32, { [TILE_COLS] }> = iota(shape![TILE_COLS]);
+        let cols_i: Tile<i32, { [] }> = scalar_to_tile(cols);
+        let limit: Tile<i32, { [1] }> = cols_i.reshape(shape![1]);
+        let limit: Tile<i32, { [TILE_COLS] }> = limit.broadcast(shape![TILE_COLS]);
+        let inside: Tile<bool, { [TILE_COLS] }> = lt_tile(idx, limit);
+        let offsets: Tile<i64, { [TILE_COLS] }> = exti(idx);
+        let row_t: Tile<i32, { [] }> = scalar_to_tile(row);
+        let row_t: Tile<i64, { [] }> = exti(row_t);
+        let x_stride: i32 = get_shape_dim(row_strides(x), 0i32);
+        let x_stride: Tile<i32, { [] }> = scalar_to_tile(x_stride);
+        let x_stride: Tile<i64, { [] }> = exti(x_stride);
+        let x_base: PointerTile<*mut E, { [] }> = get_tensor_base(x);
+        let x_start: Tile<i64, { [] }> = row_t * x_stride;
+        let x_row: PointerTile<*mut E, { [] }> = addptr_tile(x_base, x_start);
+        let x_row: PointerTile<*mut E, { [1] }> = x_row.reshape(shape![1]);
+        let x_row: PointerTile<*mut E, { [TILE_COLS] }> = x_row.broadcast(shape![TILE_COLS]);
+        let sources: PointerTile<*mut E, { [TILE_COLS] }> = addptr_tile(x_row, offsets);
+        let (raw, _read): (Tile<E, { [TILE_COLS] }>, Token) = unsafe {
+            load_ptr_tko(sources, ordering::Weak, None::<scope::TileBlock>, Some(inside), None,
+                         Some(entry), Latency::<0>)
+        };
+        let zero: Tile<f32, { [TILE_COLS] }> = constant(0.0f32, shape![TILE_COLS]);
+        let raw: Tile<f32, { [TILE_COLS] }> = convert_tile(raw);
+        let t: Tile<f32, { [TILE_COLS] }> = select(inside, raw, zero);
+        let sum_sq: Tile<f32, { [] }> = reduce_sum(t * t, 0i32);
+        let cols_f: Tile<f32, { [] }> = convert_tile(cols_i);
+        let eps_t: Tile<f32, { [] }> = scalar_to_tile(eps);
+        let mean_sq: Tile<f32, { [] }> = sum_sq / cols_f;
+        let inv_rms: Tile<f32, { [] }> = rsqrt(mean_sq + eps_t, ftz::Disabled);
+        let inv_rms: Tile<f32, { [1] }> = inv_rms.reshape(shape![1]);
+        let inv_rms: Tile<f32, { [TILE_COLS] }> = inv_rms.broadcast(shape![TILE_COLS]);
+        let wp: Partition<E, { [TILE_COLS] }> = weight.partition(shape![TILE_COLS]);
+        let w: Tile<E, { [TILE_COLS] }> = wp.load([0i32]);
+        let w: Tile<f32, { [TILE_COLS] }> = convert_tile(w);
+        let normed: Tile<f32, { [TILE_COLS] }> = t * inv_rms;
+        let y: Tile<f32, { [TILE_COLS] }> = normed * w;
+        let out_stride: i32 = get_shape_dim(row_strides(out), 0i32);
+        let out_stride: Tile<i32, { [] }> = scalar_to_tile(out_stride);
+        let out_stride: Tile<i64, { [] }> = exti(out_stride);
+        let out_base: PointerTile<*mut E, { [] }> = get_tensor_base(out);
+        let out_start: Tile<i64, { [] }> = row_t * out_stride;
+        let out_row: PointerTile<*mut E, { [] }> = addptr_tile(out_base, out_start);
+        let out_row: PointerTile<*mut E, { [1] }> = out_row.reshape(shape![1]);
+        let out_row: PointerTile<*mut E, { [TILE_COLS] }> = out_row.broadcast(shape![TILE_COLS]);
+        let targets: PointerTile<*mut E, { [TILE_COLS] }> = addptr_tile(out_row, offsets);
+        let result: Tile<E, { [TILE_COLS] }> = convert_tile(y);
+        let _written: Token = unsafe {
+            store_ptr_tko(targets, result, ordering::Weak, None::<scope::TileBlock>,
+                          Some(inside), Some(entry), Latency::<0>)
+        };
+    }
 }

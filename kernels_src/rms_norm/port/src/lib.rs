@@ -20,9 +20,9 @@ wb_ffi::port! {
         call.require(call.extent(1, 0) == call.extent(0, 1), || "weight must have one value per column".into())?;
         call.require(call.extent(0, 1) <= tile_cols as i64, || "a row must fit one tile".into())?;
         match call.dtype()? {
-            DTYPE_F32 => launch::<f32>(&call, tile_cols),
-            DTYPE_F16 => launch::<f16>(&call, tile_cols),
-            DTYPE_BF16 => launch::<bf16>(&call, tile_cols),
+            DTYPE_F32 => dispatch::<f32>(&call, tile_cols),
+            DTYPE_F16 => dispatch::<f16>(&call, tile_cols),
+            DTYPE_BF16 => dispatch::<bf16>(&call, tile_cols),
             other => call.bad_dtype(other),
         }
     }
@@ -36,6 +36,30 @@ fn launch<T: DType>(call: &Call, tile_cols: usize) -> Result<(), Error> {
     unsafe {
         rms_norm_port::rms_norm(x, weight, out.partition([1, tile_cols]), eps)
             .generics(generics)
+            .compile_options(call.options())
+            .async_on(&call.stream)
+    }
+    .map(|_| ())
+    .map_err(|e| call.launch_error(e))
+}
+
+/// Program 0 is `launch` (kernel.py's tile program), 1 the row gather (port.toml `programs`).
+fn dispatch<T: DType>(call: &Call, tile_cols: usize) -> Result<(), Error> {
+    match call.program()? {
+        0 => launch::<T>(call, tile_cols),
+        _ => launch_row_gather::<T>(call, tile_cols),
+    }
+}
+
+fn launch_row_gather<T: DType>(call: &Call, tile_cols: usize) -> Result<(), Error> {
+    // it scatters through out's pointer, one block per row as `launch`'s partition makes it
+    let (x, weight, out) = (call.input::<T>(0)?, call.input::<T>(1)?, call.input::<T>(2)?);
+    let eps = call.scalars[0] as f32;
+    let generics = vec![T::DTYPE.as_str().to_string(), tile_cols.to_string()];
+    unsafe {
+        rms_norm_port::rms_norm_row_gather(x, weight, out, eps)
+            .generics(generics)
+            .grid((call.extent(2, 0) as u32, 1, 1))
             .compile_options(call.options())
             .async_on(&call.stream)
     }

@@ -42,7 +42,7 @@ fn launch<T: DType>(call: &Call, tile_cols: usize) -> Result<(), Error> {
 
 /// Program 0 is `launch` (kernel.py's tile program), 1 the row gather (port.toml `programs`).
 fn dispatch<T: DType>(call: &Call, tile_cols: usize) -> Result<(), Error> {
-    match call.program(2)? {
+    match call.program()? {
         0 => launch::<T>(call, tile_cols),
         _ => launch_row_gather::<T>(call, tile_cols),
     }
