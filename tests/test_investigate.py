@@ -49,3 +49,53 @@ def test_the_command_line_investigates_a_catalog_port(cli):
     assert "reference launch: 1 kernel, grid (37, 1, 1)" in found["evidence"]
     refused = cli("investigate", "tilegym.softmax")
     assert refused.returncode != 0 and "investigate one entry of it" in refused.stderr
+
+
+def _sass(lines):
+    return "\n".join(f"        /*{16 * i:04x}*/                   {text} ;" for i, text in
+                     enumerate(lines))
+
+
+LOOP_HEAD = ["MOV R1, c[0x0][0x28]", "WARPGROUP.ARRIVE",
+             "HGMMA.64x64x16.F32.BF16 R24, gdesc[UR4], R24, gsb0"]
+
+
+@pytest.mark.parametrize("wait,serialized,exposed", [(0, True, 3), (1, False, 0)])
+def test_the_sass_schedule_tells_a_loop_that_waits_for_its_products_from_one_that_overlaps(
+        wait, serialized, exposed):
+    """Issue, wait, float work, branch back: with `gsb0, 0` the float work runs with no
+    product in flight (the tensor cores and the other units take turns); with `gsb0, 1` it
+    runs beside the group just issued."""
+    from workbench.sass.model import parse_sass
+    from workbench.sass.schedule import loop_schedule
+    text = _sass(LOOP_HEAD + [f"WARPGROUP.DEPBAR.LE gsb0, 0x{wait}", "FMNMX R2, R24, R2, !PT",
+                              "MUFU.EX2 R3, R2", "FADD R4, R3, R4", "@P0 BRA 0x10", "EXIT"])
+    schedule = loop_schedule(parse_sass(text))
+    assert (schedule.start, schedule.end, schedule.groups) == (0x10, 0x70, [1])
+    assert schedule.serialized is serialized
+    assert sum(schedule.exposed.values()) == exposed
+    assert sum(schedule.overlapped.values()) == 3 - exposed
+    assert loop_schedule(parse_sass(_sass(["FADD R4, R3, R4", "@P0 BRA 0x0"]))) is None
+
+
+def test_the_attention_port_s_gap_to_sdpa_is_read_from_its_sass(cli):
+    """The attention port is the reference's machine code (owner `undetermined` against it),
+    1.66x PyTorch's SDPA on an H100 (the committed bench run); --peer reads why from the
+    SASS of the program that runs the shape (its tuned.toml entry): each matrix group is
+    waited for before the online softmax's float work, an overlap no Tile IR states."""
+    from workbench.catalog import REPO_ROOT
+    bench = REPO_ROOT / "bench" / "results" / "2026-12-06-h100-six" / "tune_bench.json"
+    result = cli("investigate", "attention", "--case", "3", "--peer", str(bench), "--json",
+                 timeout=900)
+    assert result.returncode == 0, result.stderr
+    (found,) = json.loads(result.stdout)
+    peer = found["peer"]
+    assert peer["owner"] == "compiler" and round(peer["ratio"], 2) == 1.66, peer
+    assert "WARPGROUP.DEPBAR.LE gsb0, 0" in peer["summary"]
+    assert any(line.startswith("float work with no product in flight: ")
+               and line.endswith("while a product runs: 0") for line in peer["evidence"])
+    assert any("exp is the accurate one" in line for line in peer["kernel_part"])
+    memory_bound = cli("investigate", "softmax", "--case", "2", "--peer", timeout=600)
+    assert memory_bound.returncode == 0, memory_bound.stderr
+    assert "against the fastest peer: undetermined: the port's SASS has no loop of matrix " \
+           "products" in memory_bound.stdout

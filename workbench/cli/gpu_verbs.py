@@ -4,6 +4,7 @@ no GPU: it explains a slow port from the launch, the IR and the SASS."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from .common import EXIT_FAIL, EXIT_OK, Verb, add_record
 from ..catalog import all_families, all_operators, get_operator
@@ -146,6 +147,10 @@ def _investigate_arguments(p) -> None:
     add_record(p)
     p.add_argument("--out", metavar="DIR", help="with --record: the port's folder")
     p.add_argument("--case", type=int, action="append", help="default: every case")
+    p.add_argument("--peer", nargs="?", const="", metavar="BENCH.json",
+                   help="also read why the port is slower than the fastest peer kernel "
+                        "(PyTorch's): its main loop's schedule in the SASS; with the --json "
+                        "of bench/tune_bench.py, the times measured")
     p.add_argument("--json", action="store_true")
 
 
@@ -162,12 +167,21 @@ def cmd_investigate(args) -> int:
                              "entries: " + ", ".join(o.name for o in
                                                      all_families()[args.op].entries))
     op = recorded if recorded is not None else get_operator(args.op)
-    found = [investigate(op, case) for case in (args.case or [c.index for c in op.cases])]
+    cases = args.case or [c.index for c in op.cases]
+    found = [investigate(op, case) for case in cases]
+    gaps = [_peer_gap(op, case, args.peer) for case in cases]
     if args.json:
-        print(json.dumps([f.to_json() for f in found], indent=1))
+        print(json.dumps([dict(f.to_json(), **({"peer": g.to_json()} if g else {}))
+                          for f, g in zip(found, gaps)], indent=1))
     else:
-        print("\n".join(line for f in found for line in f.lines()))
+        print("\n".join(line for f, g in zip(found, gaps)
+                        for line in f.lines() + (g.lines() if g else [])))
     return EXIT_OK
+
+
+def _peer_gap(op, case: int, peer: str | None):
+    from ..check.peer_gap import peer_gap
+    return None if peer is None else peer_gap(op, case, Path(peer) if peer else None)
 
 
 def _tune_arguments(p) -> None:

@@ -24,8 +24,8 @@ wb_ffi::port! {
         call.require(call.extent(0, 2) == head_dim as i64, || "HEAD_DIM must equal the head dimension".into())?;
         call.require(call.dtype()? != DTYPE_F32, || "f32 attention is not ported (f16, bf16)".into())?;
         match call.dtype()? {
-            DTYPE_F16 => launch::<f16>(&call, tile_q, tile_kv, head_dim),
-            DTYPE_BF16 => launch::<bf16>(&call, tile_q, tile_kv, head_dim),
+            DTYPE_F16 => dispatch::<f16>(&call, tile_q, tile_kv, head_dim),
+            DTYPE_BF16 => dispatch::<bf16>(&call, tile_q, tile_kv, head_dim),
             other => call.bad_dtype(other),
         }
     }
@@ -40,6 +40,32 @@ fn launch<T: DType>(call: &Call, tile_q: usize, tile_kv: usize, head_dim: usize)
     // out partitioned [1, TILE_Q, HEAD_DIM]: the grid (heads, cdiv(seq, TILE_Q)) of kernel.py
     unsafe {
         attention_port::attention(q, k, v, out.partition([1, tile_q, head_dim]), scale)
+            .generics(generics)
+            .compile_options(call.options())
+            .async_on(&call.stream)
+    }
+    .map(|_| ())
+    .map_err(|e| call.launch_error(e))
+}
+
+/// Program 0 is `launch` (kernel.py's tile program), 1 the base-2 softmax (port.toml
+/// `programs`).
+fn dispatch<T: DType>(call: &Call, tile_q: usize, tile_kv: usize, head_dim: usize) -> Result<(), Error> {
+    match call.program()? {
+        0 => launch::<T>(call, tile_q, tile_kv, head_dim),
+        _ => launch_exp2::<T>(call, tile_q, tile_kv, head_dim),
+    }
+}
+
+fn launch_exp2<T: DType>(call: &Call, tile_q: usize, tile_kv: usize, head_dim: usize) -> Result<(), Error> {
+    let (q, k, v) = (call.input::<T>(0)?, call.input::<T>(1)?, call.input::<T>(2)?);
+    let out = call.output::<T>(3)?;
+    // exp(s * scale) = exp2(s * scale * log2(e)): the kernel's one multiply does both
+    let scale_log2 = (call.scalars[0] * std::f64::consts::LOG2_E) as f32;
+    let generics = vec![T::DTYPE.as_str().to_string(), tile_q.to_string(), tile_kv.to_string(),
+                        head_dim.to_string()];
+    unsafe {
+        attention_port::attention_exp2(q, k, v, out.partition([1, tile_q, head_dim]), scale_log2)
             .generics(generics)
             .compile_options(call.options())
             .async_on(&call.stream)
