@@ -266,19 +266,20 @@ def test_the_cpu_check_runs_the_port_as_its_tuned_entry_says_and_catches_a_bad_e
     assert "a row must fit one tile" in response.results[0]["sides"]["rust"]["reason"]
 
 
-ROW_PROGRAMS = [("softmax", 2, "softmax_row_gather"),       # bf16[37,777]: a partial tile
-                ("rms_norm", 1, "rms_norm_row_gather"),     # f16[100,4000]
-                ("layer_norm", 2, "layer_norm_row_gather")]  # bf16[33,513]
+OTHER_PROGRAMS = [("softmax", 2, "softmax_row_gather"),       # bf16[37,777]: a partial tile
+                  ("rms_norm", 1, "rms_norm_row_gather"),     # f16[100,4000]
+                  ("layer_norm", 2, "layer_norm_row_gather"),  # bf16[33,513]
+                  ("attention", 1, "attention_exp2")]          # bf16[8,1000,64]: a partial KV tile
 
 
 @COLD_BUILD
-@pytest.mark.parametrize("name,case_index,program", ROW_PROGRAMS)
+@pytest.mark.parametrize("name,case_index,program", OTHER_PROGRAMS)
 def test_a_tuned_entry_may_run_another_tile_program_of_the_port_and_its_numbers_are_checked(
         name, case_index, program):
-    """The row operators' port.toml lists a second program (the row as a 1-D gather and
-    scatter; softmax's with approximate exp and division); an entry that chooses it runs that
-    entry of the module through the port's own C call, and its numbers are checked like any
-    candidate's."""
+    """A port.toml may list other programs (the row operators': the row as a 1-D gather and
+    scatter, softmax's with approximate exp and division; attention's: the online softmax in
+    base 2); an entry that chooses one runs that entry of the module through the port's own
+    C call, and its numbers are checked like any candidate's."""
     from port_copies import fresh_copy
     from workbench.check.report import CPU, check_operator
     from workbench.rust.emit import emit_request
