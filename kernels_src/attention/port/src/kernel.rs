@@ -83,10 +83,12 @@ pub mod attention_port {
 
     /// Program 1 of the port (port.toml `programs`), which `workbench tune` may choose per
     /// shape; the IR diff compares `attention` alone, and this one is checked by its numbers.
-    /// The same online softmax in base 2: the caller folds log2(e) into `scale_log2`, so each
-    /// score takes one multiply and one approximate exp2 (flush to zero) where `attention`'s
-    /// accurate exp takes a range reduction around every MUFU.EX2 (`workbench investigate
-    /// attention --peer` counts them); the final division is approximate too.
+    /// The same online softmax in base 2: the caller folds log2(e) into `scale_log2`, and the
+    /// running max is kept on the unscaled scores (the same max for a positive scale, which
+    /// the caller checks), so each score takes one FFMA and one approximate exp2 (flush to
+    /// zero) where `attention`'s accurate exp takes a range reduction around every MUFU.EX2
+    /// (`workbench investigate attention --peer` counts them); the final division is
+    /// approximate too.
     #[cutile::entry(unchecked_accesses = true)]
     pub unsafe fn attention_exp2<E: ElementType, const TILE_Q: i32, const TILE_KV: i32, const HEAD_DIM: i32>(
         q: &Tensor<E, { [-1, -1, -1] }>,
@@ -110,6 +112,8 @@ pub mod attention_port {
         let v_tiles: Partition<E, { [1, TILE_KV, HEAD_DIM] }> = v.partition(shape![1, TILE_KV, HEAD_DIM]);
         let zero_scores: Tile<f32, { [TILE_Q, TILE_KV] }> = constant(0.0f32, shape![TILE_Q, TILE_KV]);
         let scale_t: Tile<f32, { [TILE_Q, TILE_KV] }> = broadcast_scalar(scale_log2, shape![TILE_Q, TILE_KV]);
+        let scale_col: Tile<f32, { [TILE_Q, 1] }> = broadcast_scalar(scale_log2, shape![TILE_Q, 1]);
+        let zero_col: Tile<f32, { [TILE_Q, 1] }> = constant(0.0f32, shape![TILE_Q, 1]);
         let lane: Tile<i32, { [TILE_KV] }> = iota(shape![TILE_KV]);
         let seq_t: Tile<i32, { [TILE_KV] }> = broadcast_scalar(seq_kv, shape![TILE_KV]);
         let neg_inf: Tile<f32, { [] }> = constant(f32::NEG_INFINITY, shape![]);
@@ -120,7 +124,6 @@ pub mod attention_port {
             let k_tile: Tile<E, { [TILE_KV, HEAD_DIM] }> = k3.reshape(shape![TILE_KV, HEAD_DIM]);
             let k_t: Tile<E, { [HEAD_DIM, TILE_KV] }> = k_tile.transpose();
             let scores: Tile<f32, { [TILE_Q, TILE_KV] }> = mma(q_tile, k_t, zero_scores);
-            let scores: Tile<f32, { [TILE_Q, TILE_KV] }> = scores * scale_t;
             let key_index: Tile<i32, { [TILE_KV] }> =
                 broadcast_scalar(j * TILE_KV, shape![TILE_KV]) + lane;
             let valid: Tile<bool, { [TILE_KV] }> = lt_tile(key_index, seq_t);
@@ -130,9 +133,15 @@ pub mod attention_port {
             let tile_max: Tile<f32, { [TILE_Q] }> = reduce_max(scores, 1i32);
             let new_max: Tile<f32, { [TILE_Q, 1] }> =
                 max_tile(row_max, tile_max.reshape(shape![TILE_Q, 1]));
-            let p: Tile<f32, { [TILE_Q, TILE_KV] }> =
-                exp2(scores - new_max.broadcast(shape![TILE_Q, TILE_KV]), ftz::Enabled);
-            let correction: Tile<f32, { [TILE_Q, 1] }> = exp2(row_max - new_max, ftz::Enabled);
+            // p = 2^(scores * scale_log2 - new_max * scale_log2): one FFMA per score
+            let max_scaled: Tile<f32, { [TILE_Q, 1] }> = new_max * scale_col;
+            let neg_max: Tile<f32, { [TILE_Q, 1] }> = zero_col - max_scaled;
+            let shifted: Tile<f32, { [TILE_Q, TILE_KV] }> = fma(
+                scores, scale_t, neg_max.broadcast(shape![TILE_Q, TILE_KV]),
+                rounding::NearestEven, ftz::Disabled);
+            let p: Tile<f32, { [TILE_Q, TILE_KV] }> = exp2(shifted, ftz::Enabled);
+            let drop: Tile<f32, { [TILE_Q, 1] }> = (row_max - new_max) * scale_col;
+            let correction: Tile<f32, { [TILE_Q, 1] }> = exp2(drop, ftz::Enabled);
             let p_sum: Tile<f32, { [TILE_Q] }> = reduce_sum(p, 1i32);
             row_sum = fma(row_sum, correction, p_sum.reshape(shape![TILE_Q, 1]),
                           rounding::NearestEven, ftz::Disabled);

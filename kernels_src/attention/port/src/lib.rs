@@ -60,7 +60,9 @@ fn dispatch<T: DType>(call: &Call, tile_q: usize, tile_kv: usize, head_dim: usiz
 fn launch_exp2<T: DType>(call: &Call, tile_q: usize, tile_kv: usize, head_dim: usize) -> Result<(), Error> {
     let (q, k, v) = (call.input::<T>(0)?, call.input::<T>(1)?, call.input::<T>(2)?);
     let out = call.output::<T>(3)?;
-    // exp(s * scale) = exp2(s * scale * log2(e)): the kernel's one multiply does both
+    // exp(s * scale) = exp2(s * scale * log2(e)): the kernel's one multiply does both; it
+    // takes the row max before scaling, the same max only for a positive scale
+    call.require(call.scalars[0] > 0.0, || "attention_exp2 needs a positive scale (program 0 takes any)".into())?;
     let scale_log2 = (call.scalars[0] * std::f64::consts::LOG2_E) as f32;
     let generics = vec![T::DTYPE.as_str().to_string(), tile_q.to_string(), tile_kv.to_string(),
                         head_dim.to_string()];
