@@ -79,22 +79,29 @@ def test_the_sass_schedule_tells_a_loop_that_waits_for_its_products_from_one_tha
 
 
 def test_the_attention_port_s_gap_to_sdpa_is_read_from_its_sass(cli):
-    """The attention port is the reference's machine code (owner `undetermined` against it),
-    1.66x PyTorch's SDPA on an H100 (the committed bench run); --peer reads why from the
-    SASS of the program that runs the shape (its tuned.toml entry): each matrix group is
-    waited for before the online softmax's float work, an overlap no Tile IR states."""
+    """The attention port is the reference's machine code (owner `undetermined` against
+    it), yet 1.27x PyTorch's SDPA on an H100 (the committed bench run); --peer reads why
+    from the SASS of the program that runs the shape (its tuned.toml entry: attention_exp2):
+    each matrix group is waited for before the online softmax's float work, an overlap no
+    Tile IR states. On a case without an entry (the catalog's program) it also names the
+    kernel's part: the accurate exp's range reduction."""
     from workbench.catalog import REPO_ROOT
-    bench = REPO_ROOT / "bench" / "results" / "2026-12-06-h100-six" / "tune_bench.json"
+    bench = REPO_ROOT / "bench" / "results" / "2026-12-06-h100-attention-ffma" / "tune_bench.json"
     result = cli("investigate", "attention", "--case", "3", "--peer", str(bench), "--json",
                  timeout=900)
     assert result.returncode == 0, result.stderr
     (found,) = json.loads(result.stdout)
     peer = found["peer"]
-    assert peer["owner"] == "compiler" and round(peer["ratio"], 2) == 1.66, peer
+    assert peer["owner"] == "compiler" and round(peer["ratio"], 2) == 1.27, peer
     assert "WARPGROUP.DEPBAR.LE gsb0, 0" in peer["summary"]
     assert any(line.startswith("float work with no product in flight: ")
                and line.endswith("while a product runs: 0") for line in peer["evidence"])
-    assert any("exp is the accurate one" in line for line in peer["kernel_part"])
+    assert "exp: MUFU.EX2 x68, no range reduction around it" in peer["evidence"]
+    assert peer["kernel_part"] == []
+    catalog = cli("investigate", "attention", "--case", "0", "--peer", timeout=900)
+    assert catalog.returncode == 0, catalog.stderr
+    assert "against the fastest peer: compiler: the main loop waits" in catalog.stdout
+    assert "kernel's part: its exp is the accurate one" in catalog.stdout
     memory_bound = cli("investigate", "softmax", "--case", "2", "--peer", timeout=600)
     assert memory_bound.returncode == 0, memory_bound.stderr
     assert "against the fastest peer: undetermined: the port's SASS has no loop of matrix " \

@@ -98,6 +98,7 @@ def test_the_kept_candidate_is_the_fastest_correct_one_and_only_past_the_margin(
 
 def test_keeping_writes_tuned_toml_keeps_the_file_it_replaces_and_never_rebuilds(tmp_path):
     op = copy_port(SOFTMAX, tmp_path / "port")
+    tuned_path(op).unlink(missing_ok=True)        # the catalog port's own entry: not this test's
     built_from = source_hash(op)
     first = _sweep(100.0, Trial("occupancy=2", {}, {"occupancy": 2}, True, "", 90.0))
     first.kept = first.best(0.02)

@@ -51,6 +51,16 @@ pub mod rms_norm_port {
         unreachable!()
     }
 
+    /// The address of row `row` of a 2-D tensor whose last stride is 1.
+    fn row_start<E: ElementType>(t: &Tensor<E, { [-1, -1] }>, row: Tile<i64, { [] }>) -> PointerTile<*mut E, { [] }> {
+        let stride: i32 = get_shape_dim(row_strides(t), 0i32);
+        let stride: Tile<i32, { [] }> = scalar_to_tile(stride);
+        let stride: Tile<i64, { [] }> = exti(stride);
+        let base: PointerTile<*mut E, { [] }> = get_tensor_base(t);
+        let start: Tile<i64, { [] }> = row * stride;
+        addptr_tile(base, start)
+    }
+
     /// Program 1 of the port (port.toml `programs`), which `workbench tune` may choose per
     /// shape; the IR diff compares `rms_norm` alone, and this one is checked by its numbers.
     /// The same arithmetic, the row of x and of out as a 1-D gather and scatter (plain loads
@@ -79,12 +89,7 @@ pub mod rms_norm_port {
         let offsets: Tile<i64, { [TILE_COLS] }> = exti(idx);
         let row_t: Tile<i32, { [] }> = scalar_to_tile(row);
         let row_t: Tile<i64, { [] }> = exti(row_t);
-        let x_stride: i32 = get_shape_dim(row_strides(x), 0i32);
-        let x_stride: Tile<i32, { [] }> = scalar_to_tile(x_stride);
-        let x_stride: Tile<i64, { [] }> = exti(x_stride);
-        let x_base: PointerTile<*mut E, { [] }> = get_tensor_base(x);
-        let x_start: Tile<i64, { [] }> = row_t * x_stride;
-        let x_row: PointerTile<*mut E, { [] }> = addptr_tile(x_base, x_start);
+        let x_row: PointerTile<*mut E, { [] }> = row_start(x, row_t);
         let x_row: PointerTile<*mut E, { [1] }> = x_row.reshape(shape![1]);
         let x_row: PointerTile<*mut E, { [TILE_COLS] }> = x_row.broadcast(shape![TILE_COLS]);
         let sources: PointerTile<*mut E, { [TILE_COLS] }> = addptr_tile(x_row, offsets);
@@ -107,12 +112,7 @@ pub mod rms_norm_port {
         let w: Tile<f32, { [TILE_COLS] }> = convert_tile(w);
         let normed: Tile<f32, { [TILE_COLS] }> = t * inv_rms;
         let y: Tile<f32, { [TILE_COLS] }> = normed * w;
-        let out_stride: i32 = get_shape_dim(row_strides(out), 0i32);
-        let out_stride: Tile<i32, { [] }> = scalar_to_tile(out_stride);
-        let out_stride: Tile<i64, { [] }> = exti(out_stride);
-        let out_base: PointerTile<*mut E, { [] }> = get_tensor_base(out);
-        let out_start: Tile<i64, { [] }> = row_t * out_stride;
-        let out_row: PointerTile<*mut E, { [] }> = addptr_tile(out_base, out_start);
+        let out_row: PointerTile<*mut E, { [] }> = row_start(out, row_t);
         let out_row: PointerTile<*mut E, { [1] }> = out_row.reshape(shape![1]);
         let out_row: PointerTile<*mut E, { [TILE_COLS] }> = out_row.broadcast(shape![TILE_COLS]);
         let targets: PointerTile<*mut E, { [TILE_COLS] }> = addptr_tile(out_row, offsets);

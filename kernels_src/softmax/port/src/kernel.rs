@@ -44,6 +44,16 @@ pub mod softmax_port {
         unreachable!()
     }
 
+    /// The address of row `row` of a 2-D tensor whose last stride is 1.
+    fn row_start<E: ElementType>(t: &Tensor<E, { [-1, -1] }>, row: Tile<i64, { [] }>) -> PointerTile<*mut E, { [] }> {
+        let stride: i32 = get_shape_dim(row_strides(t), 0i32);
+        let stride: Tile<i32, { [] }> = scalar_to_tile(stride);
+        let stride: Tile<i64, { [] }> = exti(stride);
+        let base: PointerTile<*mut E, { [] }> = get_tensor_base(t);
+        let start: Tile<i64, { [] }> = row * stride;
+        addptr_tile(base, start)
+    }
+
     /// Program 1 of the port (port.toml `programs`), which `workbench tune` may choose per
     /// shape; the IR diff compares `softmax` alone, and this one is checked by its numbers.
     /// The row as a 1-D gather and scatter (plain loads and stores, no TMA), exp and the
@@ -61,7 +71,8 @@ pub mod softmax_port {
         let entry: Token = x.token();
         unsafe { out.set_token(entry) };
         let row: i32 = get_tile_block_id().0;
-        // (cutile 0.5.0 resolves no const generic shape in a helper fn: written out here)
+        // (cutile 0.5.0 resolves no const generic shape in a helper fn: the row's pointers
+        // are made here from row_start's scalar address)
         let cols: Tile<i32, { [TILE_COLS] }> = iota(shape![TILE_COLS]);
         let n_cols: i32 = get_shape_dim(x.shape(), 1i32);
         let n_cols: Tile<i32, { [] }> = scalar_to_tile(n_cols);
@@ -70,12 +81,7 @@ pub mod softmax_port {
         let offsets: Tile<i64, { [TILE_COLS] }> = exti(cols);
         let row_t: Tile<i32, { [] }> = scalar_to_tile(row);
         let row_t: Tile<i64, { [] }> = exti(row_t);
-        let x_stride: i32 = get_shape_dim(row_strides(x), 0i32);
-        let x_stride: Tile<i32, { [] }> = scalar_to_tile(x_stride);
-        let x_stride: Tile<i64, { [] }> = exti(x_stride);
-        let x_base: PointerTile<*mut E, { [] }> = get_tensor_base(x);
-        let x_start: Tile<i64, { [] }> = row_t * x_stride;
-        let x_row: PointerTile<*mut E, { [] }> = addptr_tile(x_base, x_start);
+        let x_row: PointerTile<*mut E, { [] }> = row_start(x, row_t);
         let x_row: PointerTile<*mut E, { [1] }> = x_row.reshape(shape![1]);
         let x_row: PointerTile<*mut E, { [TILE_COLS] }> = x_row.broadcast(shape![TILE_COLS]);
         let sources: PointerTile<*mut E, { [TILE_COLS] }> = addptr_tile(x_row, offsets);
@@ -92,12 +98,7 @@ pub mod softmax_port {
         let row_sum: Tile<f32, { [] }> = reduce_sum(e, 0i32);
         let row_sum: Tile<f32, { [TILE_COLS] }> = row_sum.reshape(shape![1]).broadcast(shape![TILE_COLS]);
         let y: Tile<f32, { [TILE_COLS] }> = divf(e, row_sum, rounding::Approx, ftz::Enabled);
-        let out_stride: i32 = get_shape_dim(row_strides(out), 0i32);
-        let out_stride: Tile<i32, { [] }> = scalar_to_tile(out_stride);
-        let out_stride: Tile<i64, { [] }> = exti(out_stride);
-        let out_base: PointerTile<*mut E, { [] }> = get_tensor_base(out);
-        let out_start: Tile<i64, { [] }> = row_t * out_stride;
-        let out_row: PointerTile<*mut E, { [] }> = addptr_tile(out_base, out_start);
+        let out_row: PointerTile<*mut E, { [] }> = row_start(out, row_t);
         let out_row: PointerTile<*mut E, { [1] }> = out_row.reshape(shape![1]);
         let out_row: PointerTile<*mut E, { [TILE_COLS] }> = out_row.broadcast(shape![TILE_COLS]);
         let targets: PointerTile<*mut E, { [TILE_COLS] }> = addptr_tile(out_row, offsets);
