@@ -34,7 +34,7 @@ ALLOWED = {
     "translate": {"base", "sources", "catalog"},
     "resolve": {"base", "sources", "catalog", "translate"},
     "ownership": {"base", "sources", "ir", "diff", "sass", "rust"},
-    "check": {"base", "sources", "catalog", "ir", "rust", "translate", "interp", "ownership"},
+    "check": {"base", "sources", "catalog", "ir", "rust", "translate", "interp", "ownership", "sass"},
 }
 LOWER = set(ALLOWED)
 ALLOWED.update({
