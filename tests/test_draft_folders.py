@@ -137,6 +137,21 @@ def test_forced_draft_keeps_what_the_folder_held(tmp_path, monkeypatch, capsys):
     assert main(["port", SCAN, *SCAN_CALL, "--out", str(out)]) == 1
 
 
+def test_a_new_draft_leaves_the_old_port_s_tuned_entries_in_its_kept_copy(tmp_path,
+                                                                           monkeypatch):
+    """tuned.toml entries were measured on the port they tune (and may name a tile program
+    the new draft lacks): a draft over the port keeps them in previous_port/ only."""
+    monkeypatch.setattr(pipeline, "RUNS_DIR", tmp_path / "runs")
+    out = tmp_path / "mine"
+    assert main(["port", SCAN, *SCAN_CALL, "--out", str(out)]) == 1          # UNSUPPORTED
+    entry = '[[entry]]\narrays = "f32[64,128] f32[64,128]"\nhints = { program = 1 }\n'
+    (out / "tuned.toml").write_text(entry)
+    assert main(["port", SCAN, *SCAN_CALL, "--out", str(out)]) == 1
+    (_, run) = sorted((tmp_path / "runs" / "scan_rows").iterdir())
+    assert (run / "previous_port" / "tuned.toml").read_text() == entry
+    assert not (out / "tuned.toml").exists()
+
+
 @pytest.fixture(scope="module")
 def shell():
     ip = InteractiveShell.instance()

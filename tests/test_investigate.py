@@ -41,6 +41,15 @@ def test_a_kernel_that_drops_the_reference_s_hints_is_the_kernel_s(tmp_path):
     assert json.loads(json.dumps(found.to_json()))["verdict"] == "FIX_KERNEL"
 
 
+def test_a_port_launched_with_a_smaller_grid_is_the_host_s(tmp_path):
+    """half_grid: the port's C ABI launches half the reference's blocks. Its launch, recorded
+    on the CPU, names both grids; the owner is the host and the fix goes to write_host."""
+    found = investigate(fixture_op("half_grid", tmp_path), 0, 0.6)
+    assert found.owner == "host" and found.fix_stage == "write_host", found.lines()
+    assert found.summary == ("0.60x the reference's time: the port launches grid (128, 1, 1) "
+                             "where the reference launches (256, 1, 1)")
+
+
 def test_the_command_line_investigates_a_catalog_port(cli):
     result = cli("investigate", "softmax", "--case", "2", "--json", timeout=600)
     assert result.returncode == 0, result.stderr

@@ -213,7 +213,7 @@ def test_an_assume_in_the_port_is_an_unchecked_promise_until_the_c_abi_checks_it
 def test_a_static_dim_in_the_entry_is_checked_by_cutiles_launcher(tmp_path):
     from workbench.ownership.pairs import operator_diff
     static = _copy_port(tmp_path, "softmax", lambda t: t.replace(
-        "x: &Tensor<E, { [-1, -1] }>", "x: &Tensor<E, { [-1, TILE_COLS] }>"))
+        "x: &Tensor<E, { [-1, -1] }>", "x: &Tensor<E, { [-1, TILE_COLS] }>", 1))   # the entry
     report = operator_diff(static, 1)            # 4096 columns, TILE_COLS 4096
     assert report.verdict == "PASS_WITH_NOTES", report.to_text()
     (finding,) = [f for f in report.findings if f.kind == "layout"]

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..catalog import KERNELS_DIR, REPO_ROOT, Operator, display_path, get_operator
 from ..errors import WorkbenchError
+from ..rust.tuned import TUNED_FILES
 from .artifacts import Artifact, read_artifacts, read_operator, write_operator
 from .drafters import Drafter
 from .folders import stamp
@@ -246,10 +247,14 @@ def _new_run_folder(op: Operator, runs_dir: Path) -> Path:
 
 
 def _keep_existing_port(port: Path, folder: Path) -> None:
-    """Never overwrite a port without keeping it: the old one goes into the run folder."""
+    """Never overwrite a port without keeping it: the old one goes into the run folder. Its
+    tuned.toml stays there only: its entries were measured on that port (a program it named
+    may not exist in the new draft)."""
     if port.exists() and any(port.iterdir()):
         shutil.copytree(port, folder / PREVIOUS,
                         ignore=shutil.ignore_patterns("target", ".history"))
+        for name in TUNED_FILES:
+            (port / name).unlink(missing_ok=True)
 
 
 def run_operator(folder: Path) -> Operator:
