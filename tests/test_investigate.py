@@ -87,6 +87,17 @@ def test_the_sass_schedule_tells_a_loop_that_waits_for_its_products_from_one_tha
     assert loop_schedule(parse_sass(_sass(["FADD R4, R3, R4", "@P0 BRA 0x0"]))) is None
 
 
+def test_an_unrolled_loop_s_many_groups_and_waits_are_counted_not_listed():
+    from workbench.sass.model import parse_sass
+    from workbench.sass.schedule import loop_schedule
+    step = ["HGMMA.64x64x16.F32.BF16 R24, gdesc[UR4], R24, gsb0", "WARPGROUP.DEPBAR.LE gsb0, 0x0",
+            "FADD R4, R24, R4"]
+    schedule = loop_schedule(parse_sass(_sass(["MOV R1, R2"] + step * 6 + ["@P0 BRA 0x10"])))
+    lines = schedule.lines()
+    assert lines[0].endswith("6 matrix groups (HGMMAs per group: 1 x6)"), lines
+    assert lines[1] == "waits: WARPGROUP.DEPBAR.LE gsb0, 0 x6" and schedule.serialized
+
+
 def test_the_attention_port_s_gap_to_sdpa_is_read_from_its_sass(cli):
     """The attention port is the reference's machine code (owner `undetermined` against
     it), yet 1.27x PyTorch's SDPA on an H100 (the committed bench run); --peer reads why

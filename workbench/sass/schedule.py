@@ -44,8 +44,9 @@ class LoopSchedule:
         roles = (", ".join(sorted(set(self.role_split))) + " (producer and consumer warps)"
                  if self.role_split else "no USETMAXREG: every warp does every step")
         out = [f"main loop 0x{self.start:x}-0x{self.end:x}: {self.instructions} instructions, "
-               f"{len(self.groups)} matrix groups of {'/'.join(map(str, self.groups))} HGMMA",
-               "waits: " + ", ".join(f"WARPGROUP.DEPBAR.LE gsb0, {n}" for n in self.waits),
+               f"{len(self.groups)} matrix groups {_sizes(self.groups)}",
+               "waits: " + ", ".join(f"WARPGROUP.DEPBAR.LE gsb0, {n}" + (f" x{c}" if c > 1 else "")
+                                     for n, c in sorted(Counter(self.waits).items())),
                f"float work with no product in flight: {exposed} instructions ({top}); "
                f"while a product runs: {overlapped}",
                f"warp roles: {roles}"]
@@ -67,6 +68,14 @@ class LoopSchedule:
                     "them across warp groups")
         return (f"the main loop keeps up to {max(self.waits, default=0)} matrix group(s) in "
                 f"flight across {sum(self.overlapped.values())} float instructions")
+
+
+def _sizes(groups: list[int]) -> str:
+    """`of 1/7/8 HGMMA`, or for an unrolled loop's many groups `(HGMMAs per group: 1 x128)`."""
+    if len(groups) <= 4:
+        return f"of {'/'.join(map(str, groups))} HGMMA"
+    return "(HGMMAs per group: " + ", ".join(f"{n} x{c}" for n, c in
+                                            sorted(Counter(groups).items())) + ")"
 
 
 def loop_schedule(instructions: list[Instruction]) -> LoopSchedule | None:
