@@ -102,8 +102,13 @@ def loop_schedule(instructions: list[Instruction]) -> LoopSchedule | None:
 
 def _walk(body: list[Instruction], schedule: LoopSchedule) -> None:
     """Issue and wait order through one pass of the loop body. A group still in flight at the
-    loop's end is in flight at its start (the next iteration), so the pass starts from there."""
-    in_flight = _in_flight_at_end(body)
+    loop's end is in flight at its start (the next iteration), so the pass starts from there:
+    a first pass, recording nothing, finds it."""
+    _pass(body, _pass(body, 0, LoopSchedule(0, 0, 0, [], [])), schedule)
+
+
+def _pass(body: list[Instruction], in_flight: int, schedule: LoopSchedule) -> int:
+    """One pass, recorded into `schedule`; the groups still in flight at its end."""
     current = 0
     for ins in body:
         if ins.opcode in MATRIX:
@@ -117,15 +122,6 @@ def _walk(body: list[Instruction], schedule: LoopSchedule) -> None:
             in_flight = min(in_flight, n)
         elif ins.opcode.startswith(FLOAT_WORK):
             (schedule.overlapped if in_flight else schedule.exposed)[ins.full_opcode] += 1
-
-
-def _in_flight_at_end(body: list[Instruction]) -> int:
-    in_flight = 0
-    for ins in body:
-        if ins.opcode in MATRIX and "gsb0" in ins.operands:
-            in_flight += 1
-        elif ins.full_opcode == "WARPGROUP.DEPBAR.LE":
-            in_flight = min(in_flight, _wait_count(ins))
     return in_flight
 
 
